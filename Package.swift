@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Vitrine",
+    products: [
+        .executable(name: "vitrine", targets: ["vitrine"]),
+        .library(name: "VitrineCore", targets: ["VitrineCore"]),
+    ],
+    dependencies: [
+        // The command-line interface.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The HTTP server behind the bundled sample API (`vitrine demo`, tests, benchmarks).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "CXSLT",
+            pkgConfig: "libexslt",
+            providers: [.apt(["libxslt1-dev", "libxml2-dev"]), .brew(["libxslt"])]
+        ),
+        .target(
+            name: "VitrineTemplates",
+            path: "Templates",
+            exclude: ["README.md"],
+            resources: [
+                .embedInCode("layout.xsl"),
+                .embedInCode("grid.xsl"),
+                .embedInCode("preview.xsl"),
+                .embedInCode("vitrine.css"),
+                .embedInCode("vitrine.js"),
+                .embedInCode("gallery.rng"),
+            ]
+        ),
+        .target(
+            name: "VitrineCore",
+            dependencies: ["CCurl", "CXSLT", "VitrineTemplates"]
+        ),
+        .target(name: "CSampleImages"),
+        .target(
+            name: "SampleAPI",
+            dependencies: ["CSampleImages", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
+        .executableTarget(
+            name: "vitrine",
+            dependencies: [
+                "VitrineCore",
+                "SampleAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore", "SampleAPI"]),
+        .testTarget(name: "SampleAPITests", dependencies: ["SampleAPI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["VitrineCore", "SampleAPI"]),
+    ]
+)

@@ -1,0 +1,169 @@
+import Foundation
+
+/// A response before it is written to the socket. Later stages (such as fault injection) can delay, replace or
+/// truncate it without knowing how it was produced.
+struct SampleAPIResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    static func text(_ status: Int, _ text: String) -> Self {
+        Self(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
+    }
+
+    static func html(title: String, paragraph: String) -> Self {
+        let page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(escapeHTML(title))</title></head>
+            <body><h1>\(escapeHTML(title))</h1><p>\(escapeHTML(paragraph))</p></body></html>
+
+            """
+        return Self(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data(page.utf8))
+    }
+
+    private static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// Maps a request to its response: the Pixabay search, the image files, the stand-in web pages and the index.
+struct SampleAPIRouter: Sendable {
+    static let invalidKeyMessage = "[ERROR 400] Invalid or missing API key (https://pixabay.com/api/docs/)."
+    static let queryTooLongMessage = "[ERROR 400] \"q\" is too long."
+    static let perPageOutOfRangeMessage = "[ERROR 400] \"per_page\" is out of valid range."
+    static let pageOutOfRangeMessage = "[ERROR 400] \"page\" is out of valid range."
+    static let rateLimitMessage = "API rate limit exceeded"
+
+    /// Sizes a client may ask for, mapped to the rendition served (Pixabay swaps `_640` for `_180`, `_340`, `_960`).
+    private static let servedEdges = [150: 150, 180: 640, 340: 640, 640: 640, 960: 1280, 1280: 1280]
+
+    let configuration: SampleAPIConfiguration
+    let catalog: PixabayCatalog
+    let images: SampleImages
+    let rateLimiter: RateLimiter
+
+    init(configuration: SampleAPIConfiguration, images: SampleImages = .bundled) {
+        self.configuration = configuration
+        self.catalog = PixabayCatalog(hitCounts: configuration.hitCounts, images: images)
+        self.images = images
+        self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
+    }
+
+    func respond(to request: SampleAPIRequest, baseURL: String, now: ContinuousClock.Instant) -> SampleAPIResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = SampleAPIResponse.text(405, "Method not allowed")
+            response.headers["Allow"] = "GET, HEAD"
+            return response
+        }
+        let components = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        switch (components.first, components.count) {
+        case (nil, _):
+            return .text(200, Self.index)
+        case ("api", 1):
+            return search(request.query, baseURL: baseURL, now: now)
+        case ("photo", 2), ("get", 2):
+            return image(fileName: components[1])
+        case ("photos", 2):
+            return .html(
+                title: "Sample photo page",
+                paragraph: "This page stands for the photo page https://pixabay.com\(request.path) on Pixabay."
+            )
+        case ("users", 2):
+            return .html(
+                title: "Sample user page",
+                paragraph: "This page stands for the user profile https://pixabay.com\(request.path) on Pixabay."
+            )
+        default:
+            return .text(404, "Not found: \(request.path)")
+        }
+    }
+
+    private func search(_ query: [String: String], baseURL: String, now: ContinuousClock.Instant) -> SampleAPIResponse {
+        let decision = rateLimiter.consume(key: query["key"] ?? "", at: now)
+        var response =
+            decision.allowed ? validatedSearch(query, baseURL: baseURL) : .text(429, Self.rateLimitMessage)
+        response.headers.merge(decision.headers) { _, limitHeader in limitHeader }
+        return response
+    }
+
+    private func validatedSearch(_ query: [String: String], baseURL: String) -> SampleAPIResponse {
+        guard query["key"] == configuration.apiKey else {
+            return .text(400, Self.invalidKeyMessage)
+        }
+        let term = query["q"] ?? ""
+        guard term.count <= 100 else {
+            return .text(400, Self.queryTooLongMessage)
+        }
+        guard let perPage = Self.integer(query["per_page"], default: 20), (3...200).contains(perPage) else {
+            return .text(400, Self.perPageOutOfRangeMessage)
+        }
+        guard let page = Self.integer(query["page"], default: 1),
+            (1...catalog.lastPage(for: term, perPage: perPage)).contains(page)
+        else {
+            return .text(400, Self.pageOutOfRangeMessage)
+        }
+        let result = catalog.search(query: term, page: page, perPage: perPage, baseURL: baseURL)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let body = try? encoder.encode(result) else {
+            return .text(500, "Could not encode the search result")
+        }
+        return SampleAPIResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    private func image(fileName: Substring) -> SampleAPIResponse {
+        guard let name = Self.parseImageName(fileName), let edge = Self.servedEdges[name.size],
+            let image = images.image(theme: name.theme, number: name.number, longestEdge: edge)
+        else {
+            return .text(404, "No such sample image: \(fileName)")
+        }
+        return SampleAPIResponse(
+            status: 200,
+            headers: ["Content-Type": "image/jpeg", "Cache-Control": "public, max-age=86400"],
+            body: image.bytes
+        )
+    }
+
+    /// Splits `{anything}-{theme}{NN}_{size}.jpg` into its theme, picture number and size.
+    static func parseImageName(_ name: Substring) -> (theme: String, number: Int, size: Int)? {
+        guard name.hasSuffix(".jpg") else { return nil }
+        let stem = name.dropLast(4)
+        guard let underscore = stem.lastIndex(of: "_"), let dash = stem[..<underscore].lastIndex(of: "-") else {
+            return nil
+        }
+        let code = stem[stem.index(after: dash)..<underscore]
+        let theme = code.prefix { $0.isASCII && $0.isLetter }
+        guard !theme.isEmpty,
+            let number = decimal(code.dropFirst(theme.count)),
+            let size = decimal(stem[stem.index(after: underscore)...])
+        else {
+            return nil
+        }
+        return (String(theme), number, size)
+    }
+
+    private static func decimal(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 6, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
+    }
+
+    private static func integer(_ value: String?, default defaultValue: Int) -> Int? {
+        guard let value, !value.isEmpty else { return defaultValue }
+        return Int(value)
+    }
+
+    private static let index = """
+        Vitrine sample API: a Pixabay-compatible image API serving bundled sample pictures.
+
+        GET /api/?key=KEY&q=TERM&page=N&per_page=N   search, as documented at https://pixabay.com/api/docs/
+        GET /photo/{id}-{theme}{NN}_150.jpg           preview image (themes: city, graffiti)
+        GET /get/{id}-{theme}{NN}_640.jpg             web-format image (_180 and _340 work too)
+        GET /get/{id}-{theme}{NN}_1280.jpg            large image (_960 works too)
+        GET /photos/{slug}-{id}/                      stands for a photo page on Pixabay
+        GET /users/{user}-{user_id}/                  stands for a user page on Pixabay
+
+        """
+}

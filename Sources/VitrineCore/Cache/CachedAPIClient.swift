@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+/// When cached API responses may stand in for the network.
+public struct CachePolicy: Sendable {
+    /// How long a stored response counts as fresh (Pixabay requires 24 hours of caching).
+    public var maximumAge: TimeInterval
+    /// Use only the cache; never touch the network.
+    public var offline: Bool
+    /// Ignore freshness and ask the API again (an offline run still uses the cache).
+    public var refresh: Bool
+
+    public init(maximumAge: TimeInterval = 24 * 60 * 60, offline: Bool = false, refresh: Bool = false) {
+        self.maximumAge = maximumAge
+        self.offline = offline
+        self.refresh = refresh
+    }
+}
+
+/// An API response as a source sees it, with where it came from.
+public struct APIResponse: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+    public var fetchedAt: Date
+    public var fromCache: Bool
+
+    public var bodyText: String {
+        String(decoding: body.prefix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// How sources load API responses; the pipeline gives them a cache in front of the network.
+public protocol APIResponseLoading: Sendable {
+    func load(_ request: HTTPRequest) async throws -> APIResponse
+}
+
+/// Nothing usable is cached for a request that may not go to the network.
+public struct NothingCachedError: UserFacingError {
+    public let url: String
+    public var sentence: String {
+        "Nothing is cached for \(url), and --offline forbids asking the network; run once without --offline first."
+    }
+    public var exitStatus: ExitStatus { .nothingCached }
+}
+
+/// Loads API responses from the cache while they are fresh and from the network otherwise, storing successes.
+public final class CachedAPIClient: APIResponseLoading {
+    /// Counters for the run summary.
+    public struct Counters: Sendable, Equatable {
+        public var requests = 0
+        public var cacheHits = 0
+    }
+
+    private let fetcher: any HTTPFetching
+    private let cache: CacheStore
+    private let policy: CachePolicy
+    private let now: @Sendable () -> Date
+    private let counts = Mutex(Counters())
+
+    public init(
+        fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.fetcher = fetcher
+        self.cache = cache
+        self.policy = policy
+        self.now = now
+    }
+
+    public var counters: Counters { counts.withLock { $0 } }
+
+    public func load(_ request: HTTPRequest) async throws -> APIResponse {
+        let stored = cache.storedResponse(for: request)
+        if let stored {
+            let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
+            if fresh || policy.offline {
+                counts.withLock { $0.cacheHits += 1 }
+                return APIResponse(status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
+            }
+        } else if policy.offline {
+            throw NothingCachedError(url: request.publicURL)
+        }
+        counts.withLock { $0.requests += 1 }
+        let response = try await fetcher.fetch(request)
+        let fetchedAt = now()
+        if (200..<300).contains(response.status) {
+            try cache.store(response, for: request, at: fetchedAt)
+        }
+        return APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false)
+    }
+}

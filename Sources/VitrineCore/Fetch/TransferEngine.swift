@@ -1,0 +1,239 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// Runs every HTTP transfer of a run through one libcurl multi handle, on a thread of its own, with a bounded
+/// number of transfers at once and connections reused between them.
+public final class TransferEngine: HTTPFetching {
+    /// Limits and identity for all transfers of an engine.
+    public struct Configuration: Sendable {
+        public var concurrentTransfers: Int
+        public var connectTimeoutSeconds: Int
+        /// A transfer slower than one byte per second for this long is abandoned.
+        public var stallTimeoutSeconds: Int
+        public var maximumRedirects: Int
+        public var userAgent: String
+
+        public init(
+            concurrentTransfers: Int = 8, connectTimeoutSeconds: Int = 15, stallTimeoutSeconds: Int = 30,
+            maximumRedirects: Int = 5, userAgent: String = "Vitrine/\(VitrineVersion.current)"
+        ) {
+            self.concurrentTransfers = max(1, concurrentTransfers)
+            self.connectTimeoutSeconds = connectTimeoutSeconds
+            self.stallTimeoutSeconds = stallTimeoutSeconds
+            self.maximumRedirects = maximumRedirects
+            self.userAgent = userAgent
+        }
+    }
+
+    /// Counters over the engine's lifetime.
+    public struct Statistics: Sendable, Equatable {
+        public var transfers = 0
+        public var connectionsOpened = 0
+    }
+
+    private struct Inbox: Sendable {
+        var waiting: [Waiting] = []
+        var cancelled: Set<UInt64> = []
+        var nextID: UInt64 = 0
+        var shuttingDown = false
+    }
+
+    public let configuration: Configuration
+    private let multi: CurlMultiHandle
+    private let inbox = Mutex(Inbox())
+    private let counters = Mutex(Statistics())
+    private let loopFinished = DispatchSemaphore(value: 0)
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        multi = CurlMultiHandle(maximumConnections: configuration.concurrentTransfers * 2)
+        let thread = Thread { [self] in runLoop() }
+        thread.name = "vitrine.transfers"
+        thread.start()
+    }
+
+    public var statistics: Statistics { counters.withLock { $0 } }
+
+    public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+        guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), ["http", "https"].contains(scheme)
+        else { throw .refusedURL(url: request.publicURL) }
+        let id = inbox.withLock { inbox -> UInt64 in
+            inbox.nextID += 1
+            return inbox.nextID
+        }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let accepted = inbox.withLock { inbox -> Bool in
+                        guard !inbox.shuttingDown, !inbox.cancelled.contains(id) else { return false }
+                        inbox.waiting.append(Waiting(id: id, request: request, continuation: continuation))
+                        return true
+                    }
+                    if accepted { multi.wakeUp() } else { continuation.resume(throwing: FetchError.cancelled) }
+                }
+            } onCancel: {
+                inbox.withLock { _ = $0.cancelled.insert(id) }
+                multi.wakeUp()
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Cancels whatever is in flight and stops the transfer thread; call once, before the process exits.
+    public func shutdown() {
+        let alreadyStopping = inbox.withLock { inbox -> Bool in
+            defer { inbox.shuttingDown = true }
+            return inbox.shuttingDown
+        }
+        guard !alreadyStopping else { return }
+        multi.wakeUp()
+        loopFinished.wait()
+    }
+
+    // MARK: - The transfer thread
+
+    private func runLoop() {
+        var active: [Int: ActiveTransfer] = [:]
+        while true {
+            let room = configuration.concurrentTransfers - active.count
+            let (admitted, refused, cancelled, stopping) = inbox.withLock {
+                inbox -> ([Waiting], [Waiting], Set<UInt64>, Bool) in
+                let refused = inbox.waiting.filter { inbox.shuttingDown || inbox.cancelled.contains($0.id) }
+                inbox.waiting.removeAll { inbox.shuttingDown || inbox.cancelled.contains($0.id) }
+                let admitted = Array(inbox.waiting.prefix(max(0, room)))
+                inbox.waiting.removeFirst(admitted.count)
+                let cancelled = inbox.cancelled
+                inbox.cancelled = []
+                return (admitted, refused, cancelled, inbox.shuttingDown)
+            }
+            for waiting in refused { waiting.continuation.resume(throwing: FetchError.cancelled) }
+            for (key, transfer) in active where stopping || cancelled.contains(transfer.id) {
+                curl_multi_remove_handle(multi.raw, transfer.easy.raw)
+                active[key] = nil
+                transfer.continuation.resume(throwing: FetchError.cancelled)
+            }
+            for waiting in admitted {
+                let transfer = ActiveTransfer(waiting: waiting, configuration: configuration)
+                active[Int(bitPattern: transfer.easy.raw)] = transfer
+                curl_multi_add_handle(multi.raw, transfer.easy.raw)
+            }
+            if stopping && active.isEmpty { break }
+
+            var running: Int32 = 0
+            curl_multi_perform(multi.raw, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi.raw, &remaining) {
+                guard vitrine_curl_msg_is_done(message) != 0, let easy = vitrine_curl_msg_easy_handle(message),
+                    let transfer = active.removeValue(forKey: Int(bitPattern: easy))
+                else { continue }
+                let result = vitrine_curl_msg_result(message)
+                curl_multi_remove_handle(multi.raw, easy)
+                let outcome = transfer.outcome(result)
+                counters.withLock {
+                    $0.transfers += 1
+                    if case .success(let response) = outcome { $0.connectionsOpened += response.connectionsOpened }
+                }
+                transfer.continuation.resume(with: outcome.mapError { $0 as any Error })
+            }
+            if active.isEmpty {
+                let idle = inbox.withLock { $0.waiting.isEmpty && $0.cancelled.isEmpty && !$0.shuttingDown }
+                if idle { curl_multi_poll(multi.raw, nil, 0, 1000, nil) }
+            } else {
+                curl_multi_poll(multi.raw, nil, 0, 250, nil)
+            }
+        }
+        loopFinished.signal()
+    }
+}
+
+/// A request accepted by `fetch` that waits for a free transfer slot.
+private struct Waiting: Sendable {
+    let id: UInt64
+    let request: HTTPRequest
+    let continuation: CheckedContinuation<HTTPResponse, any Error>
+}
+
+/// One transfer on the loop thread: its easy handle and what has arrived so far.
+private final class ActiveTransfer {
+    let id: UInt64
+    let request: HTTPRequest
+    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    let easy = CurlEasyHandle()
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var exceededLimit = false
+
+    init(waiting: Waiting, configuration: TransferEngine.Configuration) {
+        id = waiting.id
+        request = waiting.request
+        continuation = waiting.continuation
+        easy.set(CURLOPT_URL, request.url)
+        easy.set(CURLOPT_NOSIGNAL, 1)
+        easy.set(CURLOPT_FOLLOWLOCATION, 1)
+        easy.set(CURLOPT_MAXREDIRS, configuration.maximumRedirects)
+        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_CONNECTTIMEOUT, configuration.connectTimeoutSeconds)
+        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        easy.set(CURLOPT_LOW_SPEED_TIME, configuration.stallTimeoutSeconds)
+        easy.set(CURLOPT_USERAGENT, configuration.userAgent)
+        easy.set(CURLOPT_ACCEPT_ENCODING, "")
+        easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(request.maximumBodyBytes))
+        easy.setHeaders(request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        easy.set(CURLOPT_WRITEFUNCTION, callback: appendBody)
+        easy.set(CURLOPT_WRITEDATA, pointer: userdata)
+        easy.set(CURLOPT_HEADERFUNCTION, callback: collectHeader)
+        easy.set(CURLOPT_HEADERDATA, pointer: userdata)
+    }
+
+    func outcome(_ result: CURLcode) -> Result<HTTPResponse, FetchError> {
+        let url = request.publicURL
+        switch result {
+        case CURLE_OK:
+            return .success(
+                HTTPResponse(
+                    status: easy.info(CURLINFO_RESPONSE_CODE), headers: headers, body: body,
+                    effectiveURL: easy.stringInfo(CURLINFO_EFFECTIVE_URL) ?? request.url,
+                    connectionsOpened: easy.info(CURLINFO_NUM_CONNECTS)))
+        case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
+            return .failure(.tooLarge(url: url, limit: request.maximumBodyBytes))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .failure(.refusedURL(url: url))
+        default:
+            let detail = easy.errorMessage
+            return .failure(.transport(url: url, reason: detail.isEmpty ? curlErrorText(result) : detail))
+        }
+    }
+}
+
+private let appendBody: vitrine_curl_data_callback = { data, size, count, userdata in
+    guard let userdata, let data else { return 0 }
+    let transfer = Unmanaged<ActiveTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    if transfer.body.count + length > transfer.request.maximumBodyBytes {
+        transfer.exceededLimit = true
+        return 0
+    }
+    transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+    return length
+}
+
+private let collectHeader: vitrine_curl_data_callback = { data, size, count, userdata in
+    guard let userdata, let data else { return 0 }
+    let transfer = Unmanaged<ActiveTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+    if line.hasPrefix("HTTP/") {
+        transfer.headers = [:]
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        transfer.headers[name] = value
+    }
+    return length
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What became of one remote image: stored in the cache, or lost for a stated reason.
+public enum ImageOutcome: Sendable, Hashable {
+    case stored(CacheStore.ImageRecord)
+    case failed(reason: String)
+}
+
+/// Lays a source's items out as a gallery: grid pages, preview page names, local image paths.
+public struct GalleryAssembler: Sendable {
+    public var itemsPerPage: Int
+    public var language: String
+
+    public init(itemsPerPage: Int, language: String = "en") {
+        self.itemsPerPage = max(1, itemsPerPage)
+        self.language = language
+    }
+
+    /// The output path of a stored image: named by its content, so equal bytes share one file.
+    public static func localPath(of record: CacheStore.ImageRecord) -> String {
+        "images/\(record.sha256.prefix(32)).\(record.format.fileExtension)"
+    }
+
+    public func assemble(
+        _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice] = []
+    ) -> GalleryModel {
+        let pageCount = max(1, (result.items.count + itemsPerPage - 1) / itemsPerPage)
+        let pages = (1...pageCount).map { number in
+            GalleryModel.GridPage(id: "c1-p\(number)", number: number, href: number == 1 ? "index.html" : "page-\(number).html")
+        }
+        var usedSlugs: [String: Int] = [:]
+        let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
+            let slug = uniqueSlug(for: item.sourceID, position: index + 1, used: &usedSlugs)
+            let entries = zip(result.variants, item.entries).map { variant, entry in
+                GalleryModel.Entry(
+                    id: "i\(slug)-\(variant.key)", variant: variant.key, href: "items/\(slug)-\(variant.key).html",
+                    content: content(of: entry, images: images))
+            }
+            return GalleryModel.Item(
+                id: "i\(slug)", position: index + 1, page: index / itemsPerPage + 1,
+                sourceID: item.sourceID.isEmpty ? nil : item.sourceID, entries: entries)
+        }
+        let collection = GalleryModel.Collection(
+            id: "c1", title: result.title, pages: pages, collections: [], items: items)
+        return GalleryModel(
+            title: result.title, language: language, source: result.source, notices: notices,
+            variants: result.variants, collections: [collection])
+    }
+
+    private func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {
+        switch entry {
+        case .missing(let reason):
+            return .missing(reason: reason)
+        case .found(let caption, let credit, let tile, let full):
+            return .picture(
+                caption: caption, credit: credit, tile: local(tile, images: images), full: local(full, images: images))
+        }
+    }
+
+    private func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
+        let state: GalleryModel.LocalImage.State
+        switch images[image.url] {
+        case .stored(let record): state = .available(path: Self.localPath(of: record), mediaType: record.format.mediaType)
+        case .failed(let reason): state = .unavailable(reason: reason)
+        case nil: state = .unavailable(reason: "Not downloaded")
+        }
+        return GalleryModel.LocalImage(state: state, width: image.width, height: image.height)
+    }
+
+    /// A file-name-safe form of the API's id, made unique; the position stands in when the id has nothing usable.
+    private func uniqueSlug(for sourceID: String, position: Int, used: inout [String: Int]) -> String {
+        let safe = String(
+            sourceID.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+                .prefix(40))
+        let base = safe.isEmpty ? "n\(position)" : safe
+        let seen = used[base, default: 0] + 1
+        used[base] = seen
+        return seen == 1 ? base : "\(base)-\(seen)"
+    }
+}

@@ -1,0 +1,94 @@
+/// A gallery ready to render: every page named, every image a local file or a stated failure.
+/// It mirrors the XML model documented in docs/model.md one to one.
+public struct GalleryModel: Sendable {
+    public var title: String
+    public var language: String
+    public var source: SourceDescription
+    public var notices: [Notice]
+    public var variants: [SourceVariant]
+    public var collections: [Collection]
+
+    /// A message shown on every page, such as "these results are from the cache".
+    public struct Notice: Sendable, Hashable {
+        public enum Kind: String, Sendable { case stale, info, warning }
+        public var kind: Kind
+        public var text: String
+
+        public init(kind: Kind, text: String) {
+            self.kind = kind
+            self.text = text
+        }
+    }
+
+    /// A set of items shown as grid pages; collections may nest (album hierarchies).
+    public struct Collection: Sendable {
+        public var id: String
+        public var title: String
+        public var pages: [GridPage]
+        public var collections: [Collection]
+        public var items: [Item]
+    }
+
+    /// One grid page of a collection.
+    public struct GridPage: Sendable, Hashable {
+        public var id: String
+        public var number: Int
+        public var href: String
+    }
+
+    /// One item and its entries, one per variant.
+    public struct Item: Sendable {
+        public var id: String
+        public var position: Int
+        public var page: Int
+        public var sourceID: String?
+        public var entries: [Entry]
+    }
+
+    /// One variant of an item; it has a preview page of its own.
+    public struct Entry: Sendable {
+        public var id: String
+        public var variant: String
+        public var href: String
+        public var content: Content
+    }
+
+    /// What an entry shows.
+    public enum Content: Sendable {
+        case picture(caption: String, credit: Credit?, tile: LocalImage, full: LocalImage)
+        case missing(reason: String)
+    }
+
+    /// A rendition as the pages reference it.
+    public struct LocalImage: Sendable, Hashable {
+        public enum State: Sendable, Hashable {
+            /// A file under the output root, by its relative path.
+            case available(path: String, mediaType: String)
+            case unavailable(reason: String)
+        }
+        public var state: State
+        public var width: Int?
+        public var height: Int?
+    }
+
+    /// Every rendered page: the element to render, by id, the stylesheet that renders it, and its file.
+    public struct PageJob: Sendable, Hashable {
+        public enum Kind: String, Sendable { case grid, preview }
+        public var kind: Kind
+        public var id: String
+        public var href: String
+    }
+
+    public var pageJobs: [PageJob] {
+        var jobs: [PageJob] = []
+        func visit(_ collection: Collection) {
+            jobs += collection.pages.map { PageJob(kind: .grid, id: $0.id, href: $0.href) }
+            collection.collections.forEach(visit)
+            for item in collection.items {
+                jobs += item.entries.map { PageJob(kind: .preview, id: $0.id, href: $0.href) }
+            }
+        }
+        collections.forEach(visit)
+        return jobs
+    }
+}

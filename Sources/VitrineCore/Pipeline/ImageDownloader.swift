@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// Downloads every image a gallery needs once, through the cache, all at once up to the fetcher's limit.
+struct ImageDownloader: Sendable {
+    struct Result: Sendable {
+        var outcomes: [String: ImageOutcome] = [:]
+        var downloaded = 0
+        var fromCache = 0
+    }
+
+    var fetcher: any HTTPFetching
+    var cache: CacheStore
+    var offline: Bool
+    var maximumBytes: Int
+    var progress: @Sendable (ProgressEvent) -> Void
+
+    func download(_ urls: [String]) async throws -> Result {
+        var result = Result()
+        var pending: [String] = []
+        for url in urls {
+            if let record = cache.imageRecord(for: url) {
+                result.outcomes[url] = .stored(record)
+                result.fromCache += 1
+            } else if offline {
+                result.outcomes[url] = .failed(reason: "Not in the cache (offline run)")
+            } else {
+                pending.append(url)
+            }
+        }
+        let total = urls.count
+        var done = total - pending.count
+        progress(.images(done: done, total: total))
+        try await withThrowingTaskGroup(of: (String, ImageOutcome, Bool).self) { group in
+            for url in pending {
+                group.addTask { try await fetchOne(url) }
+            }
+            for try await (url, outcome, downloaded) in group {
+                result.outcomes[url] = outcome
+                if downloaded { result.downloaded += 1 }
+                done += 1
+                progress(.images(done: done, total: total))
+            }
+        }
+        return result
+    }
+
+    private func fetchOne(_ url: String) async throws -> (String, ImageOutcome, Bool) {
+        let response: HTTPResponse
+        do {
+            response = try await fetcher.fetch(HTTPRequest(url: url, maximumBodyBytes: maximumBytes))
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            return (url, .failed(reason: "Download failed: \(error.shortReason)"), false)
+        }
+        guard response.status == 200 else {
+            return (url, .failed(reason: "Download failed: HTTP \(response.status)"), false)
+        }
+        guard let format = ImageFormat.sniff(response.body) else {
+            return (url, .failed(reason: "Not an image"), false)
+        }
+        let record = try cache.storeImage(response.body, format: format, from: url)
+        return (url, .stored(record), true)
+    }
+}
+
+extension FetchError {
+    /// A few words for a placeholder tile.
+    var shortReason: String {
+        switch self {
+        case .transport(_, let reason): reason
+        case .tooLarge(_, let limit): "larger than \(limit / (1 << 20)) MiB"
+        case .refusedURL: "not an http(s) URL"
+        case .cancelled: "cancelled"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+internal import CXSLT
+import Foundation
+
+/// Owns one compiled XSLT stylesheet; compiled once, applied to every page of its kind.
+final class CompiledStylesheet {
+    private let raw: xsltStylesheetPtr
+    let name: String
+
+    /// Compiles `name` from `theme`; `xsl:import` and `xsl:include` may load only other files of the same theme.
+    init(named name: String, from theme: Theme) throws(TemplateError) {
+        self.name = name
+        guard let bytes = theme.files[name] else { throw TemplateError(template: name, detail: "it is missing") }
+        let compiled: xsltStylesheetPtr
+        do {
+            compiled = try ThemeLoader.withTheme(theme) { () throws(XMLError) -> xsltStylesheetPtr in
+                let source = try XMLDocument.parse(bytes, url: ThemeLoader.uriPrefix + name)
+                return try LibXML.collectingErrors { () -> xsltStylesheetPtr? in
+                    guard let style = xsltParseStylesheetDoc(source.raw) else { return nil }
+                    if style.pointee.errors > 0 {
+                        style.pointee.doc = nil
+                        xsltFreeStylesheet(style)
+                        return nil
+                    }
+                    source.relinquishOwnership()
+                    return style
+                }
+            }
+        } catch {
+            throw TemplateError(template: "\(name) (\(theme.origin))", detail: error.message)
+        }
+        raw = compiled
+    }
+
+    deinit { xsltFreeStylesheet(raw) }
+
+    /// Applies the stylesheet to `model` with string parameters, under security prefs that forbid writing files,
+    /// creating folders and any network or file reads; returns the serialized result.
+    func apply(to model: XMLDocument, parameters: [(String, String)], security: XSLTSecurity) throws(TemplateError)
+        -> [UInt8]
+    {
+        guard let context = xsltNewTransformContext(raw, model.raw) else {
+            throw TemplateError(template: name, detail: "out of memory")
+        }
+        defer { xsltFreeTransformContext(context) }
+        var buffer = vitrine_error_buffer()
+        vitrine_collect_transform_errors(context, &buffer)
+        xsltSetCtxtSecurityPrefs(security.raw, context)
+        for (key, value) in parameters { xsltQuoteOneUserParam(context, key, value) }
+        let result = xsltApplyStylesheetUser(raw, model.raw, nil, nil, nil, context)
+        defer { if let result { xmlFreeDoc(result) } }
+        guard let result, context.pointee.state != XSLT_STATE_ERROR, context.pointee.state != XSLT_STATE_STOPPED
+        else {
+            let detail = buffer.message.isEmpty ? "the transformation failed" : buffer.message
+            throw TemplateError(template: name, detail: detail.replacingOccurrences(of: "\n", with: " "))
+        }
+        var output: UnsafeMutablePointer<xmlChar>?
+        var length: Int32 = 0
+        guard xsltSaveResultToString(&output, &length, result, raw) == 0 else {
+            throw TemplateError(template: name, detail: "the result could not be serialized")
+        }
+        guard let output else { return [] }
+        defer { vitrine_xml_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+}
+
+@available(*, unavailable)
+extension CompiledStylesheet: Sendable {}
+
+/// Owns one set of XSLT security prefs: no file writes, no folder creation, no file or network reads.
+final class XSLTSecurity {
+    let raw: xsltSecurityPrefsPtr
+
+    init() {
+        raw = xsltNewSecurityPrefs()
+        for option in [
+            XSLT_SECPREF_WRITE_FILE, XSLT_SECPREF_CREATE_DIRECTORY, XSLT_SECPREF_READ_NETWORK,
+            XSLT_SECPREF_WRITE_NETWORK, XSLT_SECPREF_READ_FILE,
+        ] {
+            xsltSetSecurityPrefs(raw, option, xsltSecurityForbid)
+        }
+    }
+
+    deinit { xsltFreeSecurityPrefs(raw) }
+}
+
+@available(*, unavailable)
+extension XSLTSecurity: Sendable {}
+
+/// Serves `xsl:import`/`xsl:include` from the theme being compiled and refuses every other load
+/// (`document()`, external entities, the network). libxslt's loader hook is process-wide, so compilations take turns.
+enum ThemeLoader {
+    static let uriPrefix = "vitrine-theme:/"
+    private static let compileLock = NSLock()
+    nonisolated(unsafe) private static var current: Theme?
+    private static let installed: Bool = {
+        exsltRegisterAll()
+        vitrine_set_template_loader(loadTemplate)
+        return true
+    }()
+
+    static func withTheme<Result>(_ theme: Theme, _ body: () throws(XMLError) -> Result) throws(XMLError) -> Result {
+        _ = installed
+        compileLock.lock()
+        current = theme
+        defer {
+            current = nil
+            compileLock.unlock()
+        }
+        return try body()
+    }
+
+    /// Makes sure no stylesheet can load anything before the first compilation installs the loader.
+    static func install() { _ = installed }
+
+    fileprivate static func document(for uri: String, dictionary: xmlDictPtr?) -> xmlDocPtr? {
+        guard uri.hasPrefix(uriPrefix), let theme = current else { return nil }
+        let name = String(uri.dropFirst(uriPrefix.count))
+        guard !name.contains("/"), let bytes = theme.files[name] else { return nil }
+        guard let parser = xmlNewParserCtxt() else { return nil }
+        defer { xmlFreeParserCtxt(parser) }
+        if let dictionary {
+            if let own = parser.pointee.dict { xmlDictFree(own) }
+            parser.pointee.dict = dictionary
+            xmlDictReference(dictionary)
+        }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                xmlCtxtReadMemory(parser, $0, Int32(buffer.count), uri, "UTF-8", options)
+            }
+        }
+    }
+}
+
+private let loadTemplate: vitrine_template_loader = { uri, dictionary, _, _, type in
+    guard type == XSLT_LOAD_STYLESHEET, let uri else { return nil }
+    return ThemeLoader.document(for: String(cString: uri), dictionary: dictionary)
+}

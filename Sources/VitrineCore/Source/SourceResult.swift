@@ -1,0 +1,187 @@
+import Foundation
+
+/// A picture a source found: one rendition at a remote URL, with its pixel size when the API says it.
+public struct RemoteImage: Sendable, Hashable {
+    public var url: String
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Who made a picture, and where the source's page for it is.
+public struct Credit: Sendable, Hashable {
+    public var name: String
+    public var url: String?
+
+    public init(name: String, url: String?) {
+        self.name = name
+        self.url = url
+    }
+}
+
+/// One variant of one item as the source found it: a picture in two renditions, or a plain reason why not.
+public enum SourceEntry: Sendable, Hashable {
+    case found(caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage)
+    case missing(reason: String)
+}
+
+/// One item of a gallery: one entry per variant, in the order of the result's variants.
+public struct SourceItem: Sendable, Hashable {
+    public var sourceID: String
+    public var entries: [SourceEntry]
+
+    public init(sourceID: String, entries: [SourceEntry]) {
+        self.sourceID = sourceID
+        self.entries = entries
+    }
+}
+
+/// One way of looking at every item, such as the original search and the graffiti search.
+public struct SourceVariant: Sendable, Hashable {
+    public var key: String
+    public var label: String
+    public var query: String?
+
+    public init(key: String, label: String, query: String?) {
+        self.key = key
+        self.label = label
+        self.query = query
+    }
+}
+
+/// Names a source by a machine id, a display label and its home page.
+public struct SourceDescription: Sendable, Hashable {
+    public var name: String
+    public var label: String
+    public var home: String?
+
+    public init(name: String, label: String, home: String?) {
+        self.name = name
+        self.label = label
+        self.home = home
+    }
+}
+
+/// Everything a source found for one gallery; it knows nothing of files or HTML.
+public struct SourceResult: Sendable {
+    public var title: String
+    public var source: SourceDescription
+    public var variants: [SourceVariant]
+    public var items: [SourceItem]
+    /// When the oldest API response used was fetched.
+    public var fetchedAt: Date?
+    public var warnings: [String]
+
+    public init(
+        title: String, source: SourceDescription, variants: [SourceVariant], items: [SourceItem],
+        fetchedAt: Date?, warnings: [String] = []
+    ) {
+        self.title = title
+        self.source = source
+        self.variants = variants
+        self.items = items
+        self.fetchedAt = fetchedAt
+        self.warnings = warnings
+    }
+}
+
+/// An image API that can fill a gallery.
+public protocol ImageSource: Sendable {
+    func collect(using api: any APIResponseLoading) async throws -> SourceResult
+}
+
+/// Why a source could not produce its results.
+public enum SourceError: UserFacingError {
+    case keyMissing(source: String, advice: String)
+    case keyRejected(source: String, message: String)
+    case rejected(source: String, status: Int, message: String, hint: String?)
+    case rateLimited(source: String, message: String)
+    case unavailable(source: String, status: Int, message: String)
+    case badData(source: String, detail: String)
+    case invalidOption(source: String, detail: String)
+
+    public var sentence: String {
+        switch self {
+        case .keyMissing(let source, let advice): "No \(source) API key: \(advice)"
+        case .keyRejected(let source, let message):
+            "\(source) rejected the API key (\(message)); check --key or the environment variable."
+        case .rejected(let source, let status, let message, let hint):
+            "\(source) refused the request with HTTP \(status) (\(message))" + (hint.map { "; \($0)." } ?? ".")
+        case .rateLimited(let source, let message):
+            "\(source)'s rate limit was reached (\(message)); wait a minute and run again."
+        case .unavailable(let source, let status, let message):
+            "\(source) answered HTTP \(status) (\(message)); try again later."
+        case .badData(let source, let detail): "\(source) returned data Vitrine cannot read: \(detail)."
+        case .invalidOption(_, let detail): detail
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .keyMissing, .keyRejected: .keyProblem
+        case .rejected, .rateLimited, .unavailable: .unavailable
+        case .badData: .badData
+        case .invalidOption: .usage
+        }
+    }
+}
+
+/// Reads loosely typed JSON the way real APIs send it: numbers as strings, booleans as 0/1, fields missing.
+struct LooseJSON {
+    let value: Any?
+
+    init(_ value: Any?) { self.value = value }
+
+    static func parse(_ bytes: [UInt8]) throws -> LooseJSON {
+        LooseJSON(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+    }
+
+    subscript(key: String) -> LooseJSON { LooseJSON((value as? [String: Any])?[key]) }
+
+    var array: [LooseJSON]? { (value as? [Any])?.map(LooseJSON.init) }
+    var isObject: Bool { value is [String: Any] }
+
+    var string: String? {
+        switch value {
+        case let text as String: text
+        case let number as NSNumber where !isBoolean(number): number.stringValue
+        default: nil
+        }
+    }
+
+    var int: Int? {
+        switch value {
+        case let number as NSNumber where !isBoolean(number):
+            let double = number.doubleValue
+            return double.isFinite && abs(double) < 1e15 ? Int(double) : nil
+        case let text as String: return Int(text.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+
+    /// A positive pixel size, or nil for anything else (missing, zero, negative, absurd).
+    var dimension: Int? {
+        guard let int, int > 0, int <= 100_000 else { return nil }
+        return int
+    }
+
+    private func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
+    }
+}
+
+/// Accepts only absolute http and https URLs from API responses.
+enum RemoteURLPolicy {
+    static func accepts(_ text: String?) -> Bool {
+        guard let text, text.count <= 4_096, let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}

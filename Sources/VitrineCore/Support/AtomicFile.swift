@@ -1,0 +1,78 @@
+import Foundation
+
+/// Writes files so that a reader, or a run killed at any moment, sees either the old bytes or the new ones.
+enum AtomicFile {
+    /// Writes `bytes` to a temporary file beside `url`, flushes it, then renames it over `url`.
+    static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to url: URL) throws(FileWriteError) {
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw FileWriteError(path: directory.path, reason: describe(error))
+        }
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).vitrine-\(temporarySuffix())")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary.path)
+            throw FileWriteError(path: url.path, reason: failure)
+        }
+    }
+
+    /// Makes `destination` hold the same bytes as `source`: a hard link where the file system allows, else a copy.
+    static func place(copyOf source: URL, at destination: URL) throws(FileWriteError) {
+        let directory = destination.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw FileWriteError(path: directory.path, reason: describe(error))
+        }
+        let temporary = directory.appendingPathComponent(
+            ".\(destination.lastPathComponent).vitrine-\(temporarySuffix())")
+        if link(source.path, temporary.path) == 0 {
+            if rename(temporary.path, destination.path) == 0 { return }
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw FileWriteError(path: destination.path, reason: reason)
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: source)
+        } catch {
+            throw FileWriteError(path: source.path, reason: describe(error))
+        }
+        try write(bytes, to: destination)
+    }
+
+    private static func temporarySuffix() -> String {
+        "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}
+
+/// A file or folder could not be written.
+public struct FileWriteError: UserFacingError {
+    public let path: String
+    public let reason: String
+    public var sentence: String { "Could not write \(path): \(reason)." }
+    public var exitStatus: ExitStatus { .cannotWrite }
+}

@@ -1,0 +1,32 @@
+/// The image formats Vitrine accepts, recognised by their first bytes rather than by any header or file name.
+public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+    case jpeg, png, gif, webp
+
+    public var mediaType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        }
+    }
+
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        default: rawValue
+        }
+    }
+
+    /// The format whose signature `bytes` start with, or nil when they are not one of the accepted images.
+    public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8 {
+        let head = Array(bytes.prefix(12))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+            return .webp
+        }
+        return nil
+    }
+}

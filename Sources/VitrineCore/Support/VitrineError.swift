@@ -1,0 +1,38 @@
+/// The documented exit statuses of `vitrine`, one per kind of failure a user can act on.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case badData = 65
+    case nothingCached = 66
+    case unavailable = 69
+    case cannotWrite = 73
+    case keyProblem = 77
+    case templateProblem = 78
+
+    /// What the status means, as the README and `--help` list it.
+    public var meaning: String {
+        switch self {
+        case .success: "the gallery was written"
+        case .failure: "an unexpected internal error"
+        case .usage: "the command line is wrong"
+        case .badData: "the API answered with data Vitrine cannot read"
+        case .nothingCached: "--offline was given and the cache holds nothing for this request"
+        case .unavailable: "the API or an image host could not be reached or refused the request"
+        case .cannotWrite: "the output or cache folder could not be written"
+        case .keyProblem: "the API key is missing or was rejected"
+        case .templateProblem: "a template is missing or broken"
+        }
+    }
+}
+
+/// An error that can be told to a user in one sentence, with the exit status it maps to.
+public protocol UserFacingError: Error, CustomStringConvertible {
+    /// One plain sentence saying what happened and, where possible, what to do.
+    var sentence: String { get }
+    var exitStatus: ExitStatus { get }
+}
+
+extension UserFacingError {
+    public var description: String { sentence }
+}

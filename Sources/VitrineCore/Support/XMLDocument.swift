@@ -1,0 +1,142 @@
+internal import CXSLT
+import Foundation
+
+/// Owns one libxml2 document: the gallery model, a parsed stylesheet source, or an HTML page under test.
+final class XMLDocument {
+    let raw: xmlDocPtr
+    private var owned = true
+
+    /// Takes ownership of `raw`; it is freed when this object goes.
+    init(owning raw: xmlDocPtr) {
+        self.raw = raw
+    }
+
+    deinit { if owned { xmlFreeDoc(raw) } }
+
+    /// Another owner (a compiled stylesheet) frees the document from now on.
+    func relinquishOwnership() { owned = false }
+
+    /// Parses XML without touching the network and without expanding external entities.
+    static func parse(_ bytes: [UInt8], url: String = "memory.xml") throws(XMLError) -> XMLDocument {
+        try LibXML.collectingErrors { () -> XMLDocument? in
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlReadMemory($0, Int32(buffer.count), url, "UTF-8", options)
+                    }
+                }.map(XMLDocument.init(owning:))
+            }
+        }
+    }
+
+    /// Parses HTML leniently, as a browser would, for inspecting rendered pages.
+    static func parseHTML(_ bytes: [UInt8]) throws(XMLError) -> XMLDocument {
+        try LibXML.collectingErrors { () -> XMLDocument? in
+            let options = Int32(
+                HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue)
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        htmlReadMemory($0, Int32(buffer.count), "page.html", "UTF-8", options)
+                    }
+                }.map(XMLDocument.init(owning:))
+            }
+        }
+    }
+
+    /// The document as indented UTF-8 XML.
+    func serialized() -> [UInt8] {
+        var output: UnsafeMutablePointer<xmlChar>?
+        var length: Int32 = 0
+        xmlDocDumpFormatMemoryEnc(raw, &output, &length, "UTF-8", 1)
+        guard let output else { return [] }
+        defer { vitrine_xml_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+
+    /// The string values of every node an XPath 1.0 expression selects (attributes, text, elements).
+    func strings(_ expression: String) -> [String] {
+        guard let context = xmlXPathNewContext(raw) else { return [] }
+        defer { xmlXPathFreeContext(context) }
+        guard let result = xmlXPathEvalExpression(expression, context) else { return [] }
+        defer { xmlXPathFreeObject(result) }
+        if result.pointee.type == XPATH_STRING {
+            return [result.pointee.stringval.map { String(cString: $0) } ?? ""]
+        }
+        if result.pointee.type == XPATH_NUMBER { return [String(result.pointee.floatval)] }
+        guard let nodes = result.pointee.nodesetval else { return [] }
+        return (0..<Int(nodes.pointee.nodeNr)).compactMap { index in
+            guard let node = nodes.pointee.nodeTab[index], let content = xmlNodeGetContent(node) else { return nil }
+            defer { vitrine_xml_free(content) }
+            return String(cString: content)
+        }
+    }
+
+    /// Validation messages against a RELAX NG schema; empty when the document is valid.
+    func relaxNGErrors(schema: [UInt8]) -> [String] {
+        var buffer = vitrine_error_buffer()
+        let parser = schema.withUnsafeBufferPointer { pointer in
+            pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) {
+                xmlRelaxNGNewMemParserCtxt($0, Int32(pointer.count))
+            }
+        }
+        guard let parser else { return ["the schema could not be read"] }
+        defer { xmlRelaxNGFreeParserCtxt(parser) }
+        vitrine_collect_relaxng_parser_errors(parser, &buffer)
+        guard let compiled = xmlRelaxNGParse(parser) else { return ["the schema is invalid: \(buffer.message)"] }
+        defer { xmlRelaxNGFree(compiled) }
+        guard let validator = xmlRelaxNGNewValidCtxt(compiled) else { return ["out of memory"] }
+        defer { xmlRelaxNGFreeValidCtxt(validator) }
+        vitrine_collect_relaxng_errors(validator, &buffer)
+        let result = xmlRelaxNGValidateDoc(validator, raw)
+        if result == 0 { return [] }
+        let messages = buffer.message.split(separator: "\n").map(String.init)
+        return messages.isEmpty ? ["the document is not valid (code \(result))"] : messages
+    }
+}
+
+@available(*, unavailable)
+extension XMLDocument: Sendable {}
+
+/// XML that libxml2 could not parse.
+struct XMLError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Process-wide libxml2 set-up and per-call error collection.
+enum LibXML {
+    private static let initialised: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    /// libxml2's error handlers are per thread; the lock keeps a collection from straddling another's calls.
+    private static let errorLock = NSLock()
+
+    /// Runs `body` with libxml2 and libxslt messages collected; nil from `body` becomes an error with them.
+    static func collectingErrors<Result>(_ body: () -> Result?) throws(XMLError) -> Result {
+        _ = initialised
+        var buffer = vitrine_error_buffer()
+        errorLock.lock()
+        vitrine_collect_errors(&buffer)
+        let result = body()
+        vitrine_collect_errors(nil)
+        errorLock.unlock()
+        guard let result else {
+            throw XMLError(message: buffer.message.isEmpty ? "unknown XML error" : buffer.message)
+        }
+        return result
+    }
+}
+
+extension vitrine_error_buffer {
+    /// The collected messages as text.
+    var message: String {
+        var copy = self
+        return withUnsafeBytes(of: &copy.text) { raw in
+            String(decoding: raw.prefix(Int(length)), as: UTF8.self)
+        }.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

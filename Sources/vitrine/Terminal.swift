@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import VitrineCore
+
+/// Progress and messages on stderr: a live line on a terminal, nothing but warnings and the summary otherwise.
+final class Terminal: Sendable {
+    private let interactive: Bool
+    private let quiet: Bool
+    private let redactor: Redactor
+    private let lineShown = Mutex(false)
+
+    init(quiet: Bool, redactor: Redactor) {
+        self.quiet = quiet
+        self.redactor = redactor
+        interactive = isatty(STDERR_FILENO) == 1 && !quiet
+    }
+
+    var report: @Sendable (ProgressEvent) -> Void {
+        { [self] event in
+            switch event {
+            case .searching(let label): progressLine("Searching \(label)…")
+            case .images(let done, let total): progressLine("Images \(done)/\(total)")
+            case .rendering(let done, let total): progressLine("Pages \(done)/\(total)")
+            case .warning(let text): message("warning: \(text)")
+            }
+        }
+    }
+
+    func finish(_ summary: BuildSummary, output: String) {
+        clearLine()
+        guard !quiet else { return }
+        message("\(summary.line). Open \(output)/index.html")
+    }
+
+    /// Says what went wrong in one sentence and returns the exit code to end with.
+    func fail(_ error: any Error) -> ExitCode {
+        clearLine()
+        switch error {
+        case let error as any UserFacingError:
+            printError("vitrine: \(error.sentence)")
+            return ExitCode(error.exitStatus.rawValue)
+        case is CancellationError:
+            printError("vitrine: cancelled.")
+            return ExitCode(130)
+        default:
+            printError("vitrine: unexpected error: \(error).")
+            return ExitCode(ExitStatus.failure.rawValue)
+        }
+    }
+
+    private func progressLine(_ text: String) {
+        guard interactive else { return }
+        lineShown.withLock { shown in
+            shown = true
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(redactor.redact(text))".utf8))
+        }
+    }
+
+    private func clearLine() {
+        lineShown.withLock { shown in
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            shown = false
+        }
+    }
+
+    private func message(_ text: String) {
+        guard !quiet else { return }
+        clearLine()
+        printError(text)
+    }
+
+    private func printError(_ text: String) {
+        FileHandle.standardError.write(Data((redactor.redact(text) + "\n").utf8))
+    }
+}

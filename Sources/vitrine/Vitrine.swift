@@ -1,0 +1,20 @@
+import ArgumentParser
+import VitrineCore
+
+@main
+struct Vitrine: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vitrine",
+        abstract: "Turn image-API searches into static HTML galleries.",
+        discussion: """
+            Writes a responsive grid page, one preview page per item and variant, the images (downloaded, never \
+            hotlinked), the theme's assets and the XML model (gallery.xml) into the output folder. Open \
+            Output/index.html from disk or copy the folder to any static host.
+
+            Exit status:
+            \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
+            """,
+        version: VitrineVersion.current,
+        subcommands: [PixabayCommand.self, DemoCommand.self, SampleAPICommand.self]
+    )
+}

@@ -1,0 +1,12 @@
+/// The default theme, compiled into the binary so that `vitrine` works from any folder.
+public enum DefaultTheme {
+    /// Every file of the theme by its file name.
+    public static let files: [String: [UInt8]] = [
+        "layout.xsl": PackageResources.layout_xsl,
+        "grid.xsl": PackageResources.grid_xsl,
+        "preview.xsl": PackageResources.preview_xsl,
+        "vitrine.css": PackageResources.vitrine_css,
+        "vitrine.js": PackageResources.vitrine_js,
+        "gallery.rng": PackageResources.gallery_rng,
+    ]
+}

@@ -1,0 +1,186 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Vitrine default theme: one grid page.
+  $page is the @id of a <page> element; $root is '' (grid pages live at the output root).
+  The tiles are the items of that page's collection whose @page is the page's @number.
+-->
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+
+  <xsl:import href="layout.xsl"/>
+
+  <xsl:output method="html" encoding="UTF-8" indent="no" doctype-system="about:legacy-compat"/>
+
+  <xsl:template match="page" mode="body-class">grid-page</xsl:template>
+
+  <xsl:template match="page" mode="title">
+    <xsl:call-template name="collection-title"/>
+    <xsl:if test="count(../page) &gt; 1">
+      <xsl:text> — page </xsl:text>
+      <xsl:value-of select="@number"/>
+      <xsl:text> of </xsl:text>
+      <xsl:value-of select="count(../page)"/>
+    </xsl:if>
+  </xsl:template>
+
+  <xsl:template match="page" mode="main">
+    <xsl:variable name="items" select="../item[@page = current()/@number]"/>
+    <div class="intro">
+      <h1><xsl:call-template name="collection-title"/></h1>
+      <p class="count">
+        <xsl:value-of select="../@item-count"/>
+        <xsl:choose>
+          <xsl:when test="../@item-count = 1"> image</xsl:when>
+          <xsl:otherwise> images</xsl:otherwise>
+        </xsl:choose>
+        <xsl:if test="count(../page) &gt; 1">
+          <xsl:text> · page </xsl:text>
+          <xsl:value-of select="@number"/>
+          <xsl:text> of </xsl:text>
+          <xsl:value-of select="count(../page)"/>
+        </xsl:if>
+      </p>
+    </div>
+    <xsl:if test="@number = 1 and ../collection">
+      <nav class="albums" aria-label="Albums">
+        <ul>
+          <xsl:for-each select="../collection">
+            <li>
+              <a href="{concat($root, page[1]/@href)}"><xsl:call-template name="collection-title"/></a>
+              <xsl:text> </xsl:text>
+              <span class="count"><xsl:value-of select="@item-count"/></span>
+            </li>
+          </xsl:for-each>
+        </ul>
+      </nav>
+    </xsl:if>
+    <xsl:choose>
+      <xsl:when test="$items">
+        <ol class="grid" start="{$items[1]/@position}">
+          <xsl:apply-templates select="$items" mode="tile"/>
+        </ol>
+      </xsl:when>
+      <xsl:otherwise>
+        <p class="empty">No images.</p>
+      </xsl:otherwise>
+    </xsl:choose>
+    <xsl:call-template name="pager"/>
+  </xsl:template>
+
+  <!-- Context: a page or a collection. -->
+  <xsl:template name="collection-title">
+    <xsl:variable name="c" select="ancestor-or-self::collection[1]"/>
+    <xsl:choose>
+      <xsl:when test="normalize-space($c/@title) != ''"><xsl:value-of select="$c/@title"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="/gallery/title"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- ============================================================ one tile -->
+
+  <xsl:template match="item" mode="tile">
+    <xsl:variable name="eager" select="position() &lt;= 4"/>
+    <!-- The entry shown: the first one with images, else the first one. -->
+    <xsl:variable name="main" select="(entry[not(missing)] | entry[not(../entry[not(missing)])])[1]"/>
+    <li class="tile" id="{@id}">
+      <figure>
+        <a class="frame" href="{concat($root, $main/@href)}">
+          <xsl:for-each select="$main">
+            <xsl:choose>
+              <xsl:when test="missing">
+                <span class="ph">
+                  <span class="ph-text">
+                    <strong>No image</strong>
+                    <span class="ph-why"><xsl:value-of select="missing"/></span>
+                  </span>
+                </span>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:call-template name="image">
+                  <xsl:with-param name="role" select="'tile'"/>
+                  <xsl:with-param name="eager" select="$eager"/>
+                </xsl:call-template>
+              </xsl:otherwise>
+            </xsl:choose>
+          </xsl:for-each>
+        </a>
+        <figcaption>
+          <xsl:for-each select="$main">
+            <xsl:if test="normalize-space(caption) != ''">
+              <span class="caption"><xsl:value-of select="normalize-space(caption)"/></span>
+            </xsl:if>
+            <xsl:call-template name="credit">
+              <xsl:with-param name="element" select="'span'"/>
+            </xsl:call-template>
+          </xsl:for-each>
+          <xsl:if test="entry[count(. | $main) != 1]">
+            <span class="variants">
+              <xsl:for-each select="entry[count(. | $main) != 1]">
+                <xsl:variable name="label">
+                  <xsl:call-template name="label-of">
+                    <xsl:with-param name="key" select="@variant"/>
+                  </xsl:call-template>
+                </xsl:variable>
+                <xsl:choose>
+                  <xsl:when test="missing">
+                    <span class="novariant">
+                      <xsl:text>no </xsl:text>
+                      <xsl:value-of select="translate($label, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"/>
+                      <xsl:text> match</xsl:text>
+                    </span>
+                  </xsl:when>
+                  <xsl:otherwise>
+                    <a class="variant" href="{concat($root, @href)}">
+                      <xsl:value-of select="$label"/>
+                      <span class="vh"> version of image <xsl:value-of select="../@position"/></span>
+                    </a>
+                  </xsl:otherwise>
+                </xsl:choose>
+              </xsl:for-each>
+            </span>
+          </xsl:if>
+        </figcaption>
+      </figure>
+    </li>
+  </xsl:template>
+
+  <!-- ============================================================ pagination -->
+
+  <xsl:template name="pager">
+    <xsl:variable name="n" select="number(@number)"/>
+    <xsl:variable name="pages" select="../page"/>
+    <xsl:if test="count($pages) &gt; 1">
+      <nav class="pager" aria-label="Pages">
+        <xsl:choose>
+          <xsl:when test="$pages[@number = $n - 1]">
+            <a class="step" rel="prev" href="{concat($root, $pages[@number = $n - 1]/@href)}"><span aria-hidden="true">←</span>Previous</a>
+          </xsl:when>
+          <xsl:otherwise>
+            <span class="step off"><span aria-hidden="true">←</span>Previous</span>
+          </xsl:otherwise>
+        </xsl:choose>
+        <ol>
+          <xsl:for-each select="$pages">
+            <li>
+              <a href="{concat($root, @href)}">
+                <xsl:if test="@number = $n">
+                  <xsl:attribute name="aria-current">page</xsl:attribute>
+                </xsl:if>
+                <span class="vh">Page </span>
+                <xsl:value-of select="@number"/>
+              </a>
+            </li>
+          </xsl:for-each>
+        </ol>
+        <xsl:choose>
+          <xsl:when test="$pages[@number = $n + 1]">
+            <a class="step" rel="next" href="{concat($root, $pages[@number = $n + 1]/@href)}">Next<span aria-hidden="true">→</span></a>
+          </xsl:when>
+          <xsl:otherwise>
+            <span class="step off">Next<span aria-hidden="true">→</span></span>
+          </xsl:otherwise>
+        </xsl:choose>
+      </nav>
+    </xsl:if>
+  </xsl:template>
+
+</xsl:stylesheet>

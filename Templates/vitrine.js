@@ -1,0 +1,85 @@
+/* Vitrine default theme: keyboard, swipe and prefetch. Every page works without it:
+   this only follows links that are already there. No requests beyond those links. */
+(function () {
+  'use strict';
+  var d = document;
+  if (!d.querySelector || !d.addEventListener) return;
+
+  function first(sel) { return d.querySelector(sel); }
+  function follow(a) {
+    if (!a || !a.href) return false;
+    window.location.href = a.href;
+    return true;
+  }
+
+  // The variant after the current one, wrapping around.
+  function nextVariant() {
+    var all = d.querySelectorAll('[data-nav="variant"], [data-nav="variant-current"]');
+    for (var i = 0; i < all.length; i++) {
+      if (all[i].getAttribute('data-nav') === 'variant-current') {
+        var a = all[(i + 1) % all.length];
+        return a.getAttribute('data-nav') === 'variant' ? a : null;
+      }
+    }
+    return first('a[data-nav="variant"]');
+  }
+
+  var keys = {
+    ArrowLeft: function () { return first('a[rel~="prev"]'); },
+    ArrowRight: function () { return first('a[rel~="next"]'); },
+    Escape: function () { return first('a[data-nav="up"]'); },
+    v: nextVariant,
+    V: nextVariant
+  };
+
+  d.addEventListener('keydown', function (e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.isComposing) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
+    var find = Object.prototype.hasOwnProperty.call(keys, e.key) ? keys[e.key] : null;
+    if (find && follow(find())) e.preventDefault();
+  });
+
+  // Horizontal swipe on the image: next / previous.
+  var zone = first('[data-swipe]');
+  if (zone && 'ontouchstart' in window) {
+    var x0 = null, y0 = 0, t0 = 0;
+    var passive = { passive: true };
+    zone.addEventListener('touchstart', function (e) {
+      var zoomed = window.visualViewport && window.visualViewport.scale > 1.01;
+      if (e.touches.length !== 1 || zoomed) { x0 = null; return; }
+      x0 = e.touches[0].clientX; y0 = e.touches[0].clientY; t0 = Date.now();
+    }, passive);
+    zone.addEventListener('touchend', function (e) {
+      if (x0 === null || !e.changedTouches.length) return;
+      var dx = e.changedTouches[0].clientX - x0, dy = e.changedTouches[0].clientY - y0;
+      x0 = null;
+      if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy) && Date.now() - t0 < 1000) {
+        follow(first(dx < 0 ? 'a[rel~="next"]' : 'a[rel~="prev"]'));
+      }
+    }, passive);
+    zone.addEventListener('touchcancel', function () { x0 = null; }, passive);
+  }
+
+  // Warm the cache with the next page and its image once this page is done.
+  function prefetch() {
+    var c = navigator.connection;
+    if (c && c.saveData) return;
+    var a = first('a[rel~="next"]');
+    if (!a || !a.href) return;
+    var link = d.createElement('link');
+    link.rel = 'prefetch';
+    link.href = a.href;
+    d.head.appendChild(link);
+    var src = a.getAttribute('data-prefetch');
+    if (src) {
+      var img = new Image();
+      img.decoding = 'async';
+      img.src = src;
+    }
+  }
+  window.addEventListener('load', function () {
+    if (window.requestIdleCallback) window.requestIdleCallback(prefetch, { timeout: 2000 });
+    else window.setTimeout(prefetch, 300);
+  });
+})();

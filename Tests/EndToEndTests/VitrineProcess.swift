@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The built `vitrine` executable, run as a user would, with its output captured.
+struct VitrineProcess {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["VITRINE_BINARY"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("vitrine")
+    }
+
+    /// Runs `vitrine` with `arguments`, an environment without any API key unless given, in `directory`.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Outcome {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let stdout = scratch.appendingPathComponent("stdout")
+        let stderr = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
+        base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
+        process.environment = base.merging(environment) { $1 }
+        process.currentDirectoryURL = directory ?? scratch
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, stdout: try String(contentsOf: stdout, encoding: .utf8),
+            stderr: try String(contentsOf: stderr, encoding: .utf8))
+    }
+}
+
+struct ProcessError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A scratch folder for one test: output, cache, theme copies.
+final class Workspace: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Every regular file below `folder`, by relative path, with its bytes.
+    func tree(_ folder: String) throws -> [String: Data] {
+        let root = url.appendingPathComponent(folder)
+        var files: [String: Data] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [:] }
+        for case let relative as String in walker {
+            let file = root.appendingPathComponent(relative)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[relative] = try Data(contentsOf: file)
+            }
+        }
+        return files
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import SampleAPI
+import Testing
+
+@testable import VitrineCore
+
+@Suite struct TransferEngineTests {
+    /// Runs `body` with a fresh sample API and engine, and tears both down.
+    func withServer(jobs: Int = 4, _ body: (TransferEngine, String) async throws -> Void) async throws {
+        let server = SampleAPIServer()
+        try await server.start()
+        let engine = TransferEngine(configuration: .init(concurrentTransfers: jobs))
+        do {
+            try await body(engine, await server.baseURL)
+        } catch {
+            engine.shutdown()
+            await server.stop()
+            throw error
+        }
+        engine.shutdown()
+        await server.stop()
+    }
+
+    @Test func downloadsInParallelOverReusedConnections() async throws {
+        try await withServer(jobs: 4) { engine, base in
+            let urls = (1...24).map { "\(base)/get/\(1000 + $0)-city\(String(format: "%02d", $0 % 12 + 1))_640.jpg" }
+            let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                for url in urls { group.addTask { try await engine.fetch(HTTPRequest(url: url)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(responses.count == 24)
+            #expect(responses.allSatisfy { $0.status == 200 && ImageFormat.sniff($0.body) == .jpeg })
+            #expect(responses.allSatisfy { $0.headers["content-type"] == "image/jpeg" })
+            #expect(engine.statistics.transfers == 24)
+            #expect(engine.statistics.connectionsOpened <= 4)
+        }
+    }
+
+    @Test func passesHTTPStatusesThrough() async throws {
+        try await withServer { engine, base in
+            let missing = try await engine.fetch(HTTPRequest(url: "\(base)/get/1-nosuchtheme01_640.jpg"))
+            #expect(missing.status == 404)
+            let badKey = try await engine.fetch(HTTPRequest(url: "\(base)/api/?key=wrong&q=x"))
+            #expect(badKey.status == 400)
+            #expect(badKey.bodyText.contains("Invalid or missing API key"))
+            #expect(badKey.headers["x-ratelimit-limit"] != nil)
+        }
+    }
+
+    @Test func enforcesTheBodyLimit() async throws {
+        try await withServer { engine, base in
+            await #expect(throws: FetchError.tooLarge(url: "\(base)/get/5-city01_1280.jpg", limit: 1_000)) {
+                try await engine.fetch(HTTPRequest(url: "\(base)/get/5-city01_1280.jpg", maximumBodyBytes: 1_000))
+            }
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/x", "javascript:alert(1)", "data:text/plain,x", "no url"])
+    func refusesAnythingButHTTP(url: String) async throws {
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        await #expect {
+            try await engine.fetch(HTTPRequest(url: url))
+        } throws: { error in
+            if case .refusedURL = error as? FetchError { return true }
+            return false
+        }
+        #expect(engine.statistics.transfers == 0)
+    }
+
+    @Test func reportsAnUnreachableHost() async throws {
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        await #expect {
+            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/x?key=SECRET99", secretQueryNames: ["key"]))
+        } throws: { error in
+            guard case .transport(let url, _) = error as? FetchError else { return false }
+            return !url.contains("SECRET99") && !(error as! FetchError).sentence.contains("SECRET99")
+        }
+    }
+
+    @Test func aCancelledTaskGetsCancelled() async throws {
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        let task = Task {
+            try await Task.sleep(for: .seconds(10))
+            return try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/"))
+        }
+        task.cancel()
+        await #expect(throws: (any Error).self) { try await task.value }
+    }
+
+    @Test func shutsDownWithWorkInFlight() async throws {
+        try await withServer { engine, base in
+            let tasks = (1...8).map { index in
+                Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
+            }
+            engine.shutdown()
+            for task in tasks { _ = try? await task.value }
+            await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "\(base)/")) }
+        }
+    }
+}

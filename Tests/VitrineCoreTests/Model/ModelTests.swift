@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import VitrineTemplates
+
+@testable import VitrineCore
+
+/// A small gallery: three items over two pages, one missing variant, one failed image, hostile text.
+func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</script> & ü \u{7}bell") -> GalleryModel {
+    let record = CacheStore.ImageRecord(sha256: String(repeating: "ab", count: 32), format: .jpeg, byteCount: 10)
+    let items = (1...3).map { index -> SourceItem in
+        let picture = SourceEntry.found(
+            caption: index == 1 ? hostileCaption : "port, ship \(index)",
+            credit: Credit(name: "user\(index)", url: index == 2 ? nil : "https://pixabay.com/photos/p-\(index)/"),
+            tile: RemoteImage(url: "https://cdn/\(index)_640.jpg", width: 640, height: 427),
+            full: RemoteImage(url: index == 3 ? "https://cdn/broken.jpg" : "https://cdn/\(index)_1280.jpg", width: 1280, height: 853))
+        let variant: SourceEntry = index == 3 ? .missing(reason: "No “Hamburg graffiti” match for this item.") : picture
+        return SourceItem(sourceID: String(100 + index), entries: [picture, variant])
+    }
+    let result = SourceResult(
+        title: "Hamburg", source: SourceDescription(name: "pixabay", label: "Pixabay", home: "https://pixabay.com/"),
+        variants: [
+            SourceVariant(key: "original", label: "Original", query: "Hamburg"),
+            SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
+        ],
+        items: items, fetchedAt: nil)
+    var images: [String: ImageOutcome] = [:]
+    for index in 1...3 {
+        images["https://cdn/\(index)_640.jpg"] = .stored(record)
+        images["https://cdn/\(index)_1280.jpg"] = .stored(record)
+    }
+    images["https://cdn/broken.jpg"] = .failed(reason: "Download failed: HTTP 404")
+    return GalleryAssembler(itemsPerPage: 2).assemble(
+        result, images: images, notices: [.init(kind: .info, text: "A notice")])
+}
+
+@Suite struct ModelTests {
+    @Test func laysItemsOutOnPagesWithStableNames() {
+        let gallery = sampleGallery()
+        let collection = gallery.collections[0]
+        #expect(collection.pages.map(\.href) == ["index.html", "page-2.html"])
+        #expect(collection.items.map(\.page) == [1, 1, 2])
+        #expect(collection.items[0].entries.map(\.href) == ["items/101-original.html", "items/101-graffiti.html"])
+        #expect(gallery.pageJobs.count == 2 + 3 * 2)
+        guard case .picture(_, _, _, let full) = collection.items[2].entries[0].content else {
+            Issue.record("item 3 has a picture")
+            return
+        }
+        #expect(full.state == .unavailable(reason: "Download failed: HTTP 404"))
+    }
+
+    @Test func givesDuplicateIdsDistinctNames() {
+        let entry = SourceEntry.missing(reason: "none")
+        let result = SourceResult(
+            title: "t", source: SourceDescription(name: "s", label: "S", home: nil),
+            variants: [SourceVariant(key: "original", label: "Original", query: nil)],
+            items: [SourceItem(sourceID: "7", entries: [entry]), SourceItem(sourceID: "7", entries: [entry]), SourceItem(sourceID: "../x", entries: [entry])],
+            fetchedAt: nil)
+        let items = GalleryAssembler(itemsPerPage: 10).assemble(result, images: [:]).collections[0].items
+        #expect(items.map(\.id) == ["i7", "i7-2", "ix"])
+        #expect(items.allSatisfy { $0.entries[0].href.hasPrefix("items/") && !$0.entries[0].href.contains("..") })
+    }
+
+    @Test func theModelValidatesAgainstThePublishedSchema() throws {
+        let document = ModelDocument.make(sampleGallery())
+        let schema = try #require(DefaultTheme.files["gallery.rng"])
+        #expect(document.relaxNGErrors(schema: schema) == [])
+    }
+
+    @Test func theSchemaRejectsABrokenModel() throws {
+        let broken = try XMLDocument.parse(Array("<gallery version='1' lang='en'><title>x</title></gallery>".utf8))
+        #expect(!broken.relaxNGErrors(schema: try #require(DefaultTheme.files["gallery.rng"])).isEmpty)
+    }
+
+    @Test func textSurvivesAsTextAndForbiddenCharactersGo() throws {
+        let document = ModelDocument.make(sampleGallery())
+        let reparsed = try XMLDocument.parse(document.serialized())
+        let caption = reparsed.strings("//item[1]/entry[1]/caption").first
+        #expect(caption == "<script>alert(\"x\")</script> & ü bell")
+        #expect(reparsed.strings("//script").isEmpty)
+        #expect(XMLText.clean(String(repeating: "a", count: 5_000)).count == XMLText.maximumLength + 1)
+    }
+}
