@@ -44,7 +44,11 @@ let package = Package(
         .target(name: "CSampleImages"),
         .target(
             name: "SampleAPI",
-            dependencies: ["CSampleImages", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: [
+                "CSampleImages",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
         ),
         .executableTarget(
             name: "vitrine",

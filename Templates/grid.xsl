@@ -103,42 +103,44 @@
             </xsl:choose>
           </xsl:for-each>
         </a>
-        <figcaption>
-          <xsl:for-each select="$main">
-            <xsl:if test="normalize-space(caption) != ''">
-              <span class="caption"><xsl:value-of select="normalize-space(caption)"/></span>
+        <xsl:if test="normalize-space($main/caption) != '' or $main/credit or entry[count(. | $main) != 1]">
+          <figcaption>
+            <xsl:for-each select="$main">
+              <xsl:if test="normalize-space(caption) != ''">
+                <span class="caption"><xsl:value-of select="normalize-space(caption)"/></span>
+              </xsl:if>
+              <xsl:call-template name="credit">
+                <xsl:with-param name="element" select="'span'"/>
+              </xsl:call-template>
+            </xsl:for-each>
+            <xsl:if test="entry[count(. | $main) != 1]">
+              <span class="variants">
+                <xsl:for-each select="entry[count(. | $main) != 1]">
+                  <xsl:variable name="label">
+                    <xsl:call-template name="label-of">
+                      <xsl:with-param name="key" select="@variant"/>
+                    </xsl:call-template>
+                  </xsl:variable>
+                  <xsl:choose>
+                    <xsl:when test="missing">
+                      <span class="novariant">
+                        <xsl:text>no </xsl:text>
+                        <xsl:value-of select="translate($label, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"/>
+                        <xsl:text> match</xsl:text>
+                      </span>
+                    </xsl:when>
+                    <xsl:otherwise>
+                      <a class="variant" href="{concat($root, @href)}">
+                        <xsl:value-of select="$label"/>
+                        <span class="vh"> version of image <xsl:value-of select="../@position"/></span>
+                      </a>
+                    </xsl:otherwise>
+                  </xsl:choose>
+                </xsl:for-each>
+              </span>
             </xsl:if>
-            <xsl:call-template name="credit">
-              <xsl:with-param name="element" select="'span'"/>
-            </xsl:call-template>
-          </xsl:for-each>
-          <xsl:if test="entry[count(. | $main) != 1]">
-            <span class="variants">
-              <xsl:for-each select="entry[count(. | $main) != 1]">
-                <xsl:variable name="label">
-                  <xsl:call-template name="label-of">
-                    <xsl:with-param name="key" select="@variant"/>
-                  </xsl:call-template>
-                </xsl:variable>
-                <xsl:choose>
-                  <xsl:when test="missing">
-                    <span class="novariant">
-                      <xsl:text>no </xsl:text>
-                      <xsl:value-of select="translate($label, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"/>
-                      <xsl:text> match</xsl:text>
-                    </span>
-                  </xsl:when>
-                  <xsl:otherwise>
-                    <a class="variant" href="{concat($root, @href)}">
-                      <xsl:value-of select="$label"/>
-                      <span class="vh"> version of image <xsl:value-of select="../@position"/></span>
-                    </a>
-                  </xsl:otherwise>
-                </xsl:choose>
-              </xsl:for-each>
-            </span>
-          </xsl:if>
-        </figcaption>
+          </figcaption>
+        </xsl:if>
       </figure>
     </li>
   </xsl:template>

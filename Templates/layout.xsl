@@ -79,22 +79,26 @@
     <header class="site">
       <a class="brand" href="{concat($root, $home-href)}"><xsl:value-of select="/gallery/title"/></a>
       <p class="lede">
-        <xsl:value-of select="$source-label"/>
-        <xsl:text> results for </xsl:text>
-        <xsl:for-each select="/gallery/variants/variant">
-          <xsl:if test="position() &gt; 1">
-            <xsl:choose>
-              <xsl:when test="position() = last()"> and </xsl:when>
-              <xsl:otherwise>, </xsl:otherwise>
-            </xsl:choose>
-          </xsl:if>
-          <q>
-            <xsl:choose>
-              <xsl:when test="normalize-space(@query) != ''"><xsl:value-of select="@query"/></xsl:when>
-              <xsl:otherwise><xsl:value-of select="@label"/></xsl:otherwise>
-            </xsl:choose>
-          </q>
-        </xsl:for-each>
+        <xsl:variable name="queries" select="/gallery/variants/variant[normalize-space(@query) != '']"/>
+        <xsl:choose>
+          <xsl:when test="$queries">
+            <xsl:value-of select="$source-label"/>
+            <xsl:text> results for </xsl:text>
+            <xsl:for-each select="$queries">
+              <xsl:if test="position() &gt; 1">
+                <xsl:choose>
+                  <xsl:when test="position() = last()"> and </xsl:when>
+                  <xsl:otherwise>, </xsl:otherwise>
+                </xsl:choose>
+              </xsl:if>
+              <q><xsl:value-of select="@query"/></q>
+            </xsl:for-each>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:text>Images from </xsl:text>
+            <xsl:value-of select="$source-label"/>
+          </xsl:otherwise>
+        </xsl:choose>
       </p>
     </header>
     <xsl:call-template name="notices"/>

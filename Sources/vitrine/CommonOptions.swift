@@ -24,7 +24,8 @@ struct BuildFlags: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("A theme folder to use instead of the built-in one (see Templates/README.md).", valueName: "dir"))
+        help: ArgumentHelp(
+            "A theme folder to use instead of the built-in one (see Templates/README.md).", valueName: "dir"))
     var templates: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")

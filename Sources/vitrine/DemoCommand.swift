@@ -30,7 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
         let server = SampleAPIServer()
         do {
             try await server.start(port: port ?? 8717)
-        } catch where port == nil {
+        } catch  where port == nil {
             try await server.start(port: 0)
         }
         let endpoint = await server.pixabayEndpoint

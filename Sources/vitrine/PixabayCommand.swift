@@ -10,6 +10,8 @@ struct PixabayCommand: AsyncParsableCommand {
             Item i pairs the i-th hit for TERM with the i-th hit for "TERM VARIANT". Each item has a preview page \
             per variant; when the variant search has fewer hits, the item says so. API responses are cached for \
             24 hours, as Pixabay requires, and images are downloaded, as Pixabay's terms require.
+
+            \(exitStatusHelp)
             """
     )
 
@@ -41,7 +43,9 @@ struct PixabayCommand: AsyncParsableCommand {
     @OptionGroup var flags: BuildFlags
 
     func validate() throws {
-        guard !term.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("TERM must not be empty.") }
+        guard !term.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("TERM must not be empty.")
+        }
         guard (1...200).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 200.") }
         guard (1...500).contains(pages) else { throw ValidationError("--pages must be between 1 and 500.") }
     }

@@ -11,10 +11,13 @@ struct Vitrine: AsyncParsableCommand {
             hotlinked), the theme's assets and the XML model (gallery.xml) into the output folder. Open \
             Output/index.html from disk or copy the folder to any static host.
 
-            Exit status:
-            \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
+            \(exitStatusHelp)
             """,
         version: VitrineVersion.current,
         subcommands: [PixabayCommand.self, DemoCommand.self, SampleAPICommand.self]
     )
 }
+
+/// The exit statuses as `--help` lists them.
+let exitStatusHelp =
+    "Exit status:\n" + ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n")

@@ -56,7 +56,9 @@ import VitrineTemplates
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
         #expect(model.strings("//item").count == 30)
         #expect(model.strings("//entry[@variant='graffiti'][missing]").count == 14)
-        let tiles = try ["index.html", "page-2.html", "page-3.html"].map { try site.page($0).strings("//main//a[contains(@href, '-original.html')]/@href") }
+        let tiles = try ["index.html", "page-2.html", "page-3.html"].map {
+            try site.page($0).strings("//main//a[contains(@href, '-original.html')]/@href")
+        }
         #expect(Set(tiles.flatMap { $0 }).count == 30)
     }
 
@@ -67,7 +69,8 @@ import VitrineTemplates
         let first = try #require(model.strings("//item[1]/entry[@variant='original']/@href").first)
         let original = try site.nextChain(from: first)
         #expect(original.chain.count == 30 && original.prevMatches)
-        let graffiti = try site.nextChain(from: try #require(model.strings("//item[1]/entry[@variant='graffiti']/@href").first))
+        let graffiti = try site.nextChain(
+            from: try #require(model.strings("//item[1]/entry[@variant='graffiti']/@href").first))
         #expect(graffiti.chain.count == 30 && graffiti.prevMatches)
         let last = try site.page(graffiti.chain.last!)
         #expect(last.strings("//main").joined().contains("No “Hamburg graffiti” match for this item."))
@@ -108,7 +111,7 @@ import VitrineTemplates
         #expect(try await build().status == 0)
         server.resetRequests()
         #expect(try await build(["--refresh"]).status == 0)
-        #expect(server.requests().filter { $0.path.hasPrefix("/api") }.count == 6)
+        #expect(server.requests().filter { $0.path.hasPrefix("/api") }.count == 2)
         #expect(imageRequests.isEmpty)
     }
 
@@ -151,10 +154,11 @@ import VitrineTemplates
         try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
         for (name, bytes) in DefaultTheme.files { try Data(bytes).write(to: theme.appendingPathComponent(name)) }
         let grid = String(decoding: DefaultTheme.files["grid.xsl"]!, as: UTF8.self)
-        let marked = grid.replacingOccurrences(of: "</xsl:stylesheet>", with: "") + """
-              <xsl:template match="/" priority="10"><html><body><p id="custom">My own theme</p></body></html></xsl:template>
-            </xsl:stylesheet>
-            """
+        let marked =
+            grid.replacingOccurrences(of: "</xsl:stylesheet>", with: "") + """
+                  <xsl:template match="/" priority="10"><html><body><p id="custom">My own theme</p></body></html></xsl:template>
+                </xsl:stylesheet>
+                """
         try Data(marked.utf8).write(to: theme.appendingPathComponent("grid.xsl"))
         try Data("body { color: red }".utf8).write(to: theme.appendingPathComponent("extra.css"))
         let outcome = try await build(["--templates", theme.path])
@@ -178,7 +182,8 @@ import VitrineTemplates
 @Suite struct CommandLineTests {
     @Test func demoBuildsFromTheBundledSampleAPI() throws {
         let workspace = try Workspace()
-        let outcome = try VitrineProcess.run(["demo", "--port", "0", "--out", "Output", "--cache", "cache"], in: workspace.url)
+        let outcome = try VitrineProcess.run(
+            ["demo", "--port", "0", "--out", "Output", "--cache", "cache"], in: workspace.url)
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("20 items"))
         let site = SiteInspector(root: workspace.url.appendingPathComponent("Output"))

@@ -13,16 +13,22 @@ struct SiteInspector {
     /// Every local reference of a page (links, images, styles, scripts), resolved to a path from the root.
     func references(of relative: String) throws -> [String] {
         let html = try page(relative)
-        let raw = html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href")
+        let raw =
+            html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href")
             + html.strings("//script/@src") + html.strings("//img/@srcset")
         let base = root.appendingPathComponent(relative).deletingLastPathComponent()
-        return raw.flatMap { $0.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") } }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.contains(":") }
-            .map { reference in
-                let withoutFragment = String(reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
-                let resolved = base.appendingPathComponent(withoutFragment).standardizedFileURL.path
-                return String(resolved.dropFirst(root.standardizedFileURL.path.count + 1))
+        return raw.flatMap {
+            $0.split(separator: ",").map {
+                String($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
             }
+        }
+        .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.contains(":") }
+        .map { reference in
+            let withoutFragment = String(
+                reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            let resolved = base.appendingPathComponent(withoutFragment).standardizedFileURL.path
+            return String(resolved.dropFirst(root.standardizedFileURL.path.count + 1))
+        }
     }
 
     /// Crawls from index.html; returns every HTML page reached and every reference that does not resolve.

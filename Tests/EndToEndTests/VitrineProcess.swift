@@ -16,7 +16,9 @@ struct VitrineProcess {
     }
 
     /// Runs `vitrine` with `arguments`, an environment without any API key unless given, in `directory`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Outcome {
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws
+        -> Outcome
+    {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
         }
@@ -25,8 +27,8 @@ struct VitrineProcess {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let stdout = scratch.appendingPathComponent("stdout")
         let stderr = scratch.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -58,7 +58,8 @@ public final class CachedAPIClient: APIResponseLoading {
     private let counts = Mutex(Counters())
 
     public init(
-        fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, now: @escaping @Sendable () -> Date = Date.init
+        fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.fetcher = fetcher
         self.cache = cache
@@ -74,7 +75,8 @@ public final class CachedAPIClient: APIResponseLoading {
             let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
             if fresh || policy.offline {
                 counts.withLock { $0.cacheHits += 1 }
-                return APIResponse(status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
+                return APIResponse(
+                    status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
             }
         } else if policy.offline {
             throw NothingCachedError(url: request.publicURL)

@@ -31,7 +31,9 @@ final class CurlEasyHandle {
 
     func set(_ option: CURLoption, _ value: Int) { vitrine_curl_easy_setopt_long(raw, option, value) }
     func set(_ option: CURLoption, _ value: String) { vitrine_curl_easy_setopt_string(raw, option, value) }
-    func set(_ option: CURLoption, offset value: Int64) { vitrine_curl_easy_setopt_offset(raw, option, curl_off_t(value)) }
+    func set(_ option: CURLoption, offset value: Int64) {
+        vitrine_curl_easy_setopt_offset(raw, option, curl_off_t(value))
+    }
     func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
         vitrine_curl_easy_setopt_pointer(raw, option, pointer)
     }

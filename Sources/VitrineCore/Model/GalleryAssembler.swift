@@ -26,7 +26,8 @@ public struct GalleryAssembler: Sendable {
     ) -> GalleryModel {
         let pageCount = max(1, (result.items.count + itemsPerPage - 1) / itemsPerPage)
         let pages = (1...pageCount).map { number in
-            GalleryModel.GridPage(id: "c1-p\(number)", number: number, href: number == 1 ? "index.html" : "page-\(number).html")
+            GalleryModel.GridPage(
+                id: "c1-p\(number)", number: number, href: number == 1 ? "index.html" : "page-\(number).html")
         }
         var usedSlugs: [String: Int] = [:]
         let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
@@ -60,7 +61,8 @@ public struct GalleryAssembler: Sendable {
     private func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
         let state: GalleryModel.LocalImage.State
         switch images[image.url] {
-        case .stored(let record): state = .available(path: Self.localPath(of: record), mediaType: record.format.mediaType)
+        case .stored(let record):
+            state = .available(path: Self.localPath(of: record), mediaType: record.format.mediaType)
         case .failed(let reason): state = .unavailable(reason: reason)
         case nil: state = .unavailable(reason: "Not downloaded")
         }

@@ -41,7 +41,8 @@ public struct BuildSummary: Sendable {
     /// One line: items, images downloaded / from cache, pages written, time.
     public var line: String {
         var parts = ["\(items) item\(items == 1 ? "" : "s")"]
-        parts.append("\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded, \(imagesFromCache) from cache")
+        parts.append(
+            "\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded, \(imagesFromCache) from cache")
         if imagesFailed > 0 { parts.append("\(imagesFailed) failed") }
         parts.append("\(pagesWritten) page\(pagesWritten == 1 ? "" : "s") written")
         if pagesUnchanged > 0 { parts.append("\(pagesUnchanged) unchanged") }
@@ -95,12 +96,17 @@ public struct GalleryPipeline: Sendable {
         let jobs = gallery.pageJobs
         for (index, job) in jobs.enumerated() {
             let page = try renderer.render(job, model: model)
-            if try writer.write(page.bytes, to: page.href) { summary.pagesWritten += 1 } else { summary.pagesUnchanged += 1 }
+            if try writer.write(page.bytes, to: page.href) {
+                summary.pagesWritten += 1
+            } else {
+                summary.pagesUnchanged += 1
+            }
             progress(.rendering(done: index + 1, total: jobs.count))
         }
-        for record in Set(images.outcomes.values.compactMap { if case .stored(let record) = $0 { record } else { nil } })
-            .sorted(by: { $0.sha256 < $1.sha256 })
-        {
+        for record in Set(
+            images.outcomes.values.compactMap { if case .stored(let record) = $0 { record } else { nil } }
+        )
+        .sorted(by: { $0.sha256 < $1.sha256 }) {
             try writer.placeImage(
                 from: cache.imageFile(for: record), byteCount: record.byteCount,
                 at: GalleryAssembler.localPath(of: record))
@@ -108,8 +114,8 @@ public struct GalleryPipeline: Sendable {
         for asset in options.theme.assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
         try writer.write(model.serialized(), to: "gallery.xml")
 
-        summary.seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
+        let elapsed = ContinuousClock.now - started
+        summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return summary
     }
 

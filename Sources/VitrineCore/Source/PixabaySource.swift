@@ -69,7 +69,8 @@ public struct PixabaySource: ImageSource {
         }
         var variantList = [SourceVariant(key: "original", label: "Original", query: term)]
         if let variantQuery, let variantWord, let variantLabel {
-            variantList.append(SourceVariant(key: Self.variantKey(variantWord), label: variantLabel, query: variantQuery))
+            variantList.append(
+                SourceVariant(key: Self.variantKey(variantWord), label: variantLabel, query: variantQuery))
         }
         let dates = [original.fetchedAt, variant?.fetchedAt].compactMap { $0 }
         return SourceResult(
@@ -79,7 +80,9 @@ public struct PixabaySource: ImageSource {
     }
 
     static func variantKey(_ word: String) -> String {
-        let key = word.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
+        let key = word.lowercased().unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-"
+        }
         let trimmed = String(key).split(separator: "-").joined(separator: "-")
         return trimmed.isEmpty || trimmed == "original" ? "variant" : trimmed
     }
@@ -89,10 +92,12 @@ public struct PixabaySource: ImageSource {
         for query in [term] + [variantQuery].compactMap({ $0 }) where query.count > Self.maximumQueryLength {
             throw SourceError.invalidOption(
                 source: "Pixabay",
-                detail: "The search “\(query.prefix(40))…” is longer than Pixabay's \(Self.maximumQueryLength) characters.")
+                detail:
+                    "The search “\(query.prefix(40))…” is longer than Pixabay's \(Self.maximumQueryLength) characters.")
         }
         guard RemoteURLPolicy.accepts(endpoint) else {
-            throw SourceError.invalidOption(source: "Pixabay", detail: "The endpoint \(endpoint) is not an http or https URL.")
+            throw SourceError.invalidOption(
+                source: "Pixabay", detail: "The endpoint \(endpoint) is not an http or https URL.")
         }
     }
 
@@ -114,11 +119,12 @@ public struct PixabaySource: ImageSource {
         var items = (components.queryItems ?? []).filter { !["key", "q", "page", "per_page"].contains($0.name) }
         items += [
             URLQueryItem(name: "key", value: key), URLQueryItem(name: "q", value: query),
-            URLQueryItem(name: "image_type", value: "photo"), URLQueryItem(name: "safesearch", value: "true"),
+            URLQueryItem(name: "safesearch", value: "true"),
             URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "per_page", value: String(perPage)),
         ]
         components.percentEncodedQueryItems = items.map {
-            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: .pixabayQueryValue))
+            URLQueryItem(
+                name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: .pixabayQueryValue))
         }
         return HTTPRequest(url: components.string ?? endpoint, secretQueryNames: ["key"], maximumBodyBytes: 16 << 20)
     }
@@ -196,13 +202,16 @@ public struct PixabaySource: ImageSource {
         do {
             json = try LooseJSON.parse(body)
         } catch {
-            throw SourceError.badData(source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not valid JSON")
+            throw SourceError.badData(
+                source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not valid JSON")
         }
         guard json.isObject else {
-            throw SourceError.badData(source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not a JSON object")
+            throw SourceError.badData(
+                source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not a JSON object")
         }
         guard let hits = json["hits"].array else {
-            throw SourceError.badData(source: "Pixabay", detail: "the answer to “\(query)” page \(page) has no “hits” list")
+            throw SourceError.badData(
+                source: "Pixabay", detail: "the answer to “\(query)” page \(page) has no “hits” list")
         }
         var warnings: [String] = []
         var decoded: [Hit] = []

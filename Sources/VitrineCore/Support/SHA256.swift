@@ -32,7 +32,9 @@ struct SHA256 {
         let bitLength = totalLength &* 8
         pending.append(0x80)
         while pending.count % 64 != 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            pending.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
         var offset = 0
         while offset < pending.count {
             compress(pending, at: offset)

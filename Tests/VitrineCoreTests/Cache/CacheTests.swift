@@ -10,7 +10,9 @@ import Testing
     @Test func keepsResponsesWithoutTheKeyInNameOrContent() throws {
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
-        try cache.store(HTTPResponse(status: 200, body: Array("{}".utf8), effectiveURL: request.url), for: request, at: Date(timeIntervalSince1970: 5))
+        try cache.store(
+            HTTPResponse(status: 200, body: Array("{}".utf8), effectiveURL: request.url), for: request,
+            at: Date(timeIntervalSince1970: 5))
         let stored = try #require(cache.storedResponse(for: request))
         #expect(stored.body == Data("{}".utf8) && stored.fetchedAt == Date(timeIntervalSince1970: 5))
         let files = FileManager.default.enumerator(atPath: folder.url.path)!.allObjects as! [String]
@@ -36,15 +38,21 @@ import Testing
     }
 
     @Test func followsTheDefaultLocationRules() {
-        #expect(CacheStore.defaultRoot(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path == "/x/cache/vitrine")
+        #expect(
+            CacheStore.defaultRoot(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path
+                == "/x/cache/vitrine")
         #expect(CacheStore.defaultRoot(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/vitrine")
-        #expect(CacheStore.defaultRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/vitrine")
+        #expect(
+            CacheStore.defaultRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path
+                == "/home/u/.cache/vitrine")
     }
 
     @Test func servesFreshResponsesWithoutAskingTheNetwork() async throws {
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
-        let fetcher = FakeFetcher { request in .success(HTTPResponse(status: 200, body: Array("{\"n\":1}".utf8), effectiveURL: request.url)) }
+        let fetcher = FakeFetcher { request in
+            .success(HTTPResponse(status: 200, body: Array("{\"n\":1}".utf8), effectiveURL: request.url))
+        }
         let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
         let now: @Sendable () -> Date = { clock.withLock { $0 } }
         let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: now)
@@ -53,28 +61,36 @@ import Testing
         #expect(second.fromCache && fetcher.requests.count == 1)
 
         clock.withLock { $0 += 24 * 60 * 60 + 1 }
-        let stale = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: now).load(request)
+        let stale = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: now).load(
+            request)
         #expect(!stale.fromCache && fetcher.requests.count == 2)
 
-        let refreshed = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(refresh: true), now: now).load(request)
+        let refreshed = try await CachedAPIClient(
+            fetcher: fetcher, cache: cache, policy: CachePolicy(refresh: true), now: now
+        ).load(request)
         #expect(!refreshed.fromCache && fetcher.requests.count == 3)
 
         clock.withLock { $0 += 100 * 24 * 60 * 60 }
-        let offline = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(offline: true), now: now).load(request)
+        let offline = try await CachedAPIClient(
+            fetcher: fetcher, cache: cache, policy: CachePolicy(offline: true), now: now
+        ).load(request)
         #expect(offline.fromCache && fetcher.requests.count == 3)
     }
 
     @Test func offlineWithNothingCachedFailsClearly() async throws {
         let folder = try TemporaryFolder()
         let fetcher = FakeFetcher { _ in .failure(.cancelled) }
-        let client = CachedAPIClient(fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(offline: true))
+        let client = CachedAPIClient(
+            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(offline: true))
         await #expect(throws: NothingCachedError.self) { try await client.load(request) }
         #expect(fetcher.requests.isEmpty)
     }
 
     @Test func neverCachesErrorResponses() async throws {
         let folder = try TemporaryFolder()
-        let fetcher = FakeFetcher { request in .success(HTTPResponse(status: 500, body: Array("down".utf8), effectiveURL: request.url)) }
+        let fetcher = FakeFetcher { request in
+            .success(HTTPResponse(status: 500, body: Array("down".utf8), effectiveURL: request.url))
+        }
         let client = CachedAPIClient(fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy())
         _ = try await client.load(request)
         _ = try await client.load(request)

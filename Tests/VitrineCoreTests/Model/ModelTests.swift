@@ -12,7 +12,8 @@ func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</script> & ü 
             caption: index == 1 ? hostileCaption : "port, ship \(index)",
             credit: Credit(name: "user\(index)", url: index == 2 ? nil : "https://pixabay.com/photos/p-\(index)/"),
             tile: RemoteImage(url: "https://cdn/\(index)_640.jpg", width: 640, height: 427),
-            full: RemoteImage(url: index == 3 ? "https://cdn/broken.jpg" : "https://cdn/\(index)_1280.jpg", width: 1280, height: 853))
+            full: RemoteImage(
+                url: index == 3 ? "https://cdn/broken.jpg" : "https://cdn/\(index)_1280.jpg", width: 1280, height: 853))
         let variant: SourceEntry = index == 3 ? .missing(reason: "No “Hamburg graffiti” match for this item.") : picture
         return SourceItem(sourceID: String(100 + index), entries: [picture, variant])
     }
@@ -53,7 +54,10 @@ func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</script> & ü 
         let result = SourceResult(
             title: "t", source: SourceDescription(name: "s", label: "S", home: nil),
             variants: [SourceVariant(key: "original", label: "Original", query: nil)],
-            items: [SourceItem(sourceID: "7", entries: [entry]), SourceItem(sourceID: "7", entries: [entry]), SourceItem(sourceID: "../x", entries: [entry])],
+            items: [
+                SourceItem(sourceID: "7", entries: [entry]), SourceItem(sourceID: "7", entries: [entry]),
+                SourceItem(sourceID: "../x", entries: [entry]),
+            ],
             fetchedAt: nil)
         let items = GalleryAssembler(itemsPerPage: 10).assemble(result, images: [:]).collections[0].items
         #expect(items.map(\.id) == ["i7", "i7-2", "ix"])

@@ -12,7 +12,9 @@ import Testing
 
     @Test func gridPagesLinkTilesPagesAndAssetsRelatively() throws {
         let html = try render(.init(kind: .grid, id: "c1-p1", href: "index.html"))
-        let links = html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href") + html.strings("//script/@src")
+        let links =
+            html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href")
+            + html.strings("//script/@src")
         #expect(links.contains("items/101-original.html"))
         #expect(links.contains("page-2.html"))
         #expect(links.contains("assets/vitrine.css"))
@@ -23,7 +25,9 @@ import Testing
 
     @Test func previewPagesChainAcrossGridPagesAndSwitchVariants() throws {
         let html = try render(.init(kind: .preview, id: "i102-graffiti", href: "items/102-graffiti.html"))
-        #expect(html.strings("//a[@rel='prev']/@href") == ["101-graffiti.html"] || html.strings("//a[@rel='prev']/@href") == ["../items/101-graffiti.html"])
+        #expect(
+            html.strings("//a[@rel='prev']/@href") == ["101-graffiti.html"]
+                || html.strings("//a[@rel='prev']/@href") == ["../items/101-graffiti.html"])
         let next = html.strings("//a[@rel='next']/@href")
         #expect(next.count == 1 && next[0].hasSuffix("103-graffiti.html"))
         #expect(html.strings("//a[@data-nav='variant']/@href").contains { $0.hasSuffix("102-original.html") })
@@ -38,14 +42,18 @@ import Testing
     }
 
     @Test func hostileTextNeverBecomesMarkup() throws {
-        let gallery = sampleGallery(hostileCaption: "</figcaption><img src=x onerror=alert(1)><a href=\"javascript:x\">")
+        let gallery = sampleGallery(
+            hostileCaption: "</figcaption><img src=x onerror=alert(1)><a href=\"javascript:x\">")
         let page = try PageRenderer(theme: .builtIn).render(
-            .init(kind: .preview, id: "i101-original", href: "items/101-original.html"), model: ModelDocument.make(gallery))
+            .init(kind: .preview, id: "i101-original", href: "items/101-original.html"),
+            model: ModelDocument.make(gallery))
         let text = String(decoding: page.bytes, as: UTF8.self)
         #expect(!text.contains("<img src=x"))
-        #expect(!text.contains("href=\"javascript:"))
+        #expect(text.contains("&lt;img src=x onerror=alert(1)&gt;"))
         let html = try XMLDocument.parseHTML(page.bytes)
         #expect(html.strings("//@onerror").isEmpty)
+        #expect(html.strings("//a/@href").allSatisfy { !$0.lowercased().hasPrefix("javascript:") })
+        #expect(html.strings("//img[@src='x']").isEmpty)
     }
 
     func theme(grid: String) -> Theme {
@@ -55,7 +63,8 @@ import Testing
     }
 
     @Test func templatesCannotWriteFiles() throws {
-        let target = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-exsl-\(UUID().uuidString).txt")
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vitrine-exsl-\(UUID().uuidString).txt")
         let grid = """
             <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:exsl="http://exslt.org/common" extension-element-prefixes="exsl">
@@ -66,7 +75,8 @@ import Testing
             </xsl:stylesheet>
             """
         #expect(throws: TemplateError.self) {
-            try PageRenderer(theme: theme(grid: grid)).render(.init(kind: .grid, id: "c1-p1", href: "index.html"), model: ModelDocument.make(sampleGallery()))
+            try PageRenderer(theme: theme(grid: grid)).render(
+                .init(kind: .grid, id: "c1-p1", href: "index.html"), model: ModelDocument.make(sampleGallery()))
         }
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
@@ -103,7 +113,11 @@ import Testing
 
     @Test func aBrokenTemplateIsOneClearError() {
         #expect {
-            try PageRenderer(theme: theme(grid: "<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'><xsl:template match='/'><xsl:value-of select='(('/></xsl:template></xsl:stylesheet>"))
+            try PageRenderer(
+                theme: theme(
+                    grid:
+                        "<xsl:stylesheet version='1.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'><xsl:template match='/'><xsl:value-of select='(('/></xsl:template></xsl:stylesheet>"
+                ))
         } throws: { error in
             let error = error as? TemplateError
             return error?.exitStatus == .templateProblem && error?.sentence.contains("grid.xsl") == true

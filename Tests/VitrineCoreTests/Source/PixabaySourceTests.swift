@@ -22,10 +22,14 @@ import Testing
             let total = query == "Hamburg" ? 25 : 12
             let start = (page - 1) * perPage
             let ids = (start..<min(start + perPage, total)).map { (query == "Hamburg" ? 1000 : 5000) + $0 }
-            return (200, "{\"total\": \(total), \"totalHits\": \(total), \"hits\": [\(ids.map { pixabayHit(id: $0) }.joined(separator: ","))]}")
+            return (
+                200,
+                "{\"total\": \(total), \"totalHits\": \(total), \"hits\": [\(ids.map { pixabayHit(id: $0) }.joined(separator: ","))]}"
+            )
         }
         let source = PixabaySource(
-            term: "Hamburg", variantWord: "graffiti", itemCount: 20, key: "k3y-secret", endpoint: "http://127.0.0.1:1/api/")
+            term: "Hamburg", variantWord: "graffiti", itemCount: 20, key: "k3y-secret",
+            endpoint: "http://127.0.0.1:1/api/")
         let result = try await source.collect(using: api)
         #expect(result.items.count == 20)
         #expect(result.variants.map(\.key) == ["original", "graffiti"])
@@ -49,10 +53,12 @@ import Testing
     @Test func stopsCleanlyWhenResultsRunOut() async throws {
         let api = FakeAPI { url in
             let page = Int(url.query("page")!)!
-            let hits = page == 1 ? (0..<200).map { pixabayHit(id: $0 + 1) } : (0..<7).map { pixabayHit(id: $0 + 201) }
-            return (200, "{\"total\": 207, \"totalHits\": 207, \"hits\": [\(hits.joined(separator: ","))]}")
+            let perPage = Int(url.query("per_page")!)!
+            let ids = ((page - 1) * perPage..<min(page * perPage, 207)).map { pixabayHit(id: $0 + 1) }
+            return (200, "{\"total\": 207, \"totalHits\": 207, \"hits\": [\(ids.joined(separator: ","))]}")
         }
-        let source = PixabaySource(term: "x", variantWord: nil, itemCount: 1_000, key: "key1", endpoint: "http://h/api/")
+        let source = PixabaySource(
+            term: "x", variantWord: nil, itemCount: 1_000, key: "key1", endpoint: "http://h/api/")
         let result = try await source.collect(using: api)
         #expect(result.items.count == 207)
         #expect(api.urls.count == 2)
@@ -60,7 +66,8 @@ import Testing
     }
 
     @Test func encodesTheQuerySoItCannotInjectParameters() {
-        let source = PixabaySource(term: "a&key=stolen b#c", variantWord: nil, itemCount: 10, key: "real", endpoint: "https://h/api/?lang=de")
+        let source = PixabaySource(
+            term: "a&key=stolen b#c", variantWord: nil, itemCount: 10, key: "real", endpoint: "https://h/api/?lang=de")
         let url = source.request(query: source.term, page: 1, perPage: 10).url
         let components = URLComponents(string: url)!
         #expect(components.queryItems?.filter { $0.name == "key" }.map(\.value) == ["real"])
@@ -110,7 +117,9 @@ import Testing
         #expect(badKey.exitStatus == .keyProblem)
         #expect(PixabaySource.error(status: 429, message: "API rate limit exceeded").sentence.contains("rate limit"))
         #expect(PixabaySource.error(status: 503, message: "").exitStatus == .unavailable)
-        #expect(PixabaySource.error(status: 400, message: "[ERROR 400] \"per_page\" is out of valid range.").sentence.contains("--per-page"))
+        #expect(
+            PixabaySource.error(status: 400, message: "[ERROR 400] \"per_page\" is out of valid range.").sentence
+                .contains("--per-page"))
     }
 
     @Test func aMissingKeyIsOneSentenceSayingHowToGetOne() async {

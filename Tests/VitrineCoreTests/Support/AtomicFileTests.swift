@@ -10,7 +10,8 @@ import Testing
         try AtomicFile.write(Array("one".utf8), to: file)
         try AtomicFile.write(Array("two".utf8), to: file)
         #expect(try String(contentsOf: file, encoding: .utf8) == "two")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["page.html"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["page.html"])
     }
 
     @Test func reportsAFolderThatCannotBeCreated() throws {

@@ -34,7 +34,8 @@ final class FakeAPI: APIResponseLoading {
     func load(_ request: HTTPRequest) async throws -> APIResponse {
         log.withLock { $0.append(request.url) }
         let (status, body) = answer(URLComponents(string: request.url)!)
-        return APIResponse(status: status, body: Array(body.utf8), fetchedAt: Date(timeIntervalSince1970: 1_000), fromCache: false)
+        return APIResponse(
+            status: status, body: Array(body.utf8), fetchedAt: Date(timeIntervalSince1970: 1_000), fromCache: false)
     }
 }
 

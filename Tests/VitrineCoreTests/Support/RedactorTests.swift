@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func publicURLDropsSecretQueryParameters() {
-        let request = HTTPRequest(url: "https://pixabay.com/api/?key=SECRET123&q=Hamburg&page=2", secretQueryNames: ["key"])
+        let request = HTTPRequest(
+            url: "https://pixabay.com/api/?key=SECRET123&q=Hamburg&page=2", secretQueryNames: ["key"])
         #expect(request.publicURL == "https://pixabay.com/api/?q=Hamburg&page=2")
         #expect(!request.publicURL.contains("SECRET123"))
     }
