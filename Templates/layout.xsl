@@ -15,7 +15,7 @@
     main        content of <main>
 
   Rules for every template of a Vitrine theme: all links are concat($root, @href);
-  text is only ever output with xsl:value-of (escaped); never disable-output-escaping.
+  text is only ever output with xsl:value-of (escaped), never with output escaping disabled.
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 

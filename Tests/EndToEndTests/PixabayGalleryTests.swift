@@ -168,6 +168,21 @@ import VitrineTemplates
         #expect(FileManager.default.fileExists(atPath: workspace.path("out/assets/extra.css")))
     }
 
+    @Test func showsProgressOnATerminalOnly() async throws {
+        let quiet = try await build()
+        #expect(!quiet.stderr.contains("Images "))
+        let command = [
+            VitrineProcess.binary.path, "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--key",
+            Self.key, "--cache", workspace.path("tty-cache"), "--out", workspace.path("tty-out"),
+        ].map { "'\($0)'" }.joined(separator: " ")
+        let terminal = try VitrineProcess.run(
+            ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("Images 36/36") && terminal.stdout.contains("Pages 21/21"))
+        #expect(terminal.stdout.contains("\u{1B}[K"))
+        #expect(terminal.stdout.contains("10 items"))
+    }
+
     @Test func aBrokenThemeFolderIsExit78() async throws {
         let theme = workspace.url.appendingPathComponent("broken")
         try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)

@@ -16,9 +16,10 @@ struct VitrineProcess {
     }
 
     /// Runs `vitrine` with `arguments`, an environment without any API key unless given, in `directory`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws
-        -> Outcome
-    {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        executable: URL = binary
+    ) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
         }
@@ -30,7 +31,7 @@ struct VitrineProcess {
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
         base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path

@@ -56,6 +56,12 @@ import Testing
         #expect(html.strings("//img[@src='x']").isEmpty)
     }
 
+    @Test func theBuiltInThemeNeverDisablesEscaping() {
+        for (name, bytes) in Theme.builtIn.files where name.hasSuffix(".xsl") {
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("disable-output-escaping"), "\(name)")
+        }
+    }
+
     func theme(grid: String) -> Theme {
         var files = Theme.builtIn.files
         files["grid.xsl"] = Array(grid.utf8)
