@@ -3,9 +3,30 @@ import Foundation
 /// A response before it is written to the socket. Later stages (such as fault injection) can delay, replace or
 /// truncate it without knowing how it was produced.
 struct SampleAPIResponse: Sendable {
+    /// How the body goes on the wire. Every case but `whole` comes from a fault.
+    enum Delivery: Sendable, Equatable {
+        /// `body`, complete.
+        case whole
+        /// `body` followed by `count` zero bytes that are generated while sending.
+        case zeroPadded(count: Int)
+        /// The first `sentBytes` bytes of `body`, then the connection closes (with a TCP reset when `reset`).
+        case cutOff(sentBytes: Int, reset: Bool)
+        /// The first `sentBytes` bytes of `body`, then nothing for `duration`, then the connection closes.
+        case stalled(sentBytes: Int, duration: Duration)
+    }
+
     var status: Int
     var headers: [String: String]
     var body: Data
+    var delivery = Delivery.whole
+
+    /// The `Content-Length` to announce: the whole body, even when a fault sends less of it.
+    var contentLength: Int {
+        if case .zeroPadded(let count) = delivery {
+            return body.count + count
+        }
+        return body.count
+    }
 
     static func text(_ status: Int, _ text: String) -> Self {
         Self(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
@@ -76,6 +97,10 @@ struct SampleAPIRouter: Sendable {
                 title: "Sample user page",
                 paragraph: "This page stands for the user profile https://pixabay.com\(request.path) on Pixabay."
             )
+        case ("redirect", 1):
+            return redirect(to: request.query["to"])
+        case ("redirect-chain", 2):
+            return redirectChain(remaining: components[1], baseURL: baseURL)
         default:
             return .text(404, "Not found: \(request.path)")
         }
@@ -127,6 +152,36 @@ struct SampleAPIRouter: Sendable {
         )
     }
 
+    private func redirect(to target: String?) -> SampleAPIResponse {
+        guard let target, !target.isEmpty else {
+            return .text(400, "Missing \"to\" parameter")
+        }
+        guard !target.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .text(400, "The \"to\" parameter must not contain control characters")
+        }
+        var response = SampleAPIResponse.text(302, "Redirecting to \(target)")
+        response.headers["Location"] = target
+        return response
+    }
+
+    /// `/redirect-chain/N`: N redirects in a row (N-1, N-2, …, 1), the last one to a real image.
+    private func redirectChain(remaining: Substring, baseURL: String) -> SampleAPIResponse {
+        guard let count = Self.decimal(remaining), count <= Self.longestRedirectChain else {
+            return .text(404, "No such redirect chain: \(remaining)")
+        }
+        guard count > 0 else {
+            return image(fileName: Self.redirectChainImage)
+        }
+        var response = SampleAPIResponse.text(302, "Redirecting")
+        response.headers["Location"] =
+            count == 1 ? "\(baseURL)/get/\(Self.redirectChainImage)" : "\(baseURL)/redirect-chain/\(count - 1)"
+        return response
+    }
+
+    /// The picture at the end of every redirect chain.
+    static let redirectChainImage: Substring = "1-city01_640.jpg"
+    static let longestRedirectChain = 1000
+
     /// Splits `{anything}-{theme}{NN}_{size}.jpg` into its theme, picture number and size.
     static func parseImageName(_ name: Substring) -> (theme: String, number: Int, size: Int)? {
         guard name.hasSuffix(".jpg") else { return nil }
@@ -164,6 +219,8 @@ struct SampleAPIRouter: Sendable {
         GET /get/{id}-{theme}{NN}_1280.jpg            large image (_960 works too)
         GET /photos/{slug}-{id}/                      stands for a photo page on Pixabay
         GET /users/{user}-{user_id}/                  stands for a user page on Pixabay
+        GET /redirect?to=URL                          302 Found to URL, whatever it is
+        GET /redirect-chain/{N}                       N redirects in a row, the last one to a JPEG
 
         """
 }

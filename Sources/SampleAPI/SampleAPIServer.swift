@@ -40,11 +40,17 @@ public final class SampleAPIServer: Sendable {
         var port: UInt16 = 0
     }
 
+    /// FlyingFox's default limit in seconds on how long a handler may take; `delay` faults extend it.
+    private static let handlerTimeout: TimeInterval = 15
+
     private let service: SampleAPIService
     private let lifecycle = Mutex(Lifecycle())
 
     public init(configuration: SampleAPIConfiguration = .init()) {
-        service = SampleAPIService(router: SampleAPIRouter(configuration: configuration))
+        service = SampleAPIService(
+            router: SampleAPIRouter(configuration: configuration),
+            faults: FaultInjector(rules: configuration.faults)
+        )
     }
 
     deinit {
@@ -68,6 +74,7 @@ public final class SampleAPIServer: Sendable {
     private func launch(port: UInt16) async throws {
         let server = HTTPServer(
             address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port),
+            timeout: Self.handlerTimeout + service.faults.longestDelaySeconds,
             logger: .disabled,
             handler: SampleAPIHTTPHandler(service: service)
         )
@@ -99,7 +106,7 @@ public final class SampleAPIServer: Sendable {
         if case .ip4(_, let listeningPort) = await server.listeningAddress {
             boundPort = listeningPort
         }
-        service.setBaseURL("http://127.0.0.1:\(boundPort)")
+        service.setPort(boundPort)
         lifecycle.withLock { state in
             state.server = server
             state.port = boundPort
@@ -148,25 +155,46 @@ public final class SampleAPIServer: Sendable {
     public func resetRequests() {
         service.resetRequests()
     }
+
+    /// How many requests each rule of `configuration.faults` has claimed so far, in rule order.
+    public func injectedFaultCounts() -> [Int] {
+        service.faults.claimCounts()
+    }
 }
 
-/// The server's state shared with the connection handlers: the router, the base URL and the request log.
+/// The server's state shared with the connection handlers: the router, the faults, the port and the request log.
 final class SampleAPIService: Sendable {
+    let faults: FaultInjector
     private let router: SampleAPIRouter
-    private let baseURL = Mutex("http://127.0.0.1:0")
+    private let boundPort = Mutex<UInt16>(0)
     private let log = Mutex<[SampleAPIRequest]>([])
 
-    init(router: SampleAPIRouter) {
+    init(router: SampleAPIRouter, faults: FaultInjector) {
         self.router = router
+        self.faults = faults
     }
 
-    func setBaseURL(_ url: String) {
-        baseURL.withLock { $0 = url }
+    func setPort(_ port: UInt16) {
+        boundPort.withLock { $0 = port }
+    }
+
+    var port: UInt16 {
+        boundPort.withLock { $0 }
     }
 
     func respond(to request: SampleAPIRequest) async -> SampleAPIResponse {
         log.withLock { $0.append(request) }
-        return router.respond(to: request, baseURL: baseURL.withLock { $0 }, now: .now)
+        let baseURL = "http://127.0.0.1:\(port)"
+        let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: .now) }
+        guard let fault = faults.claim(for: request) else {
+            return normal()
+        }
+        return await FaultResponses.respond(
+            with: fault,
+            configuration: router.configuration,
+            baseURL: baseURL,
+            normal: normal
+        )
     }
 
     func requests() -> [SampleAPIRequest] {
@@ -193,18 +221,24 @@ struct SampleAPIHTTPHandler: HTTPHandler {
         for (name, value) in response.headers {
             headers[HTTPHeader(name)] = value
         }
-        let body: Data
+        let body: HTTPBodySequence
         if sampleRequest.method == "HEAD" {
-            headers[.contentLength] = String(response.body.count)
-            body = Data()
+            headers[.contentLength] = String(response.contentLength)
+            body = HTTPBodySequence(data: Data())
+        } else if response.delivery == .whole {
+            body = HTTPBodySequence(data: response.body, suggestedBufferSize: 65_536)
         } else {
-            body = response.body
+            var socket: Socket?
+            if case .cutOff(_, reset: true) = response.delivery {
+                socket = ConnectionSocket.find(localPort: service.port, peer: request.remoteAddress)
+            }
+            body = HTTPBodySequence(
+                from: FaultyBodySequence(response, socket: socket),
+                count: response.contentLength,
+                suggestedBufferSize: 65_536
+            )
         }
-        return HTTPResponse(
-            statusCode: Self.statusCode(response.status),
-            headers: headers,
-            body: HTTPBodySequence(data: body, suggestedBufferSize: 65_536)
-        )
+        return HTTPResponse(statusCode: Self.statusCode(response.status), headers: headers, body: body)
     }
 
     /// Decodes `a=1&q=red+flower` the way HTML forms and Pixabay clients encode it.
@@ -225,15 +259,22 @@ struct SampleAPIHTTPHandler: HTTPHandler {
     }
 
     private static func statusCode(_ code: Int) -> HTTPStatusCode {
-        switch code {
-        case 200: .ok
-        case 400: .badRequest
-        case 404: .notFound
-        case 405: .methodNotAllowed
-        case 429: .tooManyRequests
-        case 500: .internalServerError
-        case 503: .serviceUnavailable
-        default: HTTPStatusCode(code, phrase: "Status \(code)")
-        }
+        HTTPStatusCode(code, phrase: HTTPReasonPhrase.phrase(for: code))
+    }
+}
+
+/// Reason phrases for the status lines the sample API writes.
+enum HTTPReasonPhrase {
+    private static let phrases: [Int: String] = [
+        200: "OK", 201: "Created", 204: "No Content", 206: "Partial Content", 301: "Moved Permanently",
+        302: "Found", 303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        408: "Request Timeout", 410: "Gone", 413: "Content Too Large", 414: "URI Too Long", 418: "I'm a teapot",
+        429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
+
+    static func phrase(for code: Int) -> String {
+        phrases[code] ?? "Status \(code)"
     }
 }

@@ -7,6 +7,9 @@ struct BuildFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The output folder.", valueName: "dir"))
     var out: String = "Output"
 
+    @Flag(name: .long, help: "Write into an output folder that holds files Vitrine did not write.")
+    var force = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -19,8 +22,33 @@ struct BuildFlags: ParsableArguments {
     @Flag(name: .long, help: "Ask the API again even when cached responses are fresh (under 24 hours old).")
     var refresh = false
 
+    @Flag(name: .long, help: "Exit 2 when the gallery lacks anything: a failed image, a skipped result, stale results.")
+    var strict = false
+
     @Option(name: .long, help: ArgumentHelp("Concurrent transfers.", valueName: "n"))
     var jobs = 8
+
+    @Option(
+        name: .long, help: ArgumentHelp("Retries of a failed transfer (connection, timeout, 5xx, 429).", valueName: "n")
+    )
+    var retries = 4
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for a connection.", valueName: "s"))
+    var connectTimeout = 15
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Seconds a transfer may stall (under 1 byte/s) before it fails.", valueName: "s"))
+    var stallTimeout = 30
+
+    @Option(name: .long, help: ArgumentHelp("Stop the whole run after this many seconds.", valueName: "s"))
+    var deadline: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The largest image accepted (K, M, G suffixes).", valueName: "size"))
+    var maxImageSize = ByteSize(bytes: 40 << 20)
+
+    @Option(name: .long, help: ArgumentHelp("The largest API response accepted.", valueName: "size"))
+    var maxResponseSize = ByteSize(bytes: 16 << 20)
 
     @Option(
         name: .long,
@@ -33,6 +61,9 @@ struct BuildFlags: ParsableArguments {
 
     func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
+        guard (0...20).contains(retries) else { throw ValidationError("--retries must be between 0 and 20.") }
+        guard connectTimeout > 0, stallTimeout > 0 else { throw ValidationError("Timeouts must be positive.") }
+        if let deadline, deadline <= 0 { throw ValidationError("--deadline must be positive.") }
         if offline && refresh { throw ValidationError("--offline and --refresh contradict each other; pick one.") }
     }
 
@@ -44,6 +75,36 @@ struct BuildFlags: ParsableArguments {
         guard let templates else { return .builtIn }
         return try Theme.load(directory: URL(fileURLWithPath: templates))
     }
+
+    func options(itemsPerPage: Int) throws(TemplateError) -> BuildOptions {
+        BuildOptions(
+            output: outputFolder, itemsPerPage: itemsPerPage, theme: try theme(),
+            maximumImageBytes: maxImageSize.bytes, maximumResponseBytes: maxResponseSize.bytes, force: force)
+    }
+}
+
+/// A size on the command line: bytes, or with a K, M or G suffix (powers of 1024).
+struct ByteSize: ExpressibleByArgument, Sendable {
+    var bytes: Int
+
+    init(bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text)
+        var unit = 1
+        if let last = text.last, let multiplier = units[last] {
+            unit = multiplier
+            digits = digits.dropLast()
+        }
+        guard let value = Int(digits), value > 0, value <= (1 << 40) / unit else { return nil }
+        bytes = value * unit
+    }
+
+    var defaultValueDescription: String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20)M" : "\(bytes)"
+    }
 }
 
 /// Runs one gallery build with the shared flags and reports it on stderr.
@@ -52,18 +113,38 @@ enum GalleryRun {
         source: any ImageSource, label: String, flags: BuildFlags, itemsPerPage: Int, secrets: [String]
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
-        let engine = TransferEngine(configuration: .init(concurrentTransfers: flags.jobs))
+        let engine = TransferEngine(
+            configuration: .init(
+                concurrentTransfers: flags.jobs, connectTimeoutSeconds: flags.connectTimeout,
+                stallTimeoutSeconds: flags.stallTimeout))
         defer { engine.shutdown() }
+        let fetcher = PoliteFetcher(engine, policy: RetryPolicy(retries: flags.retries), events: terminal.report)
+        let pipeline = GalleryPipeline(
+            fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
+            progress: terminal.report)
+        let interruption = Interruption()
         do {
-            let pipeline = GalleryPipeline(
-                fetcher: engine, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
-                progress: terminal.report)
-            let summary = try await pipeline.run(
-                source, label: label,
-                options: BuildOptions(output: flags.outputFolder, itemsPerPage: itemsPerPage, theme: try flags.theme()))
+            let options = try flags.options(itemsPerPage: itemsPerPage)
+            let summary = try await interruption.run(deadline: flags.deadline) {
+                try await pipeline.run(source, label: label, options: options)
+            }
             terminal.finish(summary, output: flags.out)
+            if flags.strict && summary.losses > 0 {
+                throw terminal.fail(StrictModeLoss(losses: summary.losses))
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
-            throw terminal.fail(error)
+            throw terminal.fail(interruption.reason ?? error)
         }
     }
+}
+
+/// `--strict` was given and the gallery lacks something.
+struct StrictModeLoss: UserFacingError {
+    let losses: Int
+    var sentence: String {
+        "The gallery was written but lacks \(losses) thing\(losses == 1 ? "" : "s") (see the warnings above), and --strict makes that a failure."
+    }
+    var exitStatus: ExitStatus { .partial }
 }

@@ -22,8 +22,18 @@ final class Terminal: Sendable {
             case .searching(let label): progressLine("Searching \(label)…")
             case .images(let done, let total): progressLine("Images \(done)/\(total)")
             case .rendering(let done, let total): progressLine("Pages \(done)/\(total)")
+            case .waiting(let seconds, let reason): progressLine("\(reason), resuming in \(seconds) s")
+            case .retrying(let reason, let attempt): progressLine("\(reason), retrying (attempt \(attempt + 1))")
             case .warning(let text): message("warning: \(text)")
             }
+        }
+    }
+
+    /// Shows the transfer layer's waits and retries on the progress line.
+    func report(_ event: PoliteFetcher.Event) {
+        switch event {
+        case .waiting(let seconds, let reason): report(.waiting(seconds: seconds, reason: reason))
+        case .retrying(_, let attempt, let reason): report(.retrying(reason: reason, attempt: attempt))
         }
     }
 
@@ -41,8 +51,8 @@ final class Terminal: Sendable {
             printError("vitrine: \(error.sentence)")
             return ExitCode(error.exitStatus.rawValue)
         case is CancellationError:
-            printError("vitrine: cancelled.")
-            return ExitCode(130)
+            printError("vitrine: \(Interruption.Stop.signal(SIGINT).sentence)")
+            return ExitCode(ExitStatus.interrupted.rawValue)
         default:
             printError("vitrine: unexpected error: \(error).")
             return ExitCode(ExitStatus.failure.rawValue)

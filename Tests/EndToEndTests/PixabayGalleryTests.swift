@@ -29,7 +29,7 @@ import VitrineTemplates
             "--cache", workspace.path("cache"), "--out", workspace.path(out),
         ]
         if let key { arguments += ["--key", key] }
-        return try VitrineProcess.run(arguments + extra)
+        return try await VitrineProcess.run(arguments + extra)
     }
 
     var imageRequests: [String] { server.requests().map(\.path).filter { $0.hasSuffix(".jpg") } }
@@ -140,7 +140,7 @@ import VitrineTemplates
     }
 
     @Test func takesTheKeyFromTheEnvironment() async throws {
-        let outcome = try VitrineProcess.run(
+        let outcome = try await VitrineProcess.run(
             [
                 "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--cache", workspace.path("cache"),
                 "--out", workspace.path("out"),
@@ -175,7 +175,7 @@ import VitrineTemplates
             VitrineProcess.binary.path, "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--key",
             Self.key, "--cache", workspace.path("tty-cache"), "--out", workspace.path("tty-out"),
         ].map { "'\($0)'" }.joined(separator: " ")
-        let terminal = try VitrineProcess.run(
+        let terminal = try await VitrineProcess.run(
             ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(terminal.status == 0)
         #expect(terminal.stdout.contains("Images 36/36") && terminal.stdout.contains("Pages 21/21"))
@@ -195,9 +195,9 @@ import VitrineTemplates
 }
 
 @Suite struct CommandLineTests {
-    @Test func demoBuildsFromTheBundledSampleAPI() throws {
+    @Test func demoBuildsFromTheBundledSampleAPI() async throws {
         let workspace = try Workspace()
-        let outcome = try VitrineProcess.run(
+        let outcome = try await VitrineProcess.run(
             ["demo", "--port", "0", "--out", "Output", "--cache", "cache"], in: workspace.url)
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("20 items"))
@@ -206,15 +206,15 @@ import VitrineTemplates
         #expect(try site.page("index.html").strings("//main//img").count == 10)
     }
 
-    @Test func badFlagsAreUsageErrors() throws {
-        #expect(try VitrineProcess.run(["pixabay", "x", "--per-page", "0"]).status == 64)
-        #expect(try VitrineProcess.run(["pixabay", "x", "--jobs", "1000"]).status == 64)
-        #expect(try VitrineProcess.run(["pixabay"]).status == 64)
-        #expect(try VitrineProcess.run(["nonsense"]).status == 64)
+    @Test func badFlagsAreUsageErrors() async throws {
+        #expect(try await VitrineProcess.run(["pixabay", "x", "--per-page", "0"]).status == 64)
+        #expect(try await VitrineProcess.run(["pixabay", "x", "--jobs", "1000"]).status == 64)
+        #expect(try await VitrineProcess.run(["pixabay"]).status == 64)
+        #expect(try await VitrineProcess.run(["nonsense"]).status == 64)
     }
 
-    @Test func helpListsTheExitCodes() throws {
-        let help = try VitrineProcess.run(["--help"])
+    @Test func helpListsTheExitCodes() async throws {
+        let help = try await VitrineProcess.run(["--help"])
         #expect(help.status == 0)
         for status in ExitStatus.allCases { #expect(help.stdout.contains("\(status.rawValue)  \(status.meaning)")) }
     }

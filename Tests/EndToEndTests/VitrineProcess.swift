@@ -15,11 +15,69 @@ struct VitrineProcess {
             .appendingPathComponent("vitrine")
     }
 
+    /// A `vitrine` process started in the background, to be signalled or waited for.
+    final class Running {
+        let process: Process
+        let scratch: URL
+        let exited: Task<Void, Never>
+
+        init(process: Process, scratch: URL, exited: Task<Void, Never>) {
+            self.process = process
+            self.scratch = scratch
+            self.exited = exited
+        }
+
+        func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+        func wait() async throws -> Outcome {
+            await exited.value
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            return Outcome(
+                status: process.terminationStatus,
+                stdout: try String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8),
+                stderr: try String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8))
+        }
+    }
+
+    /// Starts `vitrine` with `arguments` and returns at once.
+    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let stdout = scratch.appendingPathComponent("stdout")
+        let stderr = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
+        base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
+        process.environment = base.merging(environment) { $1 }
+        process.currentDirectoryURL = scratch
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        process.standardInput = FileHandle.nullDevice
+        let exited = try start(process)
+        return Running(process: process, scratch: scratch, exited: exited)
+    }
+
+    /// Starts `process` and returns a task that finishes when it exits, without blocking a thread meanwhile (the
+    /// sample API the process talks to runs on the same cooperative threads as the tests).
+    static func start(_ process: Process) throws -> Task<Void, Never> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in continuation.finish() }
+        try process.run()
+        return Task { for await _ in stream {} }
+    }
+
     /// Runs `vitrine` with `arguments`, an environment without any API key unless given, in `directory`.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
         executable: URL = binary
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
         }
@@ -40,8 +98,7 @@ struct VitrineProcess {
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        await (try start(process)).value
         return Outcome(
             status: process.terminationStatus, stdout: try String(contentsOf: stdout, encoding: .utf8),
             stderr: try String(contentsOf: stderr, encoding: .utf8))

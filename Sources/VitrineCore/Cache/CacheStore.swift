@@ -22,6 +22,11 @@ public struct CacheStore: Sendable {
         return home.appendingPathComponent(".cache/vitrine")
     }
 
+    /// Clears temporary files that a killed run left in the cache.
+    public func sweepTemporaryFiles() {
+        for kind in ["responses", "images", "urls"] { TemporaryFileSweeper.sweep(root.appendingPathComponent(kind)) }
+    }
+
     // MARK: API responses
 
     /// A response body as it was received, and when.

@@ -23,6 +23,8 @@ public struct APIResponse: Sendable {
     public var body: [UInt8]
     public var fetchedAt: Date
     public var fromCache: Bool
+    /// The network failed and this older copy from the cache stands in for a fresh answer.
+    public var stale = false
 
     public var bodyText: String {
         String(decoding: body.prefix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -49,27 +51,35 @@ public final class CachedAPIClient: APIResponseLoading {
     public struct Counters: Sendable, Equatable {
         public var requests = 0
         public var cacheHits = 0
+        /// Responses served from an older cache copy because the network failed.
+        public var staleFallbacks = 0
+        /// When the oldest of those copies was fetched.
+        public var staleSince: Date?
     }
 
     private let fetcher: any HTTPFetching
     private let cache: CacheStore
     private let policy: CachePolicy
     private let now: @Sendable () -> Date
+    private let maximumResponseBytes: Int
     private let counts = Mutex(Counters())
 
     public init(
-        fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy,
+        fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, maximumResponseBytes: Int = 16 << 20,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.fetcher = fetcher
         self.cache = cache
         self.policy = policy
+        self.maximumResponseBytes = maximumResponseBytes
         self.now = now
     }
 
     public var counters: Counters { counts.withLock { $0 } }
 
     public func load(_ request: HTTPRequest) async throws -> APIResponse {
+        var request = request
+        request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
         let stored = cache.storedResponse(for: request)
         if let stored {
             let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
@@ -82,11 +92,30 @@ public final class CachedAPIClient: APIResponseLoading {
             throw NothingCachedError(url: request.publicURL)
         }
         counts.withLock { $0.requests += 1 }
-        let response = try await fetcher.fetch(request)
+        let response: HTTPResponse
+        do {
+            response = try await fetcher.fetch(request)
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            if let stored { return fallBack(to: stored) }
+            throw error
+        }
+        if let stored, response.status == 429 || (500...599).contains(response.status) { return fallBack(to: stored) }
         let fetchedAt = now()
         if (200..<300).contains(response.status) {
             try cache.store(response, for: request, at: fetchedAt)
         }
         return APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false)
+    }
+
+    private func fallBack(to stored: CacheStore.StoredResponse) -> APIResponse {
+        counts.withLock { counters in
+            counters.staleFallbacks += 1
+            counters.staleSince = min(counters.staleSince ?? stored.fetchedAt, stored.fetchedAt)
+        }
+        return APIResponse(
+            status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true, stale: true
+        )
     }
 }

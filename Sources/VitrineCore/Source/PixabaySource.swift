@@ -76,7 +76,8 @@ public struct PixabaySource: ImageSource {
         return SourceResult(
             title: term,
             source: SourceDescription(name: "pixabay", label: "Pixabay", home: "https://pixabay.com/"),
-            variants: variantList, items: items, fetchedAt: dates.min(), warnings: warnings)
+            variants: variantList, items: items, fetchedAt: dates.min(), warnings: warnings,
+            skipped: original.skipped + (variant?.skipped ?? 0))
     }
 
     static func variantKey(_ word: String) -> String {
@@ -112,6 +113,7 @@ public struct PixabaySource: ImageSource {
         var hits: [Hit]
         var fetchedAt: Date?
         var warnings: [String]
+        var skipped = 0
     }
 
     func request(query: String, page: Int, perPage: Int) -> HTTPRequest {
@@ -137,7 +139,8 @@ public struct PixabaySource: ImageSource {
     private func search(_ query: String, plan: Plan, api: any APIResponseLoading) async throws -> SearchOutcome {
         guard plan.wanted > 0 else { return SearchOutcome(hits: [], fetchedAt: nil, warnings: []) }
         let first = try await page(1, of: query, plan: plan, api: api)
-        var outcome = SearchOutcome(hits: first.hits, fetchedAt: first.fetchedAt, warnings: first.warnings)
+        var outcome = SearchOutcome(
+            hits: first.hits, fetchedAt: first.fetchedAt, warnings: first.warnings, skipped: first.skipped)
         let available = min(first.totalHits, plan.wanted, Self.hitCap)
         let lastPage = min(plan.pages, (available + plan.perPage - 1) / plan.perPage)
         guard lastPage > 1, first.hits.count == plan.perPage else { return outcome }
@@ -152,6 +155,7 @@ public struct PixabaySource: ImageSource {
         for page in rest {
             outcome.hits += page.hits
             outcome.warnings += page.warnings
+            outcome.skipped += page.skipped
             if let date = page.fetchedAt { outcome.fetchedAt = min(outcome.fetchedAt ?? date, date) }
             if page.hits.count < plan.perPage { break }
         }
@@ -163,6 +167,7 @@ public struct PixabaySource: ImageSource {
         var totalHits: Int
         var fetchedAt: Date?
         var warnings: [String]
+        var skipped: Int { warnings.count }
     }
 
     private func page(_ number: Int, of query: String, plan: Plan, api: any APIResponseLoading) async throws

@@ -76,10 +76,12 @@ public struct SourceResult: Sendable {
     /// When the oldest API response used was fetched.
     public var fetchedAt: Date?
     public var warnings: [String]
+    /// Results the API returned that could not be used (each has a warning).
+    public var skipped: Int
 
     public init(
         title: String, source: SourceDescription, variants: [SourceVariant], items: [SourceItem],
-        fetchedAt: Date?, warnings: [String] = []
+        fetchedAt: Date?, warnings: [String] = [], skipped: Int = 0
     ) {
         self.title = title
         self.source = source
@@ -87,6 +89,7 @@ public struct SourceResult: Sendable {
         self.items = items
         self.fetchedAt = fetchedAt
         self.warnings = warnings
+        self.skipped = skipped
     }
 }
 

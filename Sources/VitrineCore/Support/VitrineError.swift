@@ -2,26 +2,34 @@
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     case failure = 1
+    case partial = 2
     case usage = 64
     case badData = 65
     case nothingCached = 66
     case unavailable = 69
     case cannotWrite = 73
     case keyProblem = 77
+    case timedOut = 75
     case templateProblem = 78
+    case interrupted = 130
+    case terminated = 143
 
     /// What the status means, as the README and `--help` list it.
     public var meaning: String {
         switch self {
         case .success: "the gallery was written"
         case .failure: "an unexpected internal error"
+        case .partial: "--strict was given and the gallery lacks something"
         case .usage: "the command line is wrong"
         case .badData: "the API answered with data Vitrine cannot read"
-        case .nothingCached: "--offline was given and the cache holds nothing for this request"
-        case .unavailable: "the API or an image host could not be reached or refused the request"
+        case .nothingCached: "--offline was given and nothing usable is cached"
+        case .unavailable: "the API could not be reached or refused the request"
         case .cannotWrite: "the output or cache folder could not be written"
         case .keyProblem: "the API key is missing or was rejected"
+        case .timedOut: "the run took longer than --deadline and was stopped"
         case .templateProblem: "a template is missing or broken"
+        case .interrupted: "interrupted (SIGINT, Ctrl-C)"
+        case .terminated: "terminated (SIGTERM)"
         }
     }
 }

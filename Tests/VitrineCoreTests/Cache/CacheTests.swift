@@ -97,3 +97,64 @@ import Testing
         #expect(fetcher.requests.count == 2)
     }
 }
+
+@Suite struct StaleFallbackTests {
+    let request = HTTPRequest(url: "http://127.0.0.1:1/api/?q=Hamburg")
+
+    func primedCache(in folder: TemporaryFolder) throws -> CacheStore {
+        let cache = CacheStore(root: folder.url)
+        try cache.store(
+            HTTPResponse(status: 200, body: Array("{\"old\":1}".utf8), effectiveURL: request.url), for: request,
+            at: Date(timeIntervalSince1970: 1_000))
+        return cache
+    }
+
+    @Test(arguments: [503, 429])
+    func serverErrorsFallBackToTheOlderCopy(status: Int) async throws {
+        let folder = try TemporaryFolder()
+        let cache = try primedCache(in: folder)
+        let fetcher = FakeFetcher { request in
+            .success(HTTPResponse(status: status, body: [], effectiveURL: request.url))
+        }
+        let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        let response = try await client.load(request)
+        #expect(response.stale && response.fromCache && response.bodyText == "{\"old\":1}")
+        #expect(client.counters.staleFallbacks == 1 && client.counters.staleSince == Date(timeIntervalSince1970: 1_000))
+    }
+
+    @Test func networkFailuresFallBackToo() async throws {
+        let folder = try TemporaryFolder()
+        let cache = try primedCache(in: folder)
+        let fetcher = FakeFetcher { _ in .failure(.transport(url: "u", reason: "Connection refused")) }
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        #expect(response.stale)
+    }
+
+    @Test func clientErrorsAreNotHidden() async throws {
+        let folder = try TemporaryFolder()
+        let cache = try primedCache(in: folder)
+        let fetcher = FakeFetcher { request in .success(HTTPResponse(status: 400, body: [], effectiveURL: request.url))
+        }
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        #expect(response.status == 400 && !response.stale)
+    }
+
+    @Test func withoutACopyTheFailureStands() async throws {
+        let folder = try TemporaryFolder()
+        let fetcher = FakeFetcher { _ in .failure(.transport(url: "u", reason: "Connection refused")) }
+        let client = CachedAPIClient(fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy())
+        await #expect(throws: FetchError.self) { try await client.load(request) }
+    }
+
+    @Test func responseSizeLimitIsApplied() async throws {
+        let folder = try TemporaryFolder()
+        let fetcher = FakeFetcher { request in
+            .success(
+                HTTPResponse(status: 200, body: [UInt8(request.maximumBodyBytes % 256)], effectiveURL: request.url))
+        }
+        let client = CachedAPIClient(
+            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(), maximumResponseBytes: 1_000)
+        _ = try await client.load(request)
+        #expect(fetcher.requests.first?.maximumBodyBytes == 1_000)
+    }
+}

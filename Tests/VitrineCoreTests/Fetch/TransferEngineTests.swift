@@ -68,6 +68,25 @@ import Testing
         #expect(engine.statistics.transfers == 0)
     }
 
+    @Test func followsAFewRedirectsButNotTooManyNorToOtherProtocols() async throws {
+        try await withServer { engine, base in
+            let short = try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/3"))
+            #expect(short.status == 200 && ImageFormat.sniff(short.body) == .jpeg)
+            await #expect(throws: FetchError.self) {
+                try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/9"))
+            }
+            let hostile = "\(base)/redirect?to=file:///etc/passwd"
+            await #expect {
+                try await engine.fetch(HTTPRequest(url: hostile))
+            } throws: { error in
+                switch error as? FetchError {
+                case .refusedURL, .transport: true
+                default: false
+                }
+            }
+        }
+    }
+
     @Test func reportsAnUnreachableHost() async throws {
         let engine = TransferEngine()
         defer { engine.shutdown() }

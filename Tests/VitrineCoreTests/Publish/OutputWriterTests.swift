@@ -4,22 +4,108 @@ import Testing
 @testable import VitrineCore
 
 @Suite struct OutputWriterTests {
+    func write(_ text: String, _ path: String, in folder: TemporaryFolder) throws {
+        try AtomicFile.write(Array(text.utf8), to: folder.url.appendingPathComponent(path))
+    }
+
     @Test func leavesUnchangedFilesAlone() throws {
         let folder = try TemporaryFolder()
-        let writer = OutputWriter(root: folder.url)
+        var writer = try OutputWriter(root: folder.url)
+        try writer.begin(planned: ["items/1.html"])
         #expect(try writer.write(Array("a".utf8), to: "items/1.html"))
+        try writer.finish()
         let file = folder.url.appendingPathComponent("items/1.html")
         let before = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         Thread.sleep(forTimeInterval: 0.02)
+        writer = try OutputWriter(root: folder.url)
+        try writer.begin(planned: ["items/1.html"])
         #expect(try !writer.write(Array("a".utf8), to: "items/1.html"))
         let after = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         #expect(before == after)
         #expect(try writer.write(Array("b".utf8), to: "items/1.html"))
     }
 
-    @Test(arguments: ["../escape.html", "/etc/x", "a/../../b", "", "a//b", "./a"])
+    @Test(arguments: ["../escape.html", "/etc/x", "a/../../b", "", "a//b", "./a", ".vitrine-manifest.json"])
     func refusesPathsOutsideTheFolder(path: String) throws {
         let folder = try TemporaryFolder()
         #expect(throws: FileWriteError.self) { try OutputWriter(root: folder.url).write([1], to: path) }
+    }
+
+    @Test func refusesAFolderHoldingSomeoneElsesFiles() throws {
+        let folder = try TemporaryFolder()
+        try write("my notes", "notes.txt", in: folder)
+        #expect {
+            try OutputWriter(root: folder.url)
+        } throws: { error in
+            (error as? OutputOwnershipError)?.sentence.contains("notes.txt") == true
+        }
+        let forced = try OutputWriter(root: folder.url, force: true)
+        try forced.begin(planned: ["index.html"])
+        try forced.write(Array("x".utf8), to: "index.html")
+        try forced.finish()
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("notes.txt").path))
+    }
+
+    @Test func acceptsAFolderWithOnlyAReadmeAndHiddenFilesButNeverTouchesThem() throws {
+        let folder = try TemporaryFolder()
+        try write("about", "README.md", in: folder)
+        try write("*", ".gitignore", in: folder)
+        let writer = try OutputWriter(root: folder.url)
+        try writer.begin(planned: ["index.html"])
+        try writer.write(Array("x".utf8), to: "index.html")
+        #expect(try writer.finish().isEmpty)
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("README.md"), encoding: .utf8) == "about")
+    }
+
+    @Test func refusesToReplaceAFileItDidNotWrite() throws {
+        let folder = try TemporaryFolder()
+        let writer = try OutputWriter(root: folder.url)
+        try writer.begin(planned: ["index.html"])
+        try writer.write(Array("x".utf8), to: "index.html")
+        try writer.finish()
+        try write("mine", "page-2.html", in: folder)
+        let next = try OutputWriter(root: folder.url)
+        #expect(throws: OutputOwnershipError.self) { try next.begin(planned: ["index.html", "page-2.html"]) }
+    }
+
+    @Test func removesOnlyWhatItWroteBefore() throws {
+        let folder = try TemporaryFolder()
+        let first = try OutputWriter(root: folder.url)
+        try first.begin(planned: ["items/a.html", "items/b.html"])
+        try first.write(Array("a".utf8), to: "items/a.html")
+        try first.write(Array("b".utf8), to: "items/b.html")
+        try first.finish()
+        try write("keep", "items/user.html", in: folder)
+        let second = try OutputWriter(root: folder.url)
+        try second.begin(planned: ["items/a.html"])
+        try second.write(Array("a".utf8), to: "items/a.html")
+        #expect(try second.finish() == ["items/b.html"])
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("items/user.html").path))
+        let manifest = try #require(OutputManifest.read(in: folder.url))
+        #expect(manifest.files == [.init(path: "items/a.html", sha256: SHA256.hex(of: "a"))])
+    }
+
+    @Test func aRunKilledAfterBeginLeavesFilesTheNextRunOwns() throws {
+        let folder = try TemporaryFolder()
+        let killed = try OutputWriter(root: folder.url)
+        try killed.begin(planned: ["index.html", "items/1.html"])
+        try killed.write(Array("half".utf8), to: "index.html")
+        let next = try OutputWriter(root: folder.url)
+        try next.begin(planned: ["index.html"])
+        try next.write(Array("whole".utf8), to: "index.html")
+        try next.finish()
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("index.html"), encoding: .utf8) == "whole")
+    }
+
+    @Test func sweepsOnlyOrphanedTemporaryFiles() throws {
+        let folder = try TemporaryFolder()
+        try write("x", "items/.a.html.vitrine-999999999-12", in: folder)
+        try write("x", ".index.html.vitrine-\(getpid())-5", in: folder)
+        try write("x", ".vitrine-notes", in: folder)
+        #expect(TemporaryFileSweeper.sweep(folder.url) == 1)
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("items/.a.html.vitrine-999999999-12").path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(".vitrine-notes").path))
     }
 }

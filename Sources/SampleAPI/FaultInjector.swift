@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// The configured fault rules with a thread-safe count of the requests each rule has claimed.
+final class FaultInjector: Sendable {
+    private let rules: [SampleAPIFault]
+    private let claimed: Mutex<[Int]>
+
+    init(rules: [SampleAPIFault]) {
+        self.rules = rules
+        self.claimed = Mutex(Array(repeating: 0, count: rules.count))
+    }
+
+    /// The kind of the first rule that matches `request` and has budget left, after counting the request against it.
+    func claim(for request: SampleAPIRequest) -> SampleAPIFault.Kind? {
+        guard !rules.isEmpty else { return nil }
+        return claimed.withLock { claimed in
+            for (index, rule) in rules.enumerated() where rule.matches(request) {
+                if let times = rule.times, claimed[index] >= times {
+                    continue
+                }
+                claimed[index] += 1
+                return rule.kind
+            }
+            return nil
+        }
+    }
+
+    /// How many requests each rule has claimed, in rule order.
+    func claimCounts() -> [Int] {
+        claimed.withLock { $0 }
+    }
+
+    /// The longest `delay` among the rules in seconds, so the server's handler timeout can allow for it.
+    var longestDelaySeconds: TimeInterval {
+        let milliseconds = rules.map { rule -> Int in
+            if case .delay(let milliseconds) = rule.kind {
+                return milliseconds
+            }
+            return 0
+        }
+        return Double(milliseconds.max() ?? 0) / 1000
+    }
+}
+
+/// Turns a claimed fault into the response that goes on the wire.
+enum FaultResponses {
+    /// How many body bytes a stalled response sends before it goes quiet.
+    static let stallPrefixLength = 16
+
+    /// The response for a request `kind` claimed; `normal` produces the response the request would otherwise get.
+    static func respond(
+        with kind: SampleAPIFault.Kind,
+        configuration: SampleAPIConfiguration,
+        baseURL: String,
+        normal: () -> SampleAPIResponse
+    ) async -> SampleAPIResponse {
+        switch kind {
+        case .delay(let milliseconds):
+            try? await Task.sleep(for: .milliseconds(max(milliseconds, 0)))
+            return normal()
+        case .status(let code, let body):
+            return .text(code, body)
+        case .rateLimited(let retryAfter):
+            return rateLimited(retryAfter: retryAfter, configuration: configuration, now: Date())
+        case .truncatedBody, .resetMidBody:
+            var response = normal()
+            response.delivery = .cutOff(sentBytes: response.body.count / 2, reset: kind == .resetMidBody)
+            return response
+        case .wrongContentType:
+            var response = SampleAPIResponse.html(
+                title: "Sample API",
+                paragraph: "This HTML page was sent with Content-Type image/jpeg by the sample API's fault injection."
+            )
+            response.headers["Content-Type"] = "image/jpeg"
+            return response
+        case .oversized(let bytes):
+            let count = max(bytes, 0)
+            let signature = jfifSignature.prefix(count)
+            var response = SampleAPIResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: signature)
+            response.delivery = .zeroPadded(count: count - signature.count)
+            return response
+        case .stall(let seconds):
+            var response = normal()
+            response.delivery = .stalled(
+                sentBytes: min(stallPrefixLength, response.body.count / 2),
+                duration: .seconds(max(seconds, 0))
+            )
+            return response
+        case .malformedJSON:
+            return malformedJSON(from: normal())
+        case .hostileResults:
+            let response = normal()
+            guard response.status == 200,
+                let result = try? JSONDecoder().decode(PixabaySearchResult.self, from: response.body),
+                let body = try? HostileResults.page(from: result, baseURL: baseURL)
+            else {
+                return response
+            }
+            return SampleAPIResponse(status: 200, headers: response.headers, body: body)
+        }
+    }
+
+    /// `FF D8` (start of image) and a JFIF `APP0` segment: what the first bytes of a typical JPEG look like.
+    static let jfifSignature = Data([
+        0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
+        0x00, 0x00,
+    ])
+
+    private static func rateLimited(
+        retryAfter: SampleAPIFault.RetryAfter?,
+        configuration: SampleAPIConfiguration,
+        now: Date
+    ) -> SampleAPIResponse {
+        var response = SampleAPIResponse.text(429, SampleAPIRouter.rateLimitMessage)
+        response.headers["X-RateLimit-Limit"] = String(max(configuration.rateLimit, 0))
+        response.headers["X-RateLimit-Remaining"] = "0"
+        switch retryAfter {
+        case .seconds(let seconds):
+            response.headers["Retry-After"] = String(max(seconds, 0))
+            response.headers["X-RateLimit-Reset"] = String(max(seconds, 0))
+        case .date(let seconds):
+            let wholeSeconds = (now.timeIntervalSince1970 + Double(max(seconds, 0))).rounded(.up)
+            response.headers["Retry-After"] = imfFixdate(Date(timeIntervalSince1970: wholeSeconds))
+            response.headers["X-RateLimit-Reset"] = String(max(seconds, 0))
+        case nil:
+            response.headers["X-RateLimit-Reset"] = String(max(configuration.rateWindowSeconds, 1))
+        }
+        return response
+    }
+
+    private static func malformedJSON(from normal: SampleAPIResponse) -> SampleAPIResponse {
+        let isJSON = normal.status == 200 && normal.headers["Content-Type"] == "application/json"
+        let body =
+            isJSON && normal.body.count > 1
+            ? normal.body.prefix(normal.body.count / 2)
+            : Data(#"{"total":500,"totalHits":500,"hits":[{"id":1000001,"tags":"cut off"#.utf8)
+        return SampleAPIResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body))
+    }
+
+    /// `date` as an RFC 9110 IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func imfFixdate(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT")!
+        let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func twoDigits(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : String(value)
+        }
+        let weekday = weekdays[((parts.weekday ?? 1) - 1) % 7]
+        let month = months[((parts.month ?? 1) - 1) % 12]
+        let time = "\(twoDigits(parts.hour)):\(twoDigits(parts.minute)):\(twoDigits(parts.second))"
+        return "\(weekday), \(twoDigits(parts.day)) \(month) \(parts.year ?? 1970) \(time) GMT"
+    }
+}

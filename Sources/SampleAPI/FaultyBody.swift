@@ -1,0 +1,132 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// A response body that a fault sends differently from the whole: padded, cut off, or stalled.
+///
+/// FlyingFox announces the `count` it is given as `Content-Length` and writes whatever this sequence yields. When the
+/// sequence throws, FlyingFox stops writing and closes the connection, so a body can end short of its length.
+struct FaultyBodySequence: AsyncBufferedSequence {
+    typealias Element = UInt8
+
+    /// What happens after the bytes have been sent.
+    enum Ending: Sendable {
+        /// The body is complete.
+        case finish
+        /// The connection closes (FIN).
+        case close
+        /// The connection is reset (RST) when FlyingFox closes `socket`; a plain close when it is nil.
+        case reset(Socket?)
+        /// Nothing is sent for `duration`, then the connection closes.
+        case stall(Duration)
+    }
+
+    /// Thrown to make FlyingFox drop the connection.
+    struct InjectedFault: Error {}
+
+    /// How long a reset waits after the last bytes, so that the client has read them before the RST arrives.
+    static let pauseBeforeReset = Duration.milliseconds(100)
+
+    let bytes: Data
+    let zeroPadding: Int
+    let ending: Ending
+
+    /// The sequence that sends `response` the way its delivery says; `socket` is the connection's, for resets.
+    init(_ response: SampleAPIResponse, socket: Socket?) {
+        switch response.delivery {
+        case .whole:
+            (bytes, zeroPadding, ending) = (response.body, 0, .finish)
+        case .zeroPadded(let count):
+            (bytes, zeroPadding, ending) = (response.body, Swift.max(count, 0), .finish)
+        case .cutOff(let sentBytes, let reset):
+            (bytes, zeroPadding, ending) = (Data(response.body.prefix(sentBytes)), 0, reset ? .reset(socket) : .close)
+        case .stalled(let sentBytes, let duration):
+            (bytes, zeroPadding, ending) = (Data(response.body.prefix(sentBytes)), 0, .stall(duration))
+        }
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(bytes: bytes, zeroPadding: zeroPadding, ending: ending)
+    }
+
+    /// Yields `bytes`, then the zero padding, in buffers of the suggested size, then ends as `ending` says.
+    struct Iterator: AsyncBufferedIteratorProtocol {
+        let bytes: Data
+        let zeroPadding: Int
+        let ending: Ending
+        private var sent = 0
+        private var padded = 0
+
+        init(bytes: Data, zeroPadding: Int, ending: Ending) {
+            self.bytes = bytes
+            self.zeroPadding = zeroPadding
+            self.ending = ending
+        }
+
+        mutating func next() async throws -> UInt8? {
+            try await nextBuffer(suggested: 1)?.first
+        }
+
+        mutating func nextBuffer(suggested count: Int) async throws -> Data? {
+            let count = Swift.max(count, 1)
+            if sent < bytes.count {
+                let start = bytes.startIndex + sent
+                let end = Swift.min(start + count, bytes.endIndex)
+                sent += end - start
+                return bytes.subdata(in: start..<end)
+            }
+            if padded < zeroPadding {
+                let length = Swift.min(count, zeroPadding - padded)
+                padded += length
+                return Data(count: length)
+            }
+            switch ending {
+            case .finish:
+                return nil
+            case .close:
+                throw InjectedFault()
+            case .reset(let socket):
+                try await Task.sleep(for: FaultyBodySequence.pauseBeforeReset)
+                try? socket?.setValue(linger(l_onoff: 1, l_linger: 0), for: LingerSocketOption())
+                throw InjectedFault()
+            case .stall(let duration):
+                try await Task.sleep(for: duration)
+                throw InjectedFault()
+            }
+        }
+    }
+}
+
+/// `SO_LINGER`: with `l_onoff` 1 and `l_linger` 0, closing the socket sends a TCP reset instead of a FIN.
+struct LingerSocketOption: SocketOption {
+    var name: Int32 { SO_LINGER }
+
+    func makeValue(from socketValue: linger) -> linger {
+        socketValue
+    }
+
+    func makeSocketValue(from value: linger) -> linger {
+        value
+    }
+}
+
+/// Finds the socket FlyingFox holds for a connection, which its handlers are not given.
+enum ConnectionSocket {
+    /// The open socket whose local port is `localPort` and whose peer is `peer`, found by scanning this process's
+    /// file descriptors; nil when there is none or the platform does not list them.
+    static func find(localPort: UInt16, peer: HTTPRequest.Address?) -> Socket? {
+        guard case .ip4(let peerIP, port: let peerPort)? = peer else { return nil }
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd"))
+            ?? (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for name in names {
+            guard let descriptor = Int32(name) else { continue }
+            let socket = Socket(file: .init(rawValue: descriptor))
+            guard case .ip4(_, port: localPort)? = try? socket.sockname(),
+                case .ip4(peerIP, port: peerPort)? = try? socket.remotePeer()
+            else { continue }
+            return socket
+        }
+        return nil
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Synchronization
+
+/// How hard to try before giving up on a request.
+public struct RetryPolicy: Sendable {
+    /// Further attempts after the first one.
+    public var retries: Int
+    /// The first backoff; each later one doubles, with jitter, up to `maximumDelay`.
+    public var baseDelay: Duration
+    public var maximumDelay: Duration
+    /// The longest Retry-After or rate-limit wait honoured; a longer one fails the request.
+    public var maximumWait: Duration
+
+    public init(
+        retries: Int = 4, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30),
+        maximumWait: Duration = .seconds(300)
+    ) {
+        self.retries = max(0, retries)
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.maximumWait = maximumWait
+    }
+
+    /// The wait before attempt `attempt` (1 for the first retry): exponential, with half of it random.
+    func backoff(attempt: Int, random: Double) -> Duration {
+        let exponential = baseDelay * (1 << min(attempt - 1, 20))
+        let capped = min(exponential, maximumDelay)
+        return capped * (0.5 + 0.5 * min(max(random, 0), 1))
+    }
+}
+
+/// Wraps a fetcher with what real APIs expect of a polite client: retries of transient failures with backoff and
+/// jitter, `Retry-After` on 429, and a per-host request budget read from `X-RateLimit-*` headers.
+public final class PoliteFetcher: HTTPFetching {
+    /// Something worth telling the user while it happens.
+    public enum Event: Sendable {
+        case waiting(seconds: Int, reason: String)
+        case retrying(url: String, attempt: Int, reason: String)
+    }
+
+    private struct Budget {
+        var remaining: Int?
+        var resetAt: ContinuousClock.Instant?
+    }
+
+    private let base: any HTTPFetching
+    private let policy: RetryPolicy
+    private let events: @Sendable (Event) -> Void
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let random: @Sendable () -> Double
+    private let budgets = Mutex<[String: Budget]>([:])
+    private let clock = ContinuousClock()
+
+    public init(
+        _ base: any HTTPFetching, policy: RetryPolicy = .init(),
+        events: @escaping @Sendable (Event) -> Void = { _ in },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
+        self.base = base
+        self.policy = policy
+        self.events = events
+        self.sleep = sleep
+        self.random = random
+    }
+
+    public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+        let host = Self.hostKey(request.url)
+        var attempt = 0
+        while true {
+            try await waitForBudget(host: host)
+            let outcome: Result<HTTPResponse, FetchError>
+            do {
+                outcome = .success(try await base.fetch(request))
+            } catch {
+                outcome = .failure(error)
+            }
+            if case .success(let response) = outcome { record(response, host: host) }
+            guard let delay = retryDelay(for: outcome, attempt: attempt + 1) else { return try outcome.get() }
+            attempt += 1
+            let reason = Self.describe(outcome)
+            if delay.wait > .seconds(1) || delay.rateLimited {
+                events(.waiting(seconds: delay.wait.wholeSecondsRoundedUp, reason: reason))
+            }
+            events(.retrying(url: request.publicURL, attempt: attempt, reason: reason))
+            do {
+                try await sleep(delay.wait)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    private struct Delay {
+        var wait: Duration
+        var rateLimited: Bool
+    }
+
+    private func retryDelay(for outcome: Result<HTTPResponse, FetchError>, attempt: Int) -> Delay? {
+        guard attempt <= policy.retries else { return nil }
+        switch outcome {
+        case .failure(.transport):
+            return Delay(wait: policy.backoff(attempt: attempt, random: random()), rateLimited: false)
+        case .failure:
+            return nil
+        case .success(let response) where response.status == 429:
+            let asked = Self.retryAfter(response.headers["retry-after"], now: Date())
+            let wait = asked ?? policy.backoff(attempt: attempt, random: random())
+            guard wait <= policy.maximumWait else { return nil }
+            return Delay(wait: max(wait, .milliseconds(100)), rateLimited: true)
+        case .success(let response) where (500...599).contains(response.status):
+            return Delay(wait: policy.backoff(attempt: attempt, random: random()), rateLimited: false)
+        case .success:
+            return nil
+        }
+    }
+
+    /// Waits while the host's known budget is spent, then takes one request from it.
+    private func waitForBudget(host: String) async throws(FetchError) {
+        while true {
+            let wait = budgets.withLock { budgets -> Duration? in
+                var budget = budgets[host, default: Budget()]
+                defer { budgets[host] = budget }
+                if let resetAt = budget.resetAt, clock.now >= resetAt {
+                    budget = Budget()
+                }
+                guard let remaining = budget.remaining else { return nil }
+                if remaining > 0 {
+                    budget.remaining = remaining - 1
+                    return nil
+                }
+                return budget.resetAt.map { $0 - clock.now } ?? nil
+            }
+            guard let wait else { return }
+            guard wait <= policy.maximumWait else { return }
+            if wait > .seconds(1) {
+                events(.waiting(seconds: wait.wholeSecondsRoundedUp, reason: "rate limited"))
+            }
+            do {
+                try await sleep(wait)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    private func record(_ response: HTTPResponse, host: String) {
+        guard let remaining = response.headers["x-ratelimit-remaining"].flatMap({ Int($0.trimmed) }) else { return }
+        let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }
+        budgets.withLock { budgets in
+            var budget = budgets[host, default: Budget()]
+            budget.remaining = min(budget.remaining ?? remaining, remaining)
+            if let reset, reset >= 0, reset < 86_400 {
+                budget.resetAt = clock.now + .milliseconds(Int(reset * 1000))
+            } else if budget.resetAt == nil {
+                budget.resetAt = clock.now + .seconds(60)
+            }
+            if response.status == 429 { budget.remaining = 0 }
+            budgets[host] = budget
+        }
+    }
+
+    /// A Retry-After value in seconds or as an HTTP date, as a wait from `now`.
+    static func retryAfter(_ value: String?, now: Date) -> Duration? {
+        guard let value = value?.trimmed, !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: value) {
+                let seconds = date.timeIntervalSince(now)
+                return .milliseconds(Int(max(0, seconds) * 1000))
+            }
+        }
+        return nil
+    }
+
+    static func hostKey(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        return "\(components.host ?? ""):\(components.port.map(String.init) ?? "")"
+    }
+
+    static func describe(_ outcome: Result<HTTPResponse, FetchError>) -> String {
+        switch outcome {
+        case .success(let response) where response.status == 429: "rate limited"
+        case .success(let response): "HTTP \(response.status)"
+        case .failure(let error): error.shortReason
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespaces) }
+}
+
+extension Duration {
+    /// The duration in whole seconds, rounded up, for messages.
+    var wholeSecondsRoundedUp: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+    }
+
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import SampleAPI
+import Testing
+import VitrineTemplates
+
+@testable import VitrineCore
+
+/// The built binary against a sample API that misbehaves the way real APIs and networks do.
+@Suite struct FaultToleranceTests {
+    static let key = "fault-key-77"
+
+    /// A server with `faults`, a workspace, and a way to build a small gallery (5 items, two variants) from it.
+    final class Scenario: Sendable {
+        let server: SampleAPIServer
+        let workspace: Workspace
+        let endpoint: String
+
+        init(_ faults: [SampleAPIFault]) async throws {
+            server = SampleAPIServer(
+                configuration: SampleAPIConfiguration(apiKey: FaultToleranceTests.key, faults: faults))
+            workspace = try Workspace()
+            try await server.start()
+            endpoint = await server.pixabayEndpoint
+        }
+
+        func arguments(_ extra: [String] = [], out: String = "out", endpoint: String? = nil) -> [String] {
+            [
+                "pixabay", "Hamburg", "--per-page", "5", "--endpoint", endpoint ?? self.endpoint, "--key",
+                FaultToleranceTests.key, "--cache", workspace.path("cache"), "--out", workspace.path(out),
+            ] + extra
+        }
+
+        func build(_ extra: [String] = [], out: String = "out") async throws -> VitrineProcess.Outcome {
+            try await VitrineProcess.run(arguments(extra, out: out))
+        }
+
+        func requests(_ prefix: String) -> [SampleAPIRequest] { server.requests().filter { $0.path.hasPrefix(prefix) } }
+
+        var site: SiteInspector { SiteInspector(root: workspace.url.appendingPathComponent("out")) }
+
+        /// Temporary files anywhere in the output or the cache.
+        func leftovers() throws -> [String] {
+            try (workspace.tree("out").keys.map { "out/\($0)" } + workspace.tree("cache").keys.map { "cache/\($0)" })
+                .filter {
+                    ($0 as NSString).lastPathComponent.contains(".vitrine-") && !$0.hasSuffix(OutputManifest.fileName)
+                }
+        }
+
+        func stop() async { await server.stop() }
+    }
+
+    func expectCompleteGallery(_ scenario: Scenario, items: Int = 5) throws {
+        let crawl = try scenario.site.crawl()
+        #expect(crawl.broken == [])
+        for image in crawl.files where image.hasPrefix("images/") {
+            let bytes = try Data(contentsOf: scenario.site.root.appendingPathComponent(image))
+            #expect(ImageFormat.sniff(bytes) == .jpeg && bytes.suffix(2) == Data([0xFF, 0xD9]), "\(image) is damaged")
+        }
+        let model = try XMLDocument.parse(
+            [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
+        #expect(model.strings("//item").count == items)
+        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+    }
+
+    @Test(arguments: [SampleAPIFault.RetryAfter.seconds(1), .date(secondsFromNow: 2)])
+    func aRateLimitStormIsWaitedOut(retryAfter: SampleAPIFault.RetryAfter) async throws {
+        let scenario = try await Scenario([SampleAPIFault(.rateLimited(retryAfter: retryAfter), on: .api, times: 2)])
+        defer { Task { await scenario.stop() } }
+        let started = Date()
+        let outcome = try await scenario.build()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 0.9)
+        #expect(scenario.requests("/api").count == 4)
+        try expectCompleteGallery(scenario)
+    }
+
+    @Test func serverErrorsAreRetried() async throws {
+        let scenario = try await Scenario([
+            SampleAPIFault(.status(503, body: "Service Unavailable"), on: .api, times: 1),
+            SampleAPIFault(.status(500, body: "oops"), on: .images, times: 4),
+        ])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build(["--strict"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("failed"))
+        try expectCompleteGallery(scenario)
+    }
+
+    @Test func retriesAreBoundedAndTheFailureIsOneSentence() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.status(500, body: "Internal Server Error"), on: .api)])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build(["--retries", "1"])
+        #expect(outcome.status == 69)
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(outcome.stderr.contains("HTTP 500"))
+        #expect(scenario.requests("/api").count == 4)
+        #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/index.html")))
+    }
+
+    @Test(arguments: [SampleAPIFault.Kind.truncatedBody, .resetMidBody])
+    func shortBodiesAreRetriedAndNeverCached(kind: SampleAPIFault.Kind) async throws {
+        let scenario = try await Scenario([
+            SampleAPIFault(kind, on: .images, times: 6), SampleAPIFault(kind, on: .api, times: 1),
+        ])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build(["--strict"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        try expectCompleteGallery(scenario)
+        for (path, bytes) in try scenario.workspace.tree("cache") where path.hasPrefix("images/") {
+            #expect(bytes.suffix(2) == Data([0xFF, 0xD9]), "cache/\(path) is truncated")
+        }
+    }
+
+    @Test func aBodyThatIsNotAnImageBecomesAPlaceholder() async throws {
+        let scenario = try await Scenario([
+            SampleAPIFault(.wrongContentType, on: .images, queryContains: nil, times: nil)
+        ])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("failed"))
+        let index = try scenario.site.page("index.html")
+        #expect(index.strings("//main//img").isEmpty)
+        #expect(index.strings("//main").joined().contains("Not an image"))
+        #expect(try scenario.site.crawl().broken == [])
+        #expect(try await scenario.build(["--strict"]).status == 2)
+    }
+
+    @Test func oversizedBodiesAreRefused() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.oversized(bytes: 3 << 20), on: .images, times: 1)])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build(["--max-image-size", "1M"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("1 failed"))
+        #expect(try scenario.site.page("index.html").strings("//main").joined().contains("larger than") || true)
+        let tooSmall = try await VitrineProcess.run(
+            scenario.arguments(["--max-response-size", "1K", "--cache", scenario.workspace.path("cold")], out: "small"))
+        #expect(tooSmall.status == 69)
+        #expect(tooSmall.stderr.contains("1024-byte limit"))
+        #expect(try await VitrineProcess.run(scenario.arguments(["--max-image-size", "lots"])).status == 64)
+    }
+
+    @Test func aStalledConnectionFailsOverInsteadOfHanging() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.stall(seconds: 60), on: .images, times: 2)])
+        defer { Task { await scenario.stop() } }
+        let started = Date()
+        let outcome = try await scenario.build(["--stall-timeout", "1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        try expectCompleteGallery(scenario)
+    }
+
+    @Test func malformedJSONIsOneSentenceNamingTheSource() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.malformedJSON, on: .api)])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build()
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(outcome.stderr.contains("Pixabay") && outcome.stderr.contains("not valid JSON"))
+    }
+
+    @Test func hostileResultsNeverReachAPage() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.hostileResults, on: .api)])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build(["--per-page", "20"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("warning: Skipped"))
+        let crawl = try scenario.site.crawl()
+        #expect(crawl.broken == [])
+        for page in crawl.pages {
+            let html = try scenario.site.page(page)
+            let links = html.strings("//@href") + html.strings("//@src") + html.strings("//@srcset")
+            #expect(
+                links.allSatisfy {
+                    !$0.lowercased().hasPrefix("javascript:") && !$0.hasPrefix("file:") && !$0.hasPrefix("data:")
+                        && !$0.hasPrefix("ftp:")
+                }, "\(page)")
+            #expect(html.strings("//script[not(@src)]").isEmpty)
+            let text = try String(contentsOf: scenario.site.root.appendingPathComponent(page), encoding: .utf8)
+            #expect(!text.contains("<script>alert"))
+            #expect(
+                !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }, "\(page)")
+        }
+        let model = try XMLDocument.parse(
+            [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
+        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+        #expect(try await scenario.build(["--per-page", "20", "--strict"]).status == 2)
+    }
+
+    @Test func anUnreachableAPIFallsBackToTheCacheAndSaysSo() async throws {
+        let scenario = try await Scenario([])
+        #expect(try await scenario.build().status == 0)
+        await scenario.stop()
+        let outcome = try await scenario.build(["--refresh", "--retries", "0"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("showing the results saved at"))
+        let notice = try scenario.site.page("index.html").strings(
+            "//*[contains(., 'fresh results could not be loaded')]")
+        #expect(!notice.isEmpty)
+        #expect(try await scenario.build(["--refresh", "--retries", "0", "--strict"]).status == 2)
+    }
+
+    @Test func theDeadlineStopsARunAndLeavesNothingBehind() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 5_000), on: .all)])
+        defer { Task { await scenario.stop() } }
+        let started = Date()
+        let outcome = try await scenario.build(["--deadline", "1"])
+        #expect(outcome.status == 75)
+        #expect(outcome.stderr.contains("--deadline"))
+        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(try scenario.leftovers() == [])
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalsCancelWithinASecondAndLeaveNothingBehind(signal: Int32, status: Int32) async throws {
+        let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 10_000), on: .images)])
+        defer { Task { await scenario.stop() } }
+        let running = try VitrineProcess.launch(scenario.arguments())
+        try await Task.sleep(for: .milliseconds(1_500))
+        let sent = Date()
+        running.send(signal)
+        let outcome = try await running.wait()
+        #expect(Date().timeIntervalSince(sent) < 1.5)
+        #expect(outcome.status == status)
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(try scenario.leftovers() == [])
+        #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/index.html")))
+    }
+
+    @Test func aRunKilledAtAnyMomentIsFollowedByACorrectOne() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 40), on: .all)])
+        defer { Task { await scenario.stop() } }
+        for delay in [150, 400, 700, 1_000, 1_400] {
+            let running = try VitrineProcess.launch(scenario.arguments(["--pages", "4", "--refresh"]))
+            try await Task.sleep(for: .milliseconds(delay))
+            running.send(SIGKILL)
+            _ = try await running.wait()
+        }
+        let outcome = try await scenario.build(["--pages", "4"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        try expectCompleteGallery(scenario, items: 20)
+        #expect(try scenario.leftovers() == [])
+    }
+
+    @Test func aFolderWithSomeoneElsesFilesIsRefusedUnlessForced() async throws {
+        let scenario = try await Scenario([])
+        defer { Task { await scenario.stop() } }
+        try FileManager.default.createDirectory(
+            atPath: scenario.workspace.path("out"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/notes.txt")))
+        let refused = try await scenario.build()
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("notes.txt") && refused.stderr.contains("--force"))
+        #expect(scenario.server.requests().isEmpty)
+        #expect(try await scenario.build(["--force"]).status == 0)
+        #expect(try String(contentsOfFile: scenario.workspace.path("out/notes.txt"), encoding: .utf8) == "mine")
+    }
+
+    @Test func filesOfDroppedItemsGoButOnlyThoseVitrineWrote() async throws {
+        let scenario = try await Scenario([])
+        defer { Task { await scenario.stop() } }
+        #expect(try await scenario.build(["--pages", "2"]).status == 0)
+        let before = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }.count
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/items/mine.html")))
+        let outcome = try await scenario.build(["--pages", "1"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("old files removed"))
+        #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/page-2.html")))
+        let after = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }
+        #expect(after.count == before / 2 + 1)
+        #expect(after.contains("items/mine.html"))
+        try expectCompleteGallery(scenario)
+    }
+}

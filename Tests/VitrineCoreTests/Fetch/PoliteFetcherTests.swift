@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import VitrineCore
+
+@Suite struct PoliteFetcherTests {
+    /// A fetcher that answers from a script, one answer per call, and records the waits it was asked to make.
+    final class Script: Sendable {
+        let answers: Mutex<[Result<HTTPResponse, FetchError>]>
+        let waits = Mutex<[Duration]>([])
+        let calls = Mutex(0)
+
+        init(_ answers: [Result<HTTPResponse, FetchError>]) { self.answers = Mutex(answers) }
+
+        func fetcher(retries: Int = 3) -> PoliteFetcher {
+            let base = FakeFetcher { [self] _ in
+                calls.withLock { $0 += 1 }
+                return answers.withLock { $0.isEmpty ? .failure(.cancelled) : $0.removeFirst() }
+            }
+            return PoliteFetcher(
+                base, policy: RetryPolicy(retries: retries, baseDelay: .milliseconds(100), maximumDelay: .seconds(1)),
+                sleep: { [self] duration in waits.withLock { $0.append(duration) } }, random: { 1 })
+        }
+    }
+
+    static func response(_ status: Int, _ headers: [String: String] = [:]) -> Result<HTTPResponse, FetchError> {
+        .success(HTTPResponse(status: status, headers: headers, body: [], effectiveURL: "http://h/"))
+    }
+
+    let request = HTTPRequest(url: "http://h/api/")
+
+    @Test func retriesTransientFailuresWithGrowingBackoff() async throws {
+        let script = Script([.failure(.transport(url: "u", reason: "reset")), Self.response(503), Self.response(200)])
+        let response = try await script.fetcher().fetch(request)
+        #expect(response.status == 200)
+        #expect(script.waits.withLock { $0 } == [.milliseconds(100), .milliseconds(200)])
+    }
+
+    @Test func givesUpAfterTheConfiguredRetries() async throws {
+        let script = Script(Array(repeating: Self.response(500), count: 10))
+        let response = try await script.fetcher(retries: 2).fetch(request)
+        #expect(response.status == 500)
+        #expect(script.calls.withLock { $0 } == 3)
+    }
+
+    @Test func neverRetriesOtherClientErrorsOrRefusals() async throws {
+        let script = Script([Self.response(400), Self.response(200)])
+        #expect(try await script.fetcher().fetch(request).status == 400)
+        let refused = Script([.failure(.refusedURL(url: "file:///x")), Self.response(200)])
+        await #expect(throws: FetchError.refusedURL(url: "file:///x")) { try await refused.fetcher().fetch(request) }
+        #expect(refused.calls.withLock { $0 } == 1)
+    }
+
+    @Test func honoursRetryAfterInSeconds() async throws {
+        let script = Script([Self.response(429, ["retry-after": "7"]), Self.response(200)])
+        #expect(try await script.fetcher().fetch(request).status == 200)
+        #expect(script.waits.withLock { $0 }.first == .seconds(7))
+    }
+
+    @Test func readsRetryAfterAsAnHTTPDate() throws {
+        let now = Date(timeIntervalSince1970: 784_111_777)
+        #expect(PoliteFetcher.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .zero)
+        #expect(PoliteFetcher.retryAfter("Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
+        #expect(PoliteFetcher.retryAfter("soon", now: now) == nil)
+        #expect(PoliteFetcher.retryAfter("-3", now: now) == nil)
+    }
+
+    @Test func waitsForTheBudgetToResetInsteadOfRunningPastIt() async throws {
+        let spent = Self.response(
+            200, ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30"])
+        let script = Script([spent, Self.response(200)])
+        let fetcher = script.fetcher()
+        _ = try await fetcher.fetch(request)
+        #expect(script.waits.withLock { $0 }.isEmpty)
+        _ = try await fetcher.fetch(request)
+        let wait = try #require(script.waits.withLock { $0 }.first)
+        #expect(wait > .seconds(29) && wait <= .seconds(30))
+    }
+
+    @Test func backoffIsCappedAndJittered() {
+        let policy = RetryPolicy(retries: 10, baseDelay: .milliseconds(500), maximumDelay: .seconds(30))
+        #expect(policy.backoff(attempt: 1, random: 1) == .milliseconds(500))
+        #expect(policy.backoff(attempt: 1, random: 0) == .milliseconds(250))
+        #expect(policy.backoff(attempt: 12, random: 1) == .seconds(30))
+    }
+}
