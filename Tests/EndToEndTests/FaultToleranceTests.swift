@@ -15,9 +15,11 @@ import VitrineTemplates
         let workspace: Workspace
         let endpoint: String
 
-        init(_ faults: [SampleAPIFault]) async throws {
+        init(_ faults: [SampleAPIFault], rateLimit: Int = 100, rateWindowSeconds: Int = 60) async throws {
             server = SampleAPIServer(
-                configuration: SampleAPIConfiguration(apiKey: FaultToleranceTests.key, faults: faults))
+                configuration: SampleAPIConfiguration(
+                    apiKey: FaultToleranceTests.key, rateLimit: rateLimit, rateWindowSeconds: rateWindowSeconds,
+                    faults: faults))
             workspace = try Workspace()
             try await server.start()
             endpoint = await server.pixabayEndpoint
@@ -72,6 +74,26 @@ import VitrineTemplates
         #expect(Date().timeIntervalSince(started) >= 0.9)
         #expect(scenario.requests("/api").count == 4)
         try expectCompleteGallery(scenario)
+    }
+
+    @Test func staysWithinTheRateBudgetInsteadOfRunningPastIt() async throws {
+        let scenario = try await Scenario([], rateLimit: 1, rateWindowSeconds: 2)
+        defer { Task { await scenario.stop() } }
+        let started = Date()
+        let outcome = try await scenario.build(["--no-variant", "--per-page", "101", "--pages", "2"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(scenario.requests("/api").count == 2, "a request past the budget was refused and retried")
+        #expect(Date().timeIntervalSince(started) >= 1)
+    }
+
+    @Test func aRateLimitWaitShowsOnTheProgressLine() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.rateLimited(retryAfter: .seconds(2)), on: .api, times: 1)])
+        defer { Task { await scenario.stop() } }
+        let command = ([VitrineProcess.binary.path] + scenario.arguments()).map { "'\($0)'" }.joined(separator: " ")
+        let terminal = try await VitrineProcess.run(
+            ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("rate limited, resuming in 2 s"))
     }
 
     @Test func serverErrorsAreRetried() async throws {

@@ -141,22 +141,26 @@ public final class PoliteFetcher: HTTPFetching {
             } catch {
                 throw .cancelled
             }
+            budgets.withLock { $0[host] = Budget() }
+            return
         }
     }
 
+    /// Takes the budget from the latest response: the server is the authority, and on a 429 its Retry-After
+    /// outranks the reset time.
     private func record(_ response: HTTPResponse, host: String) {
-        guard let remaining = response.headers["x-ratelimit-remaining"].flatMap({ Int($0.trimmed) }) else { return }
-        let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }
+        let remaining = response.headers["x-ratelimit-remaining"].flatMap { Int($0.trimmed) }
+        let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }.flatMap {
+            $0 >= 0 && $0 < 86_400 ? Duration.milliseconds(Int($0 * 1000)) : nil
+        }
+        let retryAfter = Self.retryAfter(response.headers["retry-after"], now: Date())
+        guard response.status == 429 || remaining != nil else { return }
         budgets.withLock { budgets in
-            var budget = budgets[host, default: Budget()]
-            budget.remaining = min(budget.remaining ?? remaining, remaining)
-            if let reset, reset >= 0, reset < 86_400 {
-                budget.resetAt = clock.now + .milliseconds(Int(reset * 1000))
-            } else if budget.resetAt == nil {
-                budget.resetAt = clock.now + .seconds(60)
+            if response.status == 429 {
+                budgets[host] = Budget(remaining: 0, resetAt: clock.now + (retryAfter ?? reset ?? .seconds(60)))
+            } else {
+                budgets[host] = Budget(remaining: remaining, resetAt: clock.now + (reset ?? .seconds(60)))
             }
-            if response.status == 429 { budget.remaining = 0 }
-            budgets[host] = budget
         }
     }
 

@@ -58,6 +58,15 @@ import Testing
         #expect(script.waits.withLock { $0 }.first == .seconds(7))
     }
 
+    @Test func retryAfterOutranksTheResetHeaderOnA429() async throws {
+        let limited = Self.response(429, ["retry-after": "2", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "60"])
+        let script = Script([limited, Self.response(200), Self.response(200)])
+        let fetcher = script.fetcher()
+        _ = try await fetcher.fetch(request)
+        _ = try await fetcher.fetch(request)
+        #expect(script.waits.withLock { $0 }.allSatisfy { $0 <= .seconds(2) })
+    }
+
     @Test func readsRetryAfterAsAnHTTPDate() throws {
         let now = Date(timeIntervalSince1970: 784_111_777)
         #expect(PoliteFetcher.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .zero)
