@@ -56,6 +56,9 @@
     <xsl:choose>
       <xsl:when test="$items">
         <ol class="grid" start="{$items[1]/@position}">
+          <xsl:if test="$current/../@layout = 'square'">
+            <xsl:attribute name="class">grid grid-square</xsl:attribute>
+          </xsl:if>
           <xsl:apply-templates select="$items" mode="tile"/>
         </ol>
       </xsl:when>

@@ -247,7 +247,7 @@ public struct PixabayCatalog: Sendable {
 }
 
 /// A small deterministic pseudo-random sequence (SplitMix64) for per-hit numbers.
-private struct SplitMix64 {
+struct SplitMix64 {
     private var state: UInt64
 
     init(seed: UInt64) {

@@ -1,6 +1,6 @@
-/// How the sample API behaves: accepted key, result counts, rate limit, injected faults.
+/// How the sample API behaves: accepted keys, result counts, rate limit, injected faults.
 public struct SampleAPIConfiguration: Sendable {
-    /// The only `key` the search endpoint accepts.
+    /// The only `key` the Pixabay search endpoint accepts.
     public var apiKey: String
     /// `totalHits` overrides by query (lowercased, whitespace-normalised); values are clamped to `0...500`.
     public var hitCounts: [String: Int]
@@ -10,6 +10,13 @@ public struct SampleAPIConfiguration: Sendable {
     public var rateWindowSeconds: Int
     /// Fault rules, checked in order for every request; the first matching rule with budget left applies.
     public var faults: [SampleAPIFault]
+    /// The only `api_key` the Flickr REST endpoint accepts.
+    public var flickrKey: String
+    /// Flickr search `total` overrides by search term (``FlickrCatalog/searchTerm(text:tags:)``); values are clamped
+    /// to `0...1_000_000_000`.
+    public var flickrCounts: [String: Int]
+    /// How many elements the media-coverage thumbnail list has; clamped to `0...300`.
+    public var thumbnailCount: Int
 
     /// The counts `vitrine demo` relies on: a full 500 for Hamburg and a short graffiti search.
     public static let demoHitCounts: [String: Int] = ["hamburg": 500, "hamburg graffiti": 16]
@@ -19,12 +26,18 @@ public struct SampleAPIConfiguration: Sendable {
         hitCounts: [String: Int] = SampleAPIConfiguration.demoHitCounts,
         rateLimit: Int = 100,
         rateWindowSeconds: Int = 60,
-        faults: [SampleAPIFault] = []
+        faults: [SampleAPIFault] = [],
+        flickrKey: String = SampleAPIServer.demoKey,
+        flickrCounts: [String: Int] = [:],
+        thumbnailCount: Int = ThumbnailCatalog.defaultCount
     ) {
         self.apiKey = apiKey
         self.hitCounts = hitCounts
         self.rateLimit = rateLimit
         self.rateWindowSeconds = rateWindowSeconds
         self.faults = faults
+        self.flickrKey = flickrKey
+        self.flickrCounts = flickrCounts
+        self.thumbnailCount = min(max(thumbnailCount, 0), ThumbnailCatalog.maxCount)
     }
 }

@@ -8,8 +8,14 @@ import Foundation
 /// Rules can be written by hand (`vitrine sample-api --fault …`) in this grammar, parsed by ``parse(_:)``:
 ///
 ///     spec    = target [ ",q=" text ] ":" kind [ ":" count ]
-///     target  = "api" | "images" | "all"
-///     text    = percent-encoded text the decoded `q` parameter must contain (ignoring case)
+///     target  = "api"                          ; Pixabay search, /api and /api/
+///             | "flickr"                       ; Flickr REST, /services/rest and /services/rest/
+///             | "feed"                         ; Flickr public feed, /services/feeds/photos_public.gne
+///             | "thumbnails"                   ; media-coverage list, /api/v2/content/misc/media-coverages
+///             | "images"                       ; every image: /photo/, /get/, /flickr/, /cimg/
+///             | "all"                          ; every request
+///     text    = percent-encoded text the request's search term must contain (ignoring case): the decoded `q`,
+///               `text` or `tags` parameter
 ///     kind    = "delay=" milliseconds          ; the normal response, late
 ///             | code                           ; 200…599 other than 429: that status, plain-text body
 ///             | "429"                          ; rate limited, without Retry-After
@@ -19,16 +25,23 @@ import Foundation
 ///             | "wrong-type"                   ; HTML sent as image/jpeg
 ///             | "oversized=" bytes [ "k" | "m" | "g" ]  ; a padded JPEG of that size (binary multiples)
 ///             | "stall=" seconds               ; headers and a few bytes, then silence, then a close
-///             | "malformed-json" | "hostile"    ; broken JSON; a page with hostile hits mixed in
+///             | "malformed-json" | "hostile"    ; broken JSON; a Pixabay page with hostile hits mixed in
 ///     count   = a positive number (only the first `count` matching requests) | "*" (every one, the default)
 ///
-/// For example `api:429:3`, `images:500`, `all:delay=50`, `api,q=graffiti:hostile` and `api:retry-after-date=2:1`.
+/// For example `api:429:3`, `images:500`, `all:delay=50`, `api,q=graffiti:hostile`, `api:retry-after-date=2:1`,
+/// `flickr,q=hamburg:truncate:1`, `feed:503` and `thumbnails:malformed-json`.
 public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     /// The requests a rule can apply to.
     public enum Target: String, Sendable, Hashable, CaseIterable {
-        /// The search endpoint, `/api` and `/api/`.
+        /// The Pixabay search endpoint, `/api` and `/api/`.
         case api
-        /// Everything under `/photo/` and `/get/`.
+        /// The Flickr REST endpoint, `/services/rest` and `/services/rest/`.
+        case flickr
+        /// The Flickr public feed, `/services/feeds/photos_public.gne`.
+        case feed
+        /// The media-coverage list, `/api/v2/content/misc/media-coverages`.
+        case thumbnails
+        /// Everything under `/photo/`, `/get/`, `/flickr/` and `/cimg/`.
         case images
         /// Every request, including pages, redirects and unknown paths.
         case all
@@ -70,7 +83,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// Which requests the rule can claim.
     public var target: Target
-    /// When set, only requests whose decoded `q` contains this text (ignoring case) match.
+    /// When set, only requests whose decoded `q`, `text` or `tags` contains this text (ignoring case) match.
     public var queryContains: String?
     /// How many matching requests the rule claims (the first ones); nil claims every one.
     public var times: Int?
@@ -87,13 +100,17 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         let components = request.path.split(separator: "/", omittingEmptySubsequences: true)
         let targetMatches =
             switch target {
-            case .api: components.count == 1 && components[0] == "api"
-            case .images: components.first == "photo" || components.first == "get"
+            case .api: components.elementsEqual(["api"])
+            case .flickr: components.elementsEqual(["services", "rest"])
+            case .feed: components.elementsEqual(["services", "feeds", "photos_public.gne"])
+            case .thumbnails: components.elementsEqual(["api", "v2", "content", "misc", "media-coverages"])
+            case .images: ["photo", "get", "flickr", "cimg"].contains(components.first ?? "")
             case .all: true
             }
         guard targetMatches else { return false }
         guard let queryContains, !queryContains.isEmpty else { return true }
-        return request.query["q"]?.lowercased().contains(queryContains.lowercased()) ?? false
+        let needle = queryContains.lowercased()
+        return ["q", "text", "tags"].contains { request.query[$0]?.lowercased().contains(needle) ?? false }
     }
 
     /// The rule in the ``parse(_:)`` grammar. A custom ``Kind/status(_:body:)`` body is not part of it.
@@ -124,6 +141,8 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let plainText = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
+    private static let targetList = "api, flickr, feed, thumbnails, images or all"
+
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "
         + "oversized=BYTES, stall=S, malformed-json or hostile"
@@ -136,7 +155,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         let options = selector.split(separator: ",", omittingEmptySubsequences: false)
         guard let target = Target(rawValue: String(options[0]).lowercased()) else {
             throw SampleAPIFaultSpecError(
-                "Unknown fault target \(quoted(options[0])) in \(quoted(spec)); expected api, images or all."
+                "Unknown fault target \(quoted(options[0])) in \(quoted(spec)); expected \(targetList)."
             )
         }
         var queryContains: String?

@@ -32,6 +32,18 @@ struct SampleAPIResponse: Sendable {
         Self(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 
+    static func json(_ value: OrderedJSON) -> Self {
+        Self(status: 200, headers: ["Content-Type": "application/json"], body: value.data)
+    }
+
+    static func jpeg(_ image: SampleImage) -> Self {
+        Self(
+            status: 200,
+            headers: ["Content-Type": "image/jpeg", "Cache-Control": "public, max-age=86400"],
+            body: image.bytes
+        )
+    }
+
     static func html(title: String, paragraph: String) -> Self {
         let page = """
             <!DOCTYPE html>
@@ -50,7 +62,8 @@ struct SampleAPIResponse: Sendable {
     }
 }
 
-/// Maps a request to its response: the Pixabay search, the image files, the stand-in web pages and the index.
+/// Maps a request to its response: the Pixabay search, the Flickr REST methods and feed, the media-coverage list,
+/// the image files, the stand-in web pages and the index.
 struct SampleAPIRouter: Sendable {
     static let invalidKeyMessage = "[ERROR 400] Invalid or missing API key (https://pixabay.com/api/docs/)."
     static let queryTooLongMessage = "[ERROR 400] \"q\" is too long."
@@ -63,12 +76,16 @@ struct SampleAPIRouter: Sendable {
 
     let configuration: SampleAPIConfiguration
     let catalog: PixabayCatalog
+    let flickr: FlickrCatalog
+    let thumbnails: ThumbnailCatalog
     let images: SampleImages
     let rateLimiter: RateLimiter
 
     init(configuration: SampleAPIConfiguration, images: SampleImages = .bundled) {
         self.configuration = configuration
         self.catalog = PixabayCatalog(hitCounts: configuration.hitCounts, images: images)
+        self.flickr = FlickrCatalog(counts: configuration.flickrCounts, images: images)
+        self.thumbnails = ThumbnailCatalog(count: configuration.thumbnailCount, images: images)
         self.images = images
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
     }
@@ -87,6 +104,16 @@ struct SampleAPIRouter: Sendable {
             return search(request.query, baseURL: baseURL, now: now)
         case ("photo", 2), ("get", 2):
             return image(fileName: components[1])
+        case ("services", 2) where components[1] == "rest":
+            return flickrREST(request.query, baseURL: baseURL)
+        case ("services", 3) where components[1] == "feeds" && components[2] == "photos_public.gne":
+            return flickrFeed(request.query, baseURL: baseURL)
+        case ("flickr", 3):
+            return flickrImage(server: components[1], file: components[2])
+        case ("api", 5) where components.dropFirst().elementsEqual(Self.thumbnailsPath):
+            return thumbnailList(request.query, baseURL: baseURL)
+        case ("cimg", 5) where components[1] == "images" && components[4] == "image.jpg":
+            return thumbnailImage(imageID: components[2], quality: components[3])
         case ("photos", 2):
             return .html(
                 title: "Sample photo page",
@@ -145,11 +172,7 @@ struct SampleAPIRouter: Sendable {
         else {
             return .text(404, "No such sample image: \(fileName)")
         }
-        return SampleAPIResponse(
-            status: 200,
-            headers: ["Content-Type": "image/jpeg", "Cache-Control": "public, max-age=86400"],
-            body: image.bytes
-        )
+        return .jpeg(image)
     }
 
     private func redirect(to target: String?) -> SampleAPIResponse {
@@ -200,7 +223,7 @@ struct SampleAPIRouter: Sendable {
         return (String(theme), number, size)
     }
 
-    private static func decimal(_ text: Substring) -> Int? {
+    static func decimal(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 6, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int(text)
     }
@@ -211,7 +234,7 @@ struct SampleAPIRouter: Sendable {
     }
 
     private static let index = """
-        Vitrine sample API: a Pixabay-compatible image API serving bundled sample pictures.
+        Vitrine sample API: Pixabay, Flickr and a media-coverage list, serving bundled sample pictures.
 
         GET /api/?key=KEY&q=TERM&page=N&per_page=N   search, as documented at https://pixabay.com/api/docs/
         GET /photo/{id}-{theme}{NN}_150.jpg           preview image (themes: city, graffiti)
@@ -221,6 +244,18 @@ struct SampleAPIRouter: Sendable {
         GET /users/{user}-{user_id}/                  stands for a user page on Pixabay
         GET /redirect?to=URL                          302 Found to URL, whatever it is
         GET /redirect-chain/{N}                       N redirects in a row, the last one to a JPEG
+
+        GET /services/rest/?method=M&api_key=KEY&format=json&nojsoncallback=1
+                                                      flickr.photos.search (text, tags, extras, page, per_page)
+                                                      and flickr.photos.getRecent, as Flickr documents them
+        GET /services/feeds/photos_public.gne?format=json&nojsoncallback=1&tags=a,b
+                                                      Flickr's public feed, \\' escapes and all
+        GET /flickr/65535/{id}_{secret}[_{suffix}].jpg
+                                                      Flickr image (suffixes s q t m n w z c b o)
+        GET /api/v2/content/misc/media-coverages?limit=N
+                                                      media-coverage list (a JSON array, at most 300)
+        GET /cimg/images/img-{uuid}/{0|10|20|30|40}/image.jpg
+                                                      media-coverage thumbnail in that quality
 
         """
 }

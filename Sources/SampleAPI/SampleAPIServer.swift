@@ -27,7 +27,8 @@ public enum SampleAPIServerError: Error, Sendable, Equatable {
     case startTimedOut
 }
 
-/// A Pixabay-compatible image API on 127.0.0.1 serving bundled sample images.
+/// Image APIs on 127.0.0.1 serving bundled sample images: Pixabay's search, Flickr's REST photo lists and public
+/// feed, and a media-coverage thumbnail list, each in its provider's documented shape.
 public final class SampleAPIServer: Sendable {
     /// The API key the sample API accepts unless configured otherwise.
     public static let demoKey = "sample-key"
@@ -131,6 +132,17 @@ public final class SampleAPIServer: Sendable {
     /// The search endpoint to use in place of `https://pixabay.com/api/`.
     public var pixabayEndpoint: String {
         get async { "\(await baseURL)/api/" }
+    }
+
+    /// The base under which Flickr's `rest/` and `feeds/photos_public.gne` live, in place of
+    /// `https://www.flickr.com/services/`.
+    public var flickrEndpoint: String {
+        get async { "\(await baseURL)/services/" }
+    }
+
+    /// The list to use in place of `https://acharyaprashant.org/api/v2/content/misc/media-coverages`.
+    public var thumbnailsEndpoint: String {
+        get async { "\(await baseURL)/api/v2/content/misc/media-coverages" }
     }
 
     /// Closes the listening socket and open connections, and waits until the server has shut down.

@@ -38,7 +38,7 @@ struct BuildFlags: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Seconds a transfer may stall (under 1 byte/s) before it fails.", valueName: "s"))
+        help: ArgumentHelp("Seconds a transfer may stall (under 100 bytes/s) before it fails.", valueName: "s"))
     var stallTimeout = 30
 
     @Option(name: .long, help: ArgumentHelp("Stop the whole run after this many seconds.", valueName: "s"))
@@ -76,10 +76,11 @@ struct BuildFlags: ParsableArguments {
         return try Theme.load(directory: URL(fileURLWithPath: templates))
     }
 
-    func options(itemsPerPage: Int) throws(TemplateError) -> BuildOptions {
+    func options(itemsPerPage: Int, tileShape: GalleryModel.TileShape) throws(TemplateError) -> BuildOptions {
         BuildOptions(
             output: outputFolder, itemsPerPage: itemsPerPage, theme: try theme(),
-            maximumImageBytes: maxImageSize.bytes, maximumResponseBytes: maxResponseSize.bytes, force: force)
+            maximumImageBytes: maxImageSize.bytes, maximumResponseBytes: maxResponseSize.bytes, force: force,
+            tileShape: tileShape)
     }
 }
 
@@ -110,7 +111,8 @@ struct ByteSize: ExpressibleByArgument, Sendable {
 /// Runs one gallery build with the shared flags and reports it on stderr.
 enum GalleryRun {
     static func execute(
-        source: any ImageSource, label: String, flags: BuildFlags, itemsPerPage: Int, secrets: [String]
+        source: any ImageSource, label: String, flags: BuildFlags, itemsPerPage: Int, secrets: [String],
+        tileShape: GalleryModel.TileShape = .natural
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
         let engine = TransferEngine(
@@ -124,7 +126,7 @@ enum GalleryRun {
             progress: terminal.report)
         let interruption = Interruption()
         do {
-            let options = try flags.options(itemsPerPage: itemsPerPage)
+            let options = try flags.options(itemsPerPage: itemsPerPage, tileShape: tileShape)
             let summary = try await interruption.run(deadline: flags.deadline) {
                 try await pipeline.run(source, label: label, options: options)
             }

@@ -7,14 +7,28 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Build a gallery from the bundled sample API: no network, no key.",
-        discussion: "Starts the sample API on 127.0.0.1, builds the Pixabay gallery for TERM from it, and stops it."
+        discussion: """
+            Starts the sample API on 127.0.0.1, builds a gallery from it with the source chosen by --source, and \
+            stops it. pixabay: TERM paired with "TERM graffiti"; flickr: a Flickr search for TERM; flickr-feed: \
+            Flickr's public feed (no key); thumbnails: a square-tiled grid of the thumbnail list.
+            """
     )
+
+    /// The sample API's sources a demo can show.
+    enum Source: String, ExpressibleByArgument, CaseIterable {
+        case pixabay, flickr
+        case flickrFeed = "flickr-feed"
+        case thumbnails
+    }
 
     @Argument(help: "The search term.")
     var term = "Hamburg"
 
-    @Option(name: .long, help: ArgumentHelp("Items per grid page.", valueName: "n"))
-    var perPage = 10
+    @Option(name: .long, help: ArgumentHelp("The sample API to build from.", valueName: "name"))
+    var source = Source.pixabay
+
+    @Option(name: .long, help: ArgumentHelp("Items per grid page (default: the source's own).", valueName: "n"))
+    var perPage: Int?
 
     @Option(name: .long, help: ArgumentHelp("Number of grid pages.", valueName: "n"))
     var pages = 2
@@ -33,17 +47,41 @@ struct DemoCommand: AsyncParsableCommand {
         } catch  where port == nil {
             try await server.start(port: 0)
         }
-        let endpoint = await server.pixabayEndpoint
         do {
-            let source = PixabaySource(
-                term: term, variantWord: "graffiti", itemCount: perPage * pages, key: SampleAPIServer.demoKey,
-                endpoint: endpoint)
-            try await GalleryRun.execute(
-                source: source, label: "the sample API for “\(term)”", flags: flags, itemsPerPage: perPage, secrets: [])
+            try await build(from: server)
         } catch {
             await server.stop()
             throw error
         }
         await server.stop()
+    }
+
+    private func build(from server: SampleAPIServer) async throws {
+        let key = SampleAPIServer.demoKey
+        switch source {
+        case .pixabay:
+            let perPage = perPage ?? 10
+            let source = PixabaySource(
+                term: term, variantWord: "graffiti", itemCount: perPage * pages, key: key,
+                endpoint: await server.pixabayEndpoint)
+            try await GalleryRun.execute(
+                source: source, label: "the sample Pixabay API for “\(term)”", flags: flags, itemsPerPage: perPage,
+                secrets: [])
+        case .flickr, .flickrFeed:
+            let feed = source == .flickrFeed
+            let perPage = perPage ?? (feed ? 20 : 25)
+            let source = FlickrSource(
+                term: term, itemCount: feed ? 20 : perPage * pages, key: feed ? nil : key,
+                endpoint: await server.flickrEndpoint)
+            try await GalleryRun.execute(
+                source: source, label: "the sample Flickr API for “\(term)”", flags: flags, itemsPerPage: perPage,
+                secrets: [])
+        case .thumbnails:
+            let limit = (perPage ?? 120) * pages
+            try await GalleryRun.execute(
+                source: ThumbnailSource(limit: limit, endpoint: await server.thumbnailsEndpoint),
+                label: "the sample thumbnail list", flags: flags, itemsPerPage: perPage ?? limit, secrets: [],
+                tileShape: .square)
+        }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 import VitrineCore
 
 /// Runs the build so that SIGINT, SIGTERM or the deadline cancel it cooperatively: transfers stop, files being
-/// written are finished or never started, and the exit status says which it was.
+/// written are finished or never started, and the exit status says which it was. A second signal exits at once.
 final class Interruption: Sendable {
     private let cause = Mutex<Stop?>(nil)
 
@@ -41,7 +41,11 @@ final class Interruption: Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
-                cause.withLock { $0 = $0 ?? .signal(number) }
+                let repeated = cause.withLock { cause -> Bool in
+                    defer { cause = cause ?? .signal(number) }
+                    return cause != nil
+                }
+                if repeated { _exit(128 + number) }
                 task.cancel()
             }
             source.resume()

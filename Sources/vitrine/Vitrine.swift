@@ -14,7 +14,9 @@ struct Vitrine: AsyncParsableCommand {
             \(exitStatusHelp)
             """,
         version: VitrineVersion.current,
-        subcommands: [PixabayCommand.self, DemoCommand.self, SampleAPICommand.self]
+        subcommands: [
+            PixabayCommand.self, FlickrCommand.self, ThumbnailsCommand.self, DemoCommand.self, SampleAPICommand.self,
+        ]
     )
 }
 

@@ -5,6 +5,7 @@ import Testing
 @Suite("Sample API fault specs (no server)")
 struct SampleAPIFaultSpecTests {
     private static let internalError = "[ERROR 500] Internal Server Error (injected by the sample API)."
+    private static let unavailable = "[ERROR 503] Service Unavailable (injected by the sample API)."
 
     @Test(arguments: [
         ("api:429:3", SampleAPIFault(.rateLimited(retryAfter: nil), on: .api, times: 3)),
@@ -26,6 +27,11 @@ struct SampleAPIFaultSpecTests {
         ("images:reset:1", SampleAPIFault(.resetMidBody, on: .images, times: 1)),
         ("images:WRONG-TYPE", SampleAPIFault(.wrongContentType, on: .images)),
         ("api:malformed-json:10", SampleAPIFault(.malformedJSON, on: .api, times: 10)),
+        ("flickr:503:2", SampleAPIFault(.status(503, body: unavailable), on: .flickr, times: 2)),
+        ("Flickr,q=hamburg:truncate", SampleAPIFault(.truncatedBody, on: .flickr, queryContains: "hamburg")),
+        ("feed:reset:1", SampleAPIFault(.resetMidBody, on: .feed, times: 1)),
+        ("thumbnails:delay=20", SampleAPIFault(.delay(milliseconds: 20), on: .thumbnails)),
+        ("THUMBNAILS:malformed-json:*", SampleAPIFault(.malformedJSON, on: .thumbnails)),
     ])
     func parsesGoodSpecs(spec: String, expected: SampleAPIFault) throws {
         let fault = try SampleAPIFault.parse(spec)
@@ -48,7 +54,11 @@ struct SampleAPIFaultSpecTests {
         ("api", "must look like TARGET:KIND or TARGET:KIND:COUNT"),
         ("api:500:3:4", "must look like TARGET:KIND or TARGET:KIND:COUNT"),
         (":500", "must look like TARGET:KIND or TARGET:KIND:COUNT"),
-        ("web:500", #"Unknown fault target "web" in "web:500"; expected api, images or all."#),
+        (
+            "web:500",
+            #"Unknown fault target "web" in "web:500"; expected api, flickr, feed, thumbnails, images or all."#
+        ),
+        ("rest:500", #"Unknown fault target "rest""#),
         ("api,x=1:500", #"Unknown fault option "x=1""#),
         ("api,q=:500", "needs non-empty, validly percent-encoded text"),
         ("api,q=%zz:500", "needs non-empty, validly percent-encoded text"),
@@ -98,5 +108,33 @@ struct SampleAPIFaultSpecTests {
         let filtered = SampleAPIFault(.truncatedBody, on: .api, queryContains: "Graffiti")
         #expect(filtered.matches(request("/api/", q: "hamburg graffiti")))
         #expect(!filtered.matches(request("/api/", q: "hamburg")) && !filtered.matches(request("/api/")))
+    }
+
+    @Test func targetsOfTheFlickrAndThumbnailRoutes() {
+        func request(_ path: String, _ query: [String: String] = [:]) -> SampleAPIRequest {
+            SampleAPIRequest(method: "GET", path: path, query: query)
+        }
+        let thumbnailsPath = "/api/v2/content/misc/media-coverages"
+        let feedPath = "/services/feeds/photos_public.gne"
+        let flickr = SampleAPIFault(.truncatedBody, on: .flickr)
+        #expect(flickr.matches(request("/services/rest/")) && flickr.matches(request("/services/rest")))
+        #expect(!flickr.matches(request(feedPath)) && !flickr.matches(request("/services/rest/x")))
+        let feed = SampleAPIFault(.truncatedBody, on: .feed)
+        #expect(feed.matches(request(feedPath)) && !feed.matches(request("/services/rest/")))
+        let thumbnails = SampleAPIFault(.truncatedBody, on: .thumbnails)
+        #expect(thumbnails.matches(request(thumbnailsPath)) && thumbnails.matches(request(thumbnailsPath + "/")))
+        #expect(!thumbnails.matches(request("/api/")))
+        #expect(!SampleAPIFault(.truncatedBody, on: .api).matches(request(thumbnailsPath)))
+        let images = SampleAPIFault(.truncatedBody, on: .images)
+        #expect(images.matches(request("/flickr/65535/51234567101_0123456789_m.jpg")))
+        #expect(images.matches(request("/cimg/images/img-x/0/image.jpg")))
+        #expect(!images.matches(request(feedPath)) && !images.matches(request(thumbnailsPath)))
+
+        let text = SampleAPIFault(.truncatedBody, on: .flickr, queryContains: "elbe")
+        #expect(text.matches(request("/services/rest/", ["text": "Elbe bridge"])))
+        #expect(text.matches(request("/services/rest/", ["tags": "hamburg,elbe"])))
+        #expect(!text.matches(request("/services/rest/", ["method": "flickr.photos.getRecent"])))
+        let tags = SampleAPIFault(.truncatedBody, on: .feed, queryContains: "graffiti")
+        #expect(tags.matches(request(feedPath, ["tags": "hamburg,graffiti"])) && !tags.matches(request(feedPath)))
     }
 }

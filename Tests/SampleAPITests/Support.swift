@@ -71,6 +71,30 @@ enum Curl {
     }
 }
 
+extension Curl {
+    /// Fetches every URL of `urls` with at most `width` curl processes at a time; the responses in `urls` order.
+    static func getAll(_ urls: [String], width: Int = 8) async throws -> [CurlResponse] {
+        try await withThrowingTaskGroup(of: (Int, CurlResponse).self) { group in
+            var responses = [CurlResponse?](repeating: nil, count: urls.count)
+            var next = 0
+            func startNext() {
+                guard next < urls.count else { return }
+                let (index, url) = (next, urls[next])
+                group.addTask { (index, try await Curl.get(url)) }
+                next += 1
+            }
+            for _ in 0..<width {
+                startNext()
+            }
+            while let (index, response) = try await group.next() {
+                responses[index] = response
+                startNext()
+            }
+            return responses.compactMap { $0 }
+        }
+    }
+}
+
 /// Starts a server on a free port, runs `body` with it and stops it again.
 func withServer<T>(
     _ configuration: SampleAPIConfiguration = .init(),

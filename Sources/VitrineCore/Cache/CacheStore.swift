@@ -74,6 +74,9 @@ public struct CacheStore: Sendable {
         public var sha256: String
         public var format: ImageFormat
         public var byteCount: Int
+        /// The pixel size read from the image's header, when it could be.
+        public var width: Int?
+        public var height: Int?
     }
 
     /// The image last downloaded from `url`, if its bytes are still in the cache.
@@ -92,7 +95,10 @@ public struct CacheStore: Sendable {
     public func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
         -> ImageRecord
     {
-        let record = ImageRecord(sha256: SHA256.hex(of: bytes), format: format, byteCount: bytes.count)
+        let size = ImageDimensions.read(bytes, format: format)
+        let record = ImageRecord(
+            sha256: SHA256.hex(of: bytes), format: format, byteCount: bytes.count, width: size?.width,
+            height: size?.height)
         let file = imageFile(for: record)
         if (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int != bytes.count {
             try AtomicFile.write(bytes, to: file)

@@ -9,7 +9,7 @@ public final class TransferEngine: HTTPFetching {
     public struct Configuration: Sendable {
         public var concurrentTransfers: Int
         public var connectTimeoutSeconds: Int
-        /// A transfer slower than one byte per second for this long is abandoned.
+        /// A transfer slower than 100 bytes per second for this long is abandoned (and retried).
         public var stallTimeoutSeconds: Int
         public var maximumRedirects: Int
         public var userAgent: String
@@ -178,7 +178,7 @@ private final class ActiveTransfer {
         easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_CONNECTTIMEOUT, configuration.connectTimeoutSeconds)
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        easy.set(CURLOPT_LOW_SPEED_LIMIT, 100)
         easy.set(CURLOPT_LOW_SPEED_TIME, configuration.stallTimeoutSeconds)
         easy.set(CURLOPT_USERAGENT, configuration.userAgent)
         easy.set(CURLOPT_ACCEPT_ENCODING, "")

@@ -10,10 +10,12 @@ public enum ImageOutcome: Sendable, Hashable {
 public struct GalleryAssembler: Sendable {
     public var itemsPerPage: Int
     public var language: String
+    public var tileShape: GalleryModel.TileShape
 
-    public init(itemsPerPage: Int, language: String = "en") {
+    public init(itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural) {
         self.itemsPerPage = max(1, itemsPerPage)
         self.language = language
+        self.tileShape = tileShape
     }
 
     /// The output path of a stored image: named by its content, so equal bytes share one file.
@@ -42,7 +44,7 @@ public struct GalleryAssembler: Sendable {
                 sourceID: item.sourceID.isEmpty ? nil : item.sourceID, entries: entries)
         }
         let collection = GalleryModel.Collection(
-            id: "c1", title: result.title, pages: pages, collections: [], items: items)
+            id: "c1", title: result.title, tileShape: tileShape, pages: pages, collections: [], items: items)
         return GalleryModel(
             title: result.title, language: language, source: result.source, notices: notices,
             variants: result.variants, collections: [collection])
@@ -58,15 +60,22 @@ public struct GalleryAssembler: Sendable {
         }
     }
 
+    /// The local rendition of `image`: its size as read from the downloaded bytes where possible, else as the API
+    /// said.
     private func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
-        let state: GalleryModel.LocalImage.State
         switch images[image.url] {
         case .stored(let record):
-            state = .available(path: Self.localPath(of: record), mediaType: record.format.mediaType)
-        case .failed(let reason): state = .unavailable(reason: reason)
-        case nil: state = .unavailable(reason: "Not downloaded")
+            let measured = record.width != nil && record.height != nil
+            return GalleryModel.LocalImage(
+                state: .available(path: Self.localPath(of: record), mediaType: record.format.mediaType),
+                width: measured ? record.width : image.width, height: measured ? record.height : image.height)
+        case .failed(let reason):
+            return GalleryModel.LocalImage(
+                state: .unavailable(reason: reason), width: image.width, height: image.height)
+        case nil:
+            return GalleryModel.LocalImage(
+                state: .unavailable(reason: "Not downloaded"), width: image.width, height: image.height)
         }
-        return GalleryModel.LocalImage(state: state, width: image.width, height: image.height)
     }
 
     /// A file-name-safe form of the API's id, made unique; the position stands in when the id has nothing usable.

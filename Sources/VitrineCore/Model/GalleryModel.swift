@@ -24,10 +24,15 @@ public struct GalleryModel: Sendable {
     public struct Collection: Sendable {
         public var id: String
         public var title: String
+        /// How grid tiles are shaped.
+        public var tileShape: TileShape = .natural
         public var pages: [GridPage]
         public var collections: [Collection]
         public var items: [Item]
     }
+
+    /// How grid tiles are shaped: each picture in its own proportions, or square crops (thumbnail grids).
+    public enum TileShape: String, Sendable { case natural, square }
 
     /// One grid page of a collection.
     public struct GridPage: Sendable, Hashable {

@@ -35,6 +35,7 @@ enum ModelDocument {
         set(element, "title", collection.title)
         set(element, "item-count", String(collection.items.count))
         set(element, "page-count", String(collection.pages.count))
+        if collection.tileShape != .natural { set(element, "layout", collection.tileShape.rawValue) }
         for page in collection.pages {
             let node = child(element, "page")
             set(node, "id", page.id)

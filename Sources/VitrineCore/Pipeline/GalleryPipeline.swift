@@ -22,11 +22,13 @@ public struct BuildOptions: Sendable {
     public var maximumResponseBytes: Int
     /// Write into an output folder that holds files Vitrine did not write.
     public var force: Bool
+    public var tileShape: GalleryModel.TileShape
 
     public init(
         output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
-        maximumResponseBytes: Int = 16 << 20, force: Bool = false
+        maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural
     ) {
+        self.tileShape = tileShape
         self.output = output
         self.itemsPerPage = itemsPerPage
         self.theme = theme
@@ -122,7 +124,7 @@ public struct GalleryPipeline: Sendable {
         summary.imagesFromCache = images.fromCache
         summary.imagesFailed = images.outcomes.values.filter { if case .failed = $0 { true } else { false } }.count
 
-        let gallery = GalleryAssembler(itemsPerPage: options.itemsPerPage).assemble(
+        let gallery = GalleryAssembler(itemsPerPage: options.itemsPerPage, tileShape: options.tileShape).assemble(
             result, images: images.outcomes, notices: notices)
         let model = ModelDocument.make(gallery)
         let jobs = gallery.pageJobs

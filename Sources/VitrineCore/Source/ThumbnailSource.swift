@@ -1,0 +1,97 @@
+import Foundation
+
+/// A list API whose elements carry `thumbnail {domain, basePath, key, qualities, aspectRatio}` (the media-coverage
+/// API): one square-tiled grid of every element, with preview pages.
+public struct ThumbnailSource: ImageSource {
+    public static let defaultEndpoint = "https://acharyaprashant.org/api/v2/content/misc/media-coverages"
+    /// The nominal width given to tiles, whose true size only the aspect ratio tells.
+    static let nominalWidth = 640
+
+    public var limit: Int
+    public var endpoint: String
+
+    public init(limit: Int, endpoint: String = defaultEndpoint) {
+        self.limit = limit
+        self.endpoint = endpoint
+    }
+
+    func request() -> HTTPRequest {
+        var components = URLComponents(string: endpoint) ?? URLComponents()
+        var items = (components.queryItems ?? []).filter { $0.name != "limit" }
+        items.append(URLQueryItem(name: "limit", value: String(limit)))
+        components.queryItems = items
+        return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 16 << 20)
+    }
+
+    public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
+        guard RemoteURLPolicy.accepts(endpoint) else {
+            throw SourceError.invalidOption(
+                source: "the thumbnail list", detail: "The endpoint \(endpoint) is not an http or https URL.")
+        }
+        let response = try await api.load(request())
+        guard (200..<300).contains(response.status) else {
+            throw (500...599).contains(response.status) || response.status == 429
+                ? SourceError.unavailable(
+                    source: "The thumbnail list", status: response.status, message: response.bodyText)
+                : SourceError.rejected(
+                    source: "The thumbnail list", status: response.status, message: response.bodyText, hint: nil)
+        }
+        let (items, warnings) = try Self.decode(response.body)
+        let host = URLComponents(string: endpoint)?.host ?? "the thumbnail list"
+        return SourceResult(
+            title: "Media coverage", source: SourceDescription(name: "thumbnails", label: host, home: nil),
+            variants: [SourceVariant(key: "original", label: "Image", query: nil)],
+            items: Array(items.prefix(max(0, limit))), fetchedAt: response.fetchedAt, warnings: warnings,
+            skipped: warnings.count)
+    }
+
+    static func decode(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
+        let json: LooseJSON
+        do {
+            json = try LooseJSON.parse(body)
+        } catch {
+            throw SourceError.badData(source: "The thumbnail list", detail: "the answer is not valid JSON")
+        }
+        guard let list = json.array else {
+            throw SourceError.badData(source: "The thumbnail list", detail: "the answer is not a JSON array")
+        }
+        var items: [SourceItem] = []
+        var warnings: [String] = []
+        for (index, element) in list.enumerated() {
+            switch decodeElement(element) {
+            case .success(let item): items.append(item)
+            case .failure(let reason): warnings.append("Skipped element \(index + 1) of the thumbnail list: \(reason).")
+            }
+        }
+        return (items, warnings)
+    }
+
+    static func decodeElement(_ element: LooseJSON) -> Result<SourceItem, PixabaySource.SkipReason> {
+        let thumbnail = element["thumbnail"]
+        guard element.isObject, thumbnail.isObject else {
+            return .failure(.init(description: "it has no “thumbnail” object"))
+        }
+        guard let domain = thumbnail["domain"].string, let basePath = thumbnail["basePath"].string,
+            let key = thumbnail["key"].string, !basePath.isEmpty, !key.isEmpty,
+            !basePath.contains(".."), !key.contains("/")
+        else { return .failure(.init(description: "“thumbnail” lacks domain, basePath or key")) }
+        let base = domain.hasSuffix("/") ? String(domain.dropLast()) : domain
+        let full = "\(base)/\(basePath)/0/\(key)"
+        guard RemoteURLPolicy.accepts(full) else { return .failure(.init(description: "its image URL is not http(s)")) }
+        let qualities = (thumbnail["qualities"].array ?? []).compactMap(\.int).filter { $0 > 0 }.sorted()
+        let tileURL = qualities.last.map { "\(base)/\(basePath)/\($0)/\(key)" } ?? full
+        let ratio = thumbnail["aspectRatio"].value.flatMap { ($0 as? NSNumber)?.doubleValue }
+            .flatMap { $0.isFinite && $0 > 0.05 && $0 < 20 ? $0 : nil }
+        let height = ratio.map { max(1, Int((Double(nominalWidth) / $0).rounded())) }
+        let tile = RemoteImage(url: tileURL, width: ratio == nil ? nil : nominalWidth, height: height)
+        let fullImage = RemoteImage(
+            url: full, width: ratio == nil ? nil : nominalWidth * 2, height: height.map { $0 * 2 })
+        let id = element["id"].string ?? thumbnail["id"].string ?? ""
+        let link = element["coverageURL"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let credit = element["publishedBy"].string.map { Credit(name: $0, url: link) }
+        return .success(
+            SourceItem(
+                sourceID: id,
+                entries: [.found(caption: element["title"].string ?? "", credit: credit, tile: tile, full: fullImage)]))
+    }
+}

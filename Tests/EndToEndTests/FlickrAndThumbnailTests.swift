@@ -1,0 +1,143 @@
+import Foundation
+import SampleAPI
+import Testing
+import VitrineTemplates
+
+@testable import VitrineCore
+
+/// The Flickr and thumbnail-list galleries built by the real binary against the sample API.
+@Suite struct FlickrAndThumbnailTests {
+    static let key = "flickr-key-5150"
+
+    func withServer(
+        faults: [SampleAPIFault] = [], _ body: (SampleAPIServer, Workspace) async throws -> Void
+    ) async throws {
+        let server = SampleAPIServer(configuration: SampleAPIConfiguration(faults: faults, flickrKey: Self.key))
+        try await server.start()
+        let workspace = try Workspace()
+        do {
+            try await body(server, workspace)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    func checkSite(_ workspace: Workspace, items: Int) throws -> SiteInspector {
+        let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+        let crawl = try site.crawl()
+        #expect(crawl.broken == [])
+        for image in crawl.files where image.hasPrefix("images/") {
+            #expect(ImageFormat.sniff(try Data(contentsOf: site.root.appendingPathComponent(image))) != nil)
+        }
+        let model = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+        #expect(model.strings("//item").count == items)
+        return site
+    }
+
+    func flickr(_ server: SampleAPIServer, _ workspace: Workspace, _ extra: [String]) async throws
+        -> VitrineProcess.Outcome
+    {
+        try await VitrineProcess.run(
+            ["flickr"] + extra + [
+                "--endpoint", await server.flickrEndpoint, "--cache", workspace.path("cache"), "--out",
+                workspace.path("out"),
+            ])
+    }
+
+    @Test func aFlickrSearchIsPaginatedAndLinksBackToEachPhotoPage() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--pages", "2"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("50 items"))
+            let site = try checkSite(workspace, items: 50)
+            #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("page-2.html").path))
+            let model = try XMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+            let credits = model.strings("//credit/@href")
+            #expect(credits.count == 50 && credits.allSatisfy { $0.hasPrefix("https://www.flickr.com/photos/") })
+            let first = try #require(model.strings("//item[1]/entry/@href").first)
+            #expect(
+                try site.page(first).strings("//a/@href").contains { $0.hasPrefix("https://www.flickr.com/photos/") })
+            #expect(try site.nextChain(from: first).chain.count == 50)
+            #expect(!outcome.stderr.contains(Self.key))
+            let requests = server.requests().filter { $0.path.hasPrefix("/services/rest") }
+            #expect(requests.count == 1 && requests.allSatisfy { $0.query["method"] == "flickr.photos.search" })
+        }
+    }
+
+    @Test func withoutATermAKeyGivesTheRecentPhotos() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["--key", Self.key])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            _ = try checkSite(workspace, items: 25)
+            #expect(server.requests().contains { $0.query["method"] == "flickr.photos.getRecent" })
+        }
+    }
+
+    @Test func withoutAKeyThePublicFeedIsReadQuirksAndAll() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["Hamburg"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let site = try checkSite(workspace, items: 20)
+            #expect(server.requests().contains { $0.path.hasSuffix("photos_public.gne") })
+            let captions = try XMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml")))
+            ).strings("//caption")
+            #expect(captions.contains { $0.contains("'") })
+            #expect(!captions.contains { $0.contains("\\'") })
+        }
+    }
+
+    @Test func aRejectedFlickrKeyIsExit77WithFlickrsMessage() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["Hamburg", "--key", "wrong-key-1"])
+            #expect(outcome.status == 77)
+            #expect(outcome.stderr.contains("Invalid API Key"))
+            #expect(!outcome.stderr.contains("wrong-key-1"))
+        }
+    }
+
+    @Test func twoHundredThumbnailsMakeOneLazySquareGrid() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await VitrineProcess.run([
+                "thumbnails", "--endpoint", await server.thumbnailsEndpoint, "--limit", "200", "--cache",
+                workspace.path("cache"), "--out", workspace.path("out"),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let site = try checkSite(workspace, items: 200)
+            let index = try site.page("index.html")
+            #expect(index.strings("//ol[contains(@class, 'grid-square')]").count == 1)
+            #expect(index.strings("//main//img").count == 200)
+            #expect(index.strings("//main//img[@loading='lazy']").count >= 190)
+            #expect(index.strings("//main//img[not(@width) or not(@height)]").isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("page-2.html").path))
+        }
+    }
+
+    @Test func thumbnailsThatFailBecomePlaceholdersAndTheRunFinishes() async throws {
+        try await withServer(faults: [SampleAPIFault(.status(404, body: "Not Found"), on: .images, times: 3)]) {
+            server, workspace in
+            let outcome = try await VitrineProcess.run([
+                "thumbnails", "--endpoint", await server.thumbnailsEndpoint, "--limit", "30", "--retries", "0",
+                "--cache", workspace.path("cache"), "--out", workspace.path("out"),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("3 failed"))
+            let site = try checkSite(workspace, items: 30)
+            #expect(try site.page("index.html").strings("//main").joined().contains("HTTP 404"))
+        }
+    }
+
+    @Test(arguments: ["flickr", "flickr-feed", "thumbnails"])
+    func theDemoShowsEverySource(source: String) async throws {
+        let workspace = try Workspace()
+        let outcome = try await VitrineProcess.run(
+            ["demo", "--source", source, "--port", "0", "--out", "Output", "--cache", "cache"], in: workspace.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let site = SiteInspector(root: workspace.url.appendingPathComponent("Output"))
+        #expect(try site.crawl().broken == [])
+    }
+}

@@ -1,0 +1,462 @@
+import Foundation
+import SampleAPI
+import Testing
+
+private let key = SampleAPIServer.demoKey
+private let urlExtras = FlickrSize.allCases.map { "url_\($0.rawValue)" }.joined(separator: ",")
+private let photoKeys: Set<String> = [
+    "id", "owner", "secret", "server", "farm", "title", "ispublic", "isfriend", "isfamily",
+]
+private let feedKeys: Set<String> = ["title", "link", "description", "modified", "generator", "items"]
+private let feedItemKeys: Set<String> = [
+    "title", "link", "media", "date_taken", "description", "published", "author", "author_id", "tags",
+]
+private let coverageKeys: Set<String> = [
+    "id", "title", "language", "thumbnail", "mediaType", "coverageURL", "publishedAt", "publishedBy",
+]
+private let optionalCoverageKeys: Set<String> = ["backupDetails", "description", "seoSlugWithId"]
+private let thumbnailKeys: Set<String> = [
+    "id", "version", "domain", "basePath", "key", "qualities", "aspectRatio",
+]
+
+/// The JSON object `data` holds, or a recorded failure.
+private func object(_ data: Data) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+/// Whether `value` came from a JSON string (`"1000"`), as opposed to a JSON number.
+private func isString(_ value: Any?) -> Bool {
+    value is String
+}
+
+/// Whether `value` came from a JSON number; on Linux numbers arrive as `NSNumber`, never as `String`.
+private func isNumber(_ value: Any?) -> Bool {
+    value != nil && !(value is String) && (value as? NSNumber) != nil
+}
+
+/// `body` with Flickr's invalid `\'` escapes replaced, as clients of the feed do.
+private func unquirked(_ body: Data) -> Data {
+    Data(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\\'", with: "'").utf8)
+}
+
+/// Fetches every `(url, width, height)` and checks each is a JPEG of exactly that size.
+private func expectJPEGs(_ checks: [(url: String, width: Int, height: Int)]) async throws {
+    let responses = try await Curl.getAll(checks.map(\.url))
+    #expect(responses.count == checks.count)
+    for (check, response) in zip(checks, responses) {
+        #expect(response.status == 200, "\(check.url)")
+        #expect(isJPEG(response.body), "\(check.url)")
+        #expect(response.header("Content-Type") == "image/jpeg")
+        #expect(response.header("Content-Length") == String(response.body.count))
+        let size = try #require(jpegDimensions(response.body), "\(check.url)")
+        #expect(size.width == check.width && size.height == check.height, "\(check.url)")
+    }
+}
+
+@Suite("Flickr and media-coverage endpoints over HTTP")
+struct ProviderEndpointTests {
+    @Test func endpointsSitWhereTheProvidersPutThem() async throws {
+        try await withServer { server in
+            let baseURL = await server.baseURL
+            #expect(await server.flickrEndpoint == "\(baseURL)/services/")
+            #expect(await server.thumbnailsEndpoint == "\(baseURL)/api/v2/content/misc/media-coverages")
+            let index = try await Curl.get("\(baseURL)/")
+            #expect(index.text.contains("/services/rest/") && index.text.contains("media-coverages"))
+        }
+    }
+
+    @Test func flickrSearchHasFlickrsShapeAndTypeDrift() async throws {
+        try await withServer { server in
+            let endpoint = await server.flickrEndpoint
+            let baseURL = await server.baseURL
+            let extras = "description,date_upload,owner_name,tags,o_dims,url_m,url_s"
+            func search(page: Int, slash: String = "/") async throws -> CurlResponse {
+                try await Curl.get(
+                    "\(endpoint)rest\(slash)?method=flickr.photos.search&api_key=\(key)&text=hamburg&per_page=5"
+                        + "&page=\(page)&extras=\(extras)&format=json&nojsoncallback=1&sort=relevance&safe_search=1"
+                )
+            }
+            let first = try await search(page: 1)
+            #expect(first.status == 200)
+            #expect(first.header("Content-Type") == "application/json")
+            #expect(first.header("Content-Length") == String(first.body.count))
+            #expect(first.text.hasPrefix(#"{"photos":{"page":1,"pages":"#))
+            #expect(first.text.hasSuffix(#"]},"stat":"ok"}"#))
+            #expect(try await search(page: 1, slash: "").body == first.body)
+            #expect(try await search(page: 1).body == first.body)
+
+            let catalog = FlickrCatalog()
+            let listing = FlickrListing.search("hamburg")
+            for page in [1, 2] {
+                let response = page == 1 ? first : try await search(page: page)
+                let root = try object(response.body)
+                #expect(Set(root.keys) == ["photos", "stat"] && root["stat"] as? String == "ok")
+                let photos = try #require(root["photos"] as? [String: Any])
+                #expect(Set(photos.keys) == ["page", "pages", "perpage", "total", "photo"])
+                #expect(isNumber(photos["page"]) && isNumber(photos["pages"]) && isNumber(photos["perpage"]))
+                #expect(page == 1 ? isString(photos["total"]) : isNumber(photos["total"]), "total on page \(page)")
+                let list = try #require(photos["photo"] as? [[String: Any]])
+                #expect(list.count == 5)
+                for photo in list {
+                    let expectedKeys = photoKeys.union([
+                        "description", "dateupload", "ownername", "tags", "o_width", "o_height", "url_m", "height_m",
+                        "width_m", "url_s", "height_s", "width_s",
+                    ])
+                    #expect(Set(photo.keys) == expectedKeys)
+                    for name in ["id", "owner", "secret", "server", "title", "dateupload", "ownername", "tags"] {
+                        #expect(isString(photo[name]), "\(name)")
+                    }
+                    for name in ["farm", "ispublic", "isfriend", "isfamily"] {
+                        #expect(isNumber(photo[name]), "\(name)")
+                    }
+                    for name in ["o_width", "o_height", "height_m", "width_m", "height_s", "width_s"] {
+                        #expect(page == 1 ? isString(photo[name]) : isNumber(photo[name]), "\(name), page \(page)")
+                    }
+                    #expect((photo["description"] as? [String: Any]).map { Set($0.keys) } == ["_content"])
+                }
+                let decoded = try JSONDecoder().decode(FlickrPhotosResponse.self, from: response.body)
+                let expected = catalog.page(
+                    of: listing, page: page, perPage: 5, extras: extras.components(separatedBy: ","), baseURL: baseURL
+                )
+                #expect(decoded.photos == expected)
+                #expect(decoded.stat == "ok")
+            }
+        }
+    }
+
+    @Test func flickrFailuresComeWithStatus200() async throws {
+        let invalidKey = #"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#
+        let parameterless =
+            #"{"stat":"fail","code":3,"message":"Parameterless searches have been disabled. "#
+            + #"Please use flickr.photos.getRecent instead."}"#
+        let search = "method=flickr.photos.search&api_key=\(key)"
+        let cases: [(String, String)] = [
+            ("method=flickr.photos.search&text=hamburg", invalidKey),
+            ("method=flickr.photos.search&api_key=wrong&text=hamburg", invalidKey),
+            ("method=flickr.photos.getRecent&api_key=", invalidKey),
+            (
+                "method=flickr.photos.getInfo&api_key=\(key)",
+                #"{"stat":"fail","code":112,"message":"Method \"flickr.photos.getInfo\" not found"}"#
+            ),
+            ("api_key=\(key)", #"{"stat":"fail","code":112,"message":"Method \"\" not found"}"#),
+            (search, parameterless),
+            ("\(search)&text=&tags=", parameterless),
+            ("\(search)&text=%20%20&tags=,", parameterless),
+        ]
+        try await withServer { server in
+            let rest = "\(await server.flickrEndpoint)rest/"
+            for (query, body) in cases {
+                let response = try await Curl.get("\(rest)?\(query)&format=json&nojsoncallback=1")
+                #expect(response.status == 200, "\(query)")
+                #expect(response.text == body, "\(query)")
+                #expect(response.header("Content-Type") == "application/json")
+            }
+            for (query, fails) in [
+                ("text=hamburg&per_page=500&page=9", true), ("text=hamburg&per_page=500&page=8", false),
+                ("tags=elbe&page=41", true), ("tags=elbe&page=40", false), ("text=x&per_page=1000&page=9", true),
+                ("text=x&per_page=3&page=1334", true), ("text=x&per_page=3&page=1333", false),
+            ] {
+                let response = try await Curl.get("\(rest)?\(search)&\(query)")
+                #expect(response.status == 200)
+                let root = try object(response.body)
+                #expect((root["stat"] as? String == "fail") == fails, "\(query)")
+                if fails {
+                    #expect(root["code"] as? Int == 20)
+                    let message = root["message"] as? String ?? ""
+                    #expect(message.hasPrefix("Sorry, the Flickr search API will not return more than 4000 photos"))
+                }
+            }
+        }
+    }
+
+    @Test func getRecentPagesThroughAThousandPhotos() async throws {
+        try await withServer { server in
+            let rest = "\(await server.flickrEndpoint)rest"
+            func recent(_ query: String) async throws -> FlickrPhotoList {
+                let response = try await Curl.get("\(rest)?method=flickr.photos.getRecent&api_key=\(key)&\(query)")
+                return try JSONDecoder().decode(FlickrPhotosResponse.self, from: response.body).photos
+            }
+            let defaults = try await recent("format=json")
+            #expect(defaults.page == 1 && defaults.perPage == 100 && defaults.pages == 10 && defaults.total == 1000)
+            #expect(defaults.photos.count == 100)
+            let clamped = try await recent("per_page=1000&page=2")
+            #expect(clamped.perPage == 500 && clamped.pages == 2 && clamped.photos.count == 500)
+            let last = try await recent("per_page=300&page=4")
+            #expect(last.pages == 4 && last.photos.count == 100)
+            #expect(try await recent("per_page=300&page=5").photos.isEmpty)
+            #expect(try await recent("per_page=abc&page=0").perPage == 100)
+            let catalog = FlickrCatalog()
+            let baseURL = await server.baseURL
+            #expect(last == catalog.page(of: .recent, page: 4, perPage: 300, baseURL: baseURL))
+            #expect(try await recent("per_page=10&page=7&extras=url_q").photos.allSatisfy { $0.sizes.count == 1 })
+        }
+    }
+
+    @Test func flickrKeyAndCountsAreConfigurable() async throws {
+        let configuration = SampleAPIConfiguration(flickrKey: "flickr-custom", flickrCounts: ["elbe bridge": 7])
+        try await withServer(configuration) { server in
+            let rest = "\(await server.flickrEndpoint)rest/"
+            let search = "\(rest)?method=flickr.photos.search&api_key=flickr-custom"
+            let custom = try await Curl.get("\(search)&tags=elbe,bridge")
+            let list = try JSONDecoder().decode(FlickrPhotosResponse.self, from: custom.body).photos
+            #expect(list.total == 7 && list.pages == 1 && list.photos.count == 7)
+            let demo = try await Curl.get("\(rest)?method=flickr.photos.search&api_key=\(key)&text=elbe")
+            #expect(try object(demo.body)["code"] as? Int == 100)
+            let nothing = try await Curl.get("\(search)&text=nothing")
+            #expect(nothing.text.hasPrefix(#"{"photos":{"page":1,"pages":0,"perpage":100,"total":"0","photo":[]}"#))
+        }
+    }
+
+    @Test func everyFlickrImageURLOfAPageServesItsReportedSize() async throws {
+        try await withServer { server in
+            let rest = "\(await server.flickrEndpoint)rest/"
+            var checks: [(url: String, width: Int, height: Int)] = []
+            for (query, page) in [("text=hamburg+graffiti", 1), ("tags=hamburg", 2)] {
+                let response = try await Curl.get(
+                    "\(rest)?method=flickr.photos.search&api_key=\(key)&\(query)&per_page=6&page=\(page)"
+                        + "&extras=\(urlExtras),o_dims"
+                )
+                let photos = try JSONDecoder().decode(FlickrPhotosResponse.self, from: response.body).photos.photos
+                #expect(photos.count == 6)
+                for photo in photos {
+                    #expect(photo.sizes.count == FlickrSize.allCases.count)
+                    checks += photo.sizes.map { ($0.url, $0.width, $0.height) }
+                    #expect(photo.originalWidth == photo.size(.o)?.width)
+                }
+            }
+            let recent = try await Curl.get(
+                "\(rest)?method=flickr.photos.getRecent&api_key=\(key)&per_page=8&extras=url_sq,url_m,url_l"
+            )
+            for photo in try JSONDecoder().decode(FlickrPhotosResponse.self, from: recent.body).photos.photos {
+                checks += photo.sizes.map { ($0.url, $0.width, $0.height) }
+            }
+            #expect(checks.count == 156, "2 searches of 6 photos in 11 sizes, 8 recent photos in 3")
+            try await expectJPEGs(checks)
+            let cached = try await Curl.get(checks[0].url)
+            #expect(cached.header("Cache-Control") == "public, max-age=86400")
+        }
+    }
+
+    @Test func flickrImagesSurviveARestartAndRejectStrangers() async throws {
+        let photo = FlickrCatalog().photo(at: 2, in: .search("hamburg"), extras: ["url_z"], baseURL: "")
+        let path = try #require(photo.size(.z)?.url)
+        #expect(path.hasPrefix("/flickr/65535/"))
+        try await withServer { server in
+            let baseURL = await server.baseURL
+            let image = try await Curl.get(baseURL + path)
+            #expect(image.status == 200 && jpegDimensions(image.body).map { $0.width == photo.size(.z)?.width } == true)
+            let stem = "/flickr/65535/\(photo.id)_\(photo.secret)"
+            let missing = [
+                "\(stem)_h.jpg", "\(stem)_k.jpg", "\(stem).png", "/flickr/65534/\(photo.id)_\(photo.secret).jpg",
+                "/flickr/65535/\(photo.id)_ffffffffff.jpg", "/flickr/65535/\(photo.id).jpg", "/flickr/65535",
+                "/flickr/65535/x/\(photo.id)_\(photo.secret).jpg",
+            ]
+            for path in missing {
+                let response = try await Curl.get(baseURL + path)
+                #expect(response.status == 404, "\(path)")
+                #expect(response.header("Content-Type")?.hasPrefix("text/plain") == true)
+            }
+        }
+    }
+
+    @Test func publicFeedHasFlickrsShapeAndItsEscapingQuirk() async throws {
+        try await withServer { server in
+            let feedURL = "\(await server.flickrEndpoint)feeds/photos_public.gne"
+            let baseURL = await server.baseURL
+            let query = "format=json&nojsoncallback=1&tags=hamburg,graffiti&tagmode=all"
+            let response = try await Curl.get("\(feedURL)?\(query)")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.header("Content-Length") == String(response.body.count))
+            #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: response.body) }
+            #expect(throws: (any Error).self) { try JSONDecoder().decode(FlickrFeed.self, from: response.body) }
+            #expect(response.text.contains(#"\'s "#))
+            #expect(!response.text.replacingOccurrences(of: #"\'"#, with: "").contains("'"), "every ' is escaped")
+
+            let fixed = unquirked(response.body)
+            let root = try object(fixed)
+            #expect(Set(root.keys) == feedKeys)
+            #expect(root["title"] as? String == "Recent Uploads tagged hamburg,graffiti")
+            let items = try #require(root["items"] as? [[String: Any]])
+            #expect(items.count == 20)
+            for item in items {
+                #expect(Set(item.keys) == feedItemKeys)
+                #expect((item["media"] as? [String: Any]).map { Set($0.keys) } == ["m"])
+                #expect(feedItemKeys.subtracting(["media"]).allSatisfy { isString(item[$0]) })
+            }
+            let feed = try JSONDecoder().decode(FlickrFeed.self, from: fixed)
+            #expect(feed == FlickrCatalog().feed(tags: "hamburg,graffiti", baseURL: baseURL))
+            let quirky = feed.items.filter { $0.title.contains("'") }
+            #expect(quirky.count >= 2)
+            for item in quirky {
+                let escapedTitle = item.title.replacingOccurrences(of: "'", with: "\\'")
+                #expect(response.text.contains(#""title":"\#(escapedTitle)""#), "\(escapedTitle)")
+            }
+
+            var checks: [(url: String, width: Int, height: Int)] = []
+            for item in feed.items {
+                let pattern = #".*<img src="[^"]+" width="(\d+)" height="(\d+)" alt="[^"]*" /></a></p> "#
+                let size = try #require(captures(pattern, in: item.description))
+                #expect(item.media.m.hasPrefix("\(baseURL)/flickr/65535/") && item.media.m.hasSuffix("_m.jpg"))
+                checks.append((item.media.m, Int(size[0]) ?? 0, Int(size[1]) ?? 0))
+            }
+            try await expectJPEGs(checks)
+
+            let everyone = try await Curl.get(feedURL)
+            let everyoneFeed = try JSONDecoder().decode(FlickrFeed.self, from: unquirked(everyone.body))
+            #expect(everyoneFeed.items.count == 20 && everyoneFeed.title == "Uploads from everyone")
+            let nothing = try await Curl.get("\(feedURL)?format=json&nojsoncallback=1&tags=nothing&tagmode=any")
+            #expect(try JSONDecoder().decode(FlickrFeed.self, from: unquirked(nothing.body)).items.isEmpty)
+        }
+    }
+
+    @Test func thumbnailListIsATopLevelArray() async throws {
+        try await withServer { server in
+            let endpoint = await server.thumbnailsEndpoint
+            let baseURL = await server.baseURL
+            let response = try await Curl.get("\(endpoint)?limit=100")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.header("Content-Length") == String(response.body.count))
+            let array = try #require(try JSONSerialization.jsonObject(with: response.body) as? [[String: Any]])
+            #expect(array.count == 100)
+            for element in array {
+                let keys = Set(element.keys)
+                #expect(keys.isSuperset(of: coverageKeys))
+                #expect(keys.subtracting(coverageKeys).isSubset(of: optionalCoverageKeys))
+                let strings = ["id", "title", "language", "coverageURL", "publishedAt", "publishedBy"]
+                #expect(strings.allSatisfy { isString(element[$0]) })
+                #expect(isNumber(element["mediaType"]))
+                let thumbnail = try #require(element["thumbnail"] as? [String: Any])
+                #expect(Set(thumbnail.keys) == thumbnailKeys)
+                #expect(isNumber(thumbnail["version"]) && isNumber(thumbnail["aspectRatio"]))
+                #expect(thumbnail["qualities"] is [Any])
+                if let backup = element["backupDetails"] as? [String: Any] {
+                    #expect(Set(backup.keys) == ["pdfLink", "screenshotURL"])
+                }
+            }
+            let ratios = response.text.matches(of: #/"aspectRatio":([0-9.eE+-]+)/#).map { String($0.output.1) }
+            #expect(ratios.count == 100 && ratios.allSatisfy { captures(#"\d\.\d{1,3}"#, in: $0) != nil })
+            #expect(response.text.contains(#""qualities":[]"#))
+            #expect(response.text.contains(#""qualities":[10,20,30,40]"#))
+            #expect(response.text.contains(#""language":"hindi""#))
+
+            let decoded = try JSONDecoder().decode([MediaCoverage].self, from: response.body)
+            #expect(decoded == ThumbnailCatalog().coverages(limit: 100, baseURL: baseURL))
+            #expect(try await Curl.get("\(endpoint)/?limit=100").body == response.body)
+        }
+    }
+
+    @Test func thumbnailLimitIsClamped() async throws {
+        func lengths(_ configuration: SampleAPIConfiguration, _ queries: [String]) async throws -> [Int] {
+            try await withServer(configuration) { server in
+                let endpoint = await server.thumbnailsEndpoint
+                var counts: [Int] = []
+                for query in queries {
+                    let response = try await Curl.get("\(endpoint)\(query)")
+                    #expect(response.status == 200)
+                    counts.append(try JSONDecoder().decode([MediaCoverage].self, from: response.body).count)
+                }
+                return counts
+            }
+        }
+        let queries = [
+            "", "?limit=5", "?limit=300", "?limit=301", "?limit=100000", "?limit=0", "?limit=-4", "?limit=x",
+            "?limit=99999999999999999999", "?limit=1.5",
+        ]
+        #expect(try await lengths(.init(), queries) == [100, 5, 240, 240, 240, 0, 0, 100, 240, 100])
+        #expect(
+            try await lengths(.init(thumbnailCount: 300), queries) == [100, 5, 300, 300, 300, 0, 0, 100, 300, 100]
+        )
+        #expect(try await lengths(.init(thumbnailCount: 12), ["", "?limit=300"]) == [12, 12])
+        #expect(try await lengths(.init(thumbnailCount: 0), [""]) == [0])
+    }
+
+    @Test func everyThumbnailURLServesItsQuality() async throws {
+        try await withServer { server in
+            let response = try await Curl.get("\(await server.thumbnailsEndpoint)?limit=30")
+            let coverages = try JSONDecoder().decode([MediaCoverage].self, from: response.body)
+            #expect(coverages.count == 30)
+            let images = SampleImages.bundled
+            var checks: [(url: String, width: Int, height: Int)] = []
+            for coverage in coverages {
+                let thumbnail = coverage.thumbnail
+                let uuid = String(thumbnail.id.dropFirst(4))
+                let picture = try #require(ThumbnailCatalog.picture(forUUID: uuid))
+                for quality in [0] + thumbnail.qualities {
+                    let edge = try #require(ThumbnailCatalog.servedEdge(forQuality: quality))
+                    let image = try #require(
+                        images.image(theme: picture.theme, number: picture.number, longestEdge: edge)
+                    )
+                    checks.append((thumbnail.url(quality: quality), image.width, image.height))
+                    if quality == 0 {
+                        let ratio = (Double(image.width) / Double(image.height) * 1000).rounded() / 1000
+                        #expect(thumbnail.aspectRatio == ratio)
+                    }
+                }
+            }
+            #expect(checks.count > 100)
+            try await expectJPEGs(checks)
+
+            let baseURL = await server.baseURL
+            let id = coverages[0].thumbnail.id
+            let missing = [
+                "/cimg/images/\(id)/50/image.jpg", "/cimg/images/\(id)/010/image.jpg", "/cimg/images/\(id)/0/image.png",
+                "/cimg/images/img-00000000-0000-4000-8000-100000000000/0/image.jpg", "/cimg/images/\(id)/0",
+                "/cimg/\(id)/0/image.jpg", "/cimg/images/\(id.dropFirst(4))/0/image.jpg",
+            ]
+            for path in missing {
+                #expect(try await Curl.get(baseURL + path).status == 404, "\(path)")
+            }
+        }
+    }
+
+    @Test func thumbnailImagesSurviveARestart() async throws {
+        let thumbnail = ThumbnailCatalog().coverage(at: 17, baseURL: "").thumbnail
+        try await withServer(SampleAPIConfiguration(thumbnailCount: 0)) { server in
+            let response = try await Curl.get(await server.baseURL + thumbnail.url(quality: 30))
+            #expect(response.status == 200 && isJPEG(response.body))
+        }
+    }
+
+    @Test func faultRulesApplyToTheNewRoutes() async throws {
+        let faults = [
+            try SampleAPIFault.parse("flickr,q=graffiti:503:1"),
+            try SampleAPIFault.parse("flickr:truncate:1"),
+            try SampleAPIFault.parse("feed:500:1"),
+            try SampleAPIFault.parse("thumbnails:malformed-json:1"),
+            try SampleAPIFault.parse("images:502:2"),
+        ]
+        try await withServer(SampleAPIConfiguration(faults: faults)) { server in
+            let rest = "\(await server.flickrEndpoint)rest/?method=flickr.photos.search&api_key=\(key)"
+            let baseURL = await server.baseURL
+            let tagged = try await Curl.get("\(rest)&tags=hamburg,graffiti")
+            #expect(tagged.status == 503)
+            let truncated = try await Curl.get("\(rest)&text=elbe")
+            let whole = try await Curl.get("\(rest)&text=elbe")
+            #expect(truncated.exitCode == 18 && whole.exitCode == 0)
+            #expect(truncated.body == whole.body.prefix(whole.body.count / 2))
+            #expect(try await Curl.get("\(rest)&tags=hamburg,graffiti").status == 200)
+
+            let feedURL = "\(await server.flickrEndpoint)feeds/photos_public.gne?format=json&nojsoncallback=1"
+            #expect(try await Curl.get(feedURL).status == 500)
+            #expect(try await Curl.get(feedURL).status == 200)
+
+            let listURL = await server.thumbnailsEndpoint
+            let malformed = try await Curl.get(listURL)
+            let list = try await Curl.get(listURL)
+            #expect(malformed.status == 200 && malformed.body == list.body.prefix(list.body.count / 2))
+            #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: malformed.body) }
+
+            let coverage = try #require(try JSONDecoder().decode([MediaCoverage].self, from: list.body).first)
+            let flickrImage = try #require(
+                FlickrCatalog().photo(at: 0, in: .recent, extras: ["url_m"], baseURL: baseURL).size(.m)?.url
+            )
+            #expect(try await Curl.get(flickrImage).status == 502)
+            #expect(try await Curl.get(coverage.thumbnail.url()).status == 502)
+            #expect(try await Curl.get(flickrImage).status == 200)
+            #expect(try await Curl.get(coverage.thumbnail.url()).status == 200)
+            #expect(server.injectedFaultCounts() == [1, 1, 1, 1, 2])
+        }
+    }
+}
