@@ -39,8 +39,12 @@ struct VitrineProcess {
         }
     }
 
-    /// Starts `vitrine` with `arguments` and returns at once.
-    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    /// Starts `vitrine` (or `executable`) with `arguments`, an environment without any API key unless given, in
+    /// `directory` (default: a scratch folder), and returns at once.
+    static func launch(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        executable: URL = binary
+    ) throws -> Running {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
         }
@@ -51,12 +55,12 @@ struct VitrineProcess {
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
         base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
         process.environment = base.merging(environment) { $1 }
-        process.currentDirectoryURL = scratch
+        process.currentDirectoryURL = directory ?? scratch
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         process.standardInput = FileHandle.nullDevice
@@ -73,35 +77,12 @@ struct VitrineProcess {
         return Task { for await _ in stream {} }
     }
 
-    /// Runs `vitrine` with `arguments`, an environment without any API key unless given, in `directory`.
+    /// Runs `vitrine` (or `executable`) with `arguments` to the end; see `launch`.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
         executable: URL = binary
     ) async throws -> Outcome {
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw ProcessError(message: "\(binary.path) is missing: run `swift build` before the tests")
-        }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let stdout = scratch.appendingPathComponent("stdout")
-        let stderr = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
-        base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
-        process.environment = base.merging(environment) { $1 }
-        process.currentDirectoryURL = directory ?? scratch
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        process.standardInput = FileHandle.nullDevice
-        await (try start(process)).value
-        return Outcome(
-            status: process.terminationStatus, stdout: try String(contentsOf: stdout, encoding: .utf8),
-            stderr: try String(contentsOf: stderr, encoding: .utf8))
+        try await launch(arguments, environment: environment, in: directory, executable: executable).wait()
     }
 }
 
