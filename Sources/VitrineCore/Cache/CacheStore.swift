@@ -22,9 +22,13 @@ public struct CacheStore: Sendable {
         return home.appendingPathComponent(".cache/vitrine")
     }
 
+    /// Where writes to the cache stage their temporary files, so that clearing what a killed run left behind
+    /// looks at one folder instead of the whole cache.
+    var temporaryFolder: URL { root.appendingPathComponent("tmp") }
+
     /// Clears temporary files that a killed run left in the cache.
     public func sweepTemporaryFiles() {
-        for kind in ["responses", "images", "urls"] { TemporaryFileSweeper.sweep(root.appendingPathComponent(kind)) }
+        TemporaryFileSweeper.sweep(temporaryFolder)
     }
 
     // MARK: API responses
@@ -60,7 +64,7 @@ public struct CacheStore: Sendable {
         } catch {
             throw FileWriteError(path: responseFile(for: request).path, reason: "\(error)")
         }
-        try AtomicFile.write(data, to: responseFile(for: request))
+        try AtomicFile.write(data, to: responseFile(for: request), temporaryFolder: temporaryFolder)
     }
 
     func responseFile(for request: HTTPRequest) -> URL {
@@ -101,12 +105,12 @@ public struct CacheStore: Sendable {
             height: size?.height)
         let file = imageFile(for: record)
         if (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int != bytes.count {
-            try AtomicFile.write(bytes, to: file)
+            try AtomicFile.write(bytes, to: file, temporaryFolder: temporaryFolder)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let index = (try? encoder.encode(record)) ?? Data()
-        try AtomicFile.write(index, to: urlIndexFile(for: url))
+        try AtomicFile.write(index, to: urlIndexFile(for: url), temporaryFolder: temporaryFolder)
         return record
     }
 

@@ -2,15 +2,22 @@ import Foundation
 
 /// Writes files so that a reader, or a run killed at any moment, sees either the old bytes or the new ones.
 enum AtomicFile {
-    /// Writes `bytes` to a temporary file beside `url`, flushes it, then renames it over `url`.
-    static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to url: URL) throws(FileWriteError) {
+    /// Writes `bytes` to a temporary file (beside `url`, or in `temporaryFolder` on the same file system), flushes
+    /// it, then renames it over `url`.
+    static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil)
+        throws(FileWriteError)
+    {
         let directory = url.deletingLastPathComponent()
+        let scratch = temporaryFolder ?? directory
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if temporaryFolder != nil {
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            }
         } catch {
             throw FileWriteError(path: directory.path, reason: describe(error))
         }
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).vitrine-\(temporarySuffix())")
+        let temporary = scratch.appendingPathComponent(".\(url.lastPathComponent).vitrine-\(temporarySuffix())")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
         var failure: String?

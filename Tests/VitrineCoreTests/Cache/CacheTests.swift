@@ -158,3 +158,16 @@ import Testing
         #expect(fetcher.requests.first?.maximumBodyBytes == 1_000)
     }
 }
+
+@Suite struct CacheTemporaryFileTests {
+    @Test func cacheWritesStageInOneFolderThatTheSweepClears() throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        _ = try cache.storeImage([0xFF, 0xD8, 0xFF, 0], format: .jpeg, from: "https://a/1.jpg")
+        let orphan = cache.temporaryFolder.appendingPathComponent(".x.json.vitrine-999999999-1")
+        try Data("half".utf8).write(to: orphan)
+        cache.sweepTemporaryFiles()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.temporaryFolder.path).isEmpty)
+        #expect(cache.imageRecord(for: "https://a/1.jpg") != nil)
+    }
+}
