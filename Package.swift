@@ -56,6 +56,8 @@ let package = Package(
                 "VitrineCore",
                 "SampleAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore", "SampleAPI"]),

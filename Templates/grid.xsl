@@ -101,6 +101,12 @@
                 <xsl:call-template name="image">
                   <xsl:with-param name="role" select="'tile'"/>
                   <xsl:with-param name="eager" select="$eager"/>
+                  <xsl:with-param name="sizes">
+                    <xsl:choose>
+                      <xsl:when test="$current/../@layout = 'square'">(min-width: 1400px) 14vw, (min-width: 700px) 25vw, 34vw</xsl:when>
+                      <xsl:otherwise>(min-width: 1400px) 20vw, (min-width: 700px) 34vw, 50vw</xsl:otherwise>
+                    </xsl:choose>
+                  </xsl:with-param>
                 </xsl:call-template>
               </xsl:otherwise>
             </xsl:choose>

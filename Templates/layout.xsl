@@ -203,6 +203,10 @@
   <xsl:template name="image">
     <xsl:param name="role" select="'tile'"/>
     <xsl:param name="eager" select="false()"/>
+    <!-- the sizes attribute for a srcset of both renditions; empty: no srcset -->
+    <xsl:param name="sizes" select="''"/>
+    <xsl:variable name="small" select="image[@role = 'tile'][@src]"/>
+    <xsl:variable name="large" select="image[@role = 'full'][@src]"/>
     <xsl:variable name="img" select="(image[@role = $role] | image[not(../image[@role = $role])])[1]"/>
     <xsl:variable name="alt"><xsl:call-template name="caption-or-position"/></xsl:variable>
     <xsl:variable name="w" select="floor(number($img/@width))"/>
@@ -211,6 +215,15 @@
     <xsl:choose>
       <xsl:when test="$img/@src">
         <img src="{concat($root, $img/@src)}" alt="{$alt}">
+          <xsl:if test="$sizes != '' and $small and $large and $small/@src != $large/@src
+                        and floor(number($small/@width)) &gt; 0
+                        and floor(number($large/@width)) &gt; floor(number($small/@width))">
+            <xsl:attribute name="srcset">
+              <xsl:value-of select="concat($root, $small/@src, ' ', floor(number($small/@width)), 'w, ',
+                                           $root, $large/@src, ' ', floor(number($large/@width)), 'w')"/>
+            </xsl:attribute>
+            <xsl:attribute name="sizes"><xsl:value-of select="$sizes"/></xsl:attribute>
+          </xsl:if>
           <xsl:if test="$sized">
             <xsl:attribute name="width"><xsl:value-of select="$w"/></xsl:attribute>
             <xsl:attribute name="height"><xsl:value-of select="$h"/></xsl:attribute>

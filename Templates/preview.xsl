@@ -135,6 +135,7 @@
         <xsl:call-template name="image">
           <xsl:with-param name="role" select="'full'"/>
           <xsl:with-param name="eager" select="true()"/>
+          <xsl:with-param name="sizes" select="'100vw'"/>
         </xsl:call-template>
       </div>
       <figcaption>

@@ -219,3 +219,32 @@ import VitrineTemplates
         for status in ExitStatus.allCases { #expect(help.stdout.contains("\(status.rawValue)  \(status.meaning)")) }
     }
 }
+
+@Suite struct ServeTests {
+    @Test func servesTheGalleryOnLoopbackAndNothingOutsideIt() async throws {
+        let workspace = try Workspace()
+        let demo = try await VitrineProcess.run(
+            ["demo", "--port", "0", "--out", "Output", "--cache", "cache"], in: workspace.url)
+        #expect(demo.status == 0)
+        let running = try VitrineProcess.launch(["serve", workspace.path("Output"), "--port", "0"])
+        var base: String?
+        for _ in 0..<100 where base == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            let printed =
+                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+        }
+        let url = try #require(base)
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        let index = try await engine.fetch(HTTPRequest(url: url))
+        #expect(index.status == 200 && index.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(index.bodyText.contains("<!DOCTYPE html>"))
+        #expect(try await engine.fetch(HTTPRequest(url: url + "assets/vitrine.css")).status == 200)
+        #expect(try await engine.fetch(HTTPRequest(url: url + "items/")).status == 404)
+        #expect(try await engine.fetch(HTTPRequest(url: url + "%2e%2e/%2e%2e/etc/passwd")).status == 404)
+        #expect(try await engine.fetch(HTTPRequest(url: url + ".vitrine-manifest.json")).status == 404)
+        running.send(SIGINT)
+        #expect(try await running.wait().status == 0)
+    }
+}
