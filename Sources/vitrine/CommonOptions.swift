@@ -59,6 +59,9 @@ struct BuildFlags: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(name: .long, help: "Print a JSON build report on stdout (status, counts, warnings).")
+    var json = false
+
     func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
         guard (0...20).contains(retries) else { throw ValidationError("--retries must be between 0 and 20.") }
@@ -131,13 +134,26 @@ enum GalleryRun {
                 try await pipeline.run(source, label: label, options: options)
             }
             terminal.finish(summary, output: flags.out)
-            if flags.strict && summary.losses > 0 {
-                throw terminal.fail(StrictModeLoss(losses: summary.losses))
+            let partial = flags.strict && summary.losses > 0
+            if flags.json {
+                FileHandle.standardOutput.write(
+                    Data((summary.json(status: partial ? "partial" : "success") + "\n").utf8))
             }
+            if partial { throw terminal.fail(StrictModeLoss(losses: summary.losses)) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            throw terminal.fail(interruption.reason ?? error)
+            let exit = terminal.fail(interruption.reason ?? error)
+            if flags.json {
+                let sentence = (interruption.reason ?? error as? any UserFacingError)?.sentence ?? "\(error)"
+                let report = ["status": "failure", "error": sentence, "exitStatus": String(exit.rawValue)]
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                if let data = try? encoder.encode(report) {
+                    FileHandle.standardOutput.write(data + Data("\n".utf8))
+                }
+            }
+            throw exit
         }
     }
 }

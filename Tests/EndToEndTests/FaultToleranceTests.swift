@@ -96,6 +96,25 @@ import VitrineTemplates
         #expect(terminal.stdout.contains("rate limited, resuming in 2 s"))
     }
 
+    @Test func theJSONReportTellsSuccessPartialAndFailureApart() async throws {
+        let scenario = try await Scenario([SampleAPIFault(.wrongContentType, on: .images, times: 1)])
+        defer { Task { await scenario.stop() } }
+        func report(_ extra: [String]) async throws -> (Int32, [String: Any]) {
+            let outcome = try await scenario.build(extra + ["--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            return (outcome.status, object ?? [:])
+        }
+        let (partialStatus, partial) = try await report(["--strict"])
+        #expect(partialStatus == 2 && partial["status"] as? String == "partial")
+        let summary = try #require(partial["summary"] as? [String: Any])
+        #expect(summary["items"] as? Int == 5 && summary["imagesFailed"] as? Int == 1)
+        let (_, success) = try await report(["--out", scenario.workspace.path("other")])
+        #expect(success["status"] as? String == "success")
+        let (failureStatus, failure) = try await report(["--offline", "--cache", scenario.workspace.path("empty")])
+        #expect(failureStatus == 66 && failure["status"] as? String == "failure")
+        #expect((failure["error"] as? String)?.contains("--offline") == true)
+    }
+
     @Test func serverErrorsAreRetried() async throws {
         let scenario = try await Scenario([
             SampleAPIFault(.status(503, body: "Service Unavailable"), on: .api, times: 1),

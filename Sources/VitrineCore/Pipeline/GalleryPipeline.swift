@@ -38,8 +38,8 @@ public struct BuildOptions: Sendable {
     }
 }
 
-/// What a run did, for the summary line and for `--strict`.
-public struct BuildSummary: Sendable {
+/// What a run did, for the summary line, `--strict` and the `--json` report.
+public struct BuildSummary: Sendable, Codable, Equatable {
     public var items = 0
     public var imagesDownloaded = 0
     public var imagesFromCache = 0
@@ -57,6 +57,20 @@ public struct BuildSummary: Sendable {
 
     /// Anything the gallery lacks that a perfect run would have: failed images, skipped results, stale results.
     public var losses: Int { imagesFailed + resultsSkipped + (staleSince == nil ? 0 : 1) }
+
+    /// The report as JSON: stable key order, dates in ISO 8601.
+    public func json(status: String) -> String {
+        struct Report: Encodable {
+            var status: String
+            var losses: Int
+            var summary: BuildSummary
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = (try? encoder.encode(Report(status: status, losses: losses, summary: self))) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
 
     /// One line: items, images downloaded / from cache, pages written, time.
     public var line: String {
