@@ -185,7 +185,7 @@ import VitrineTemplates
         let scenario = try await Scenario([SampleAPIFault(.stall(seconds: 120), on: .images, times: 2)])
         defer { Task { await scenario.stop() } }
         let started = Date()
-        let outcome = try await scenario.build(["--stall-timeout", "1"])
+        let outcome = try await scenario.build(["--stall-timeout", "3"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(Date().timeIntervalSince(started) < 60, "the run waited for the stalled server")
         try expectCompleteGallery(scenario)
