@@ -42,6 +42,8 @@
         <!-- The one charset declaration: libxslt's html output method updates this
              element in place instead of inserting a second one. -->
         <meta http-equiv="Content-Type" content="text/html; charset=UTF-8"/>
+        <!-- no favicon: an empty one keeps browsers from asking the server root for /favicon.ico -->
+        <link rel="icon" href="data:,"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <title><xsl:apply-templates select="$current" mode="title"/></title>
         <meta name="color-scheme" content="light dark"/>

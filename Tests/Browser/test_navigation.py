@@ -1,0 +1,149 @@
+"""Navigation on preview and grid pages: the keys of vitrine.js, and the same through plain links without
+JavaScript. Expected targets come from the model (gallery.xml), not from the page."""
+
+import time
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from browserlib import ORIGINS
+
+SITES = ("pixabay", "flickr", "thumbnails")
+
+
+def start_entry(site):
+    """The last item of grid page 1 when there are more pages (its next item is on page 2), else item 2."""
+    item = site.items_on(1)[-1] if len(site.pages) > 1 else site.items[1]
+    return item.entry(site.variants[0])
+
+
+def other_variant(entry):
+    entries = entry.item.entries
+    return entries[(entries.index(entry) + 1) % len(entries)]
+
+
+def press(browser, key):
+    ActionChains(browser.driver).send_keys(key).perform()
+
+
+def click(browser, css):
+    links = browser.driver.find_elements(By.CSS_SELECTOR, css)
+    assert links, f"no {css} on {browser.driver.current_url}"
+    # The theme scrolls smoothly (scroll-behavior: smooth): bring the link into view at once, or WebDriver
+    # clicks where it will be before it gets there.
+    browser.js("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", links[0])
+    links[0].click()
+
+
+@pytest.mark.parametrize("origin", ORIGINS)
+@pytest.mark.parametrize("site_name", SITES)
+def test_keyboard(site_name, origin, browser, pages):
+    site = pages.sites[site_name]
+    url = lambda e: pages.url(origin, site, e.href)  # noqa: E731
+    start = start_entry(site)
+    following = site.neighbour(start, +1)
+    assert following is not None
+
+    browser.open(url(start))
+    press(browser, Keys.ARROW_RIGHT)
+    browser.wait_for_url(url(following))
+    press(browser, Keys.ARROW_LEFT)
+    browser.wait_for_url(url(start))
+    if len(start.item.entries) > 1:
+        other = other_variant(start)
+        press(browser, "v")
+        browser.wait_for_url(url(other))
+        press(browser, "v")  # wraps around to the first variant
+        browser.wait_for_url(url(start))
+    press(browser, Keys.ESCAPE)
+    browser.wait_for_url(pages.url(origin, site, site.grid_href(start.item), start.item.id))
+
+    if len(site.pages) > 1:  # the same keys page through the grid
+        browser.open(pages.url(origin, site, site.pages[1]))
+        press(browser, Keys.ARROW_RIGHT)
+        browser.wait_for_url(pages.url(origin, site, site.pages[2]))
+        press(browser, Keys.ARROW_LEFT)
+        browser.wait_for_url(pages.url(origin, site, site.pages[1]))
+    assert not browser.console_problems()
+
+
+@pytest.mark.parametrize("origin", ORIGINS)
+@pytest.mark.parametrize("site_name", SITES)
+def test_plain_links_without_javascript(site_name, origin, browser_nojs, pages):
+    browser = browser_nojs
+    site = pages.sites[site_name]
+    url = lambda e: pages.url(origin, site, e.href)  # noqa: E731
+    start = start_entry(site)
+    following = site.neighbour(start, +1)
+
+    browser.open(url(start))
+    press(browser, Keys.ARROW_RIGHT)  # the keys are the script's: with JavaScript off, nothing happens
+    time.sleep(1)
+    assert browser.driver.current_url == url(start), "JavaScript is not off: an arrow key navigated"
+    assert not browser.js("return !!document.querySelector('link[rel=\"prefetch\"]')"), "vitrine.js ran"
+
+    click(browser, 'a[rel~="next"]')
+    browser.wait_for_url(url(following))
+    click(browser, 'a[rel~="prev"]')
+    browser.wait_for_url(url(start))
+    if len(start.item.entries) > 1:
+        other = other_variant(start)
+        click(browser, f'a[data-nav="variant"][href$="{other.href.split("/")[-1]}"]')
+        browser.wait_for_url(url(other))
+        click(browser, f'a[data-nav="variant"][href$="{start.href.split("/")[-1]}"]')
+        browser.wait_for_url(url(start))
+    click(browser, 'a[data-nav="up"]')
+    browser.wait_for_url(pages.url(origin, site, site.grid_href(start.item), start.item.id))
+
+    if len(site.pages) > 1:
+        click(browser, '.pager a[rel~="next"]')
+        browser.wait_for_url(pages.url(origin, site, site.pages[2]))
+        click(browser, '.pager a[rel~="prev"]')
+        browser.wait_for_url(pages.url(origin, site, site.pages[1]))
+
+    # A tile leads to its preview page.
+    first = site.items_on(1)[0]
+    browser.open(pages.url(origin, site, site.pages[1]))
+    click(browser, f'#{first.id} a.frame')
+    browser.wait_for_url(url(first.main))
+
+    # A page without a match for its variant leads to the other variant.
+    missing = next((e for e in site.entries.values() if e.missing is not None), None)
+    if missing is not None:
+        target = next(e for e in missing.item.entries if e.missing is None)
+        browser.open(url(missing))
+        click(browser, f'main a:not(.frame)[href$="{target.href.split("/")[-1]}"]')
+        browser.wait_for_url(url(target))
+    assert not browser.console_problems()
+
+
+FOCUS = """
+const el = document.activeElement;
+const r = el.getBoundingClientRect();
+const style = getComputedStyle(el);
+return {cls: el.className, tag: el.tagName, top: r.top, bottom: r.bottom, outline: style.outlineStyle,
+        outlineWidth: parseFloat(style.outlineWidth)};
+"""
+
+
+@pytest.mark.parametrize("kind", ("pixabay-grid", "pixabay-preview", "pixabay-missing"))
+def test_skip_link_and_visible_focus(kind, browser, pages):
+    """Tab first reaches the skip link, which comes into view; it leads to <main>; focus is visible."""
+    site, href = pages.resolve(kind)
+    start = pages.url("http", site, href)
+    browser.open(start)
+    press(browser, Keys.TAB)
+    f = browser.js(FOCUS)
+    assert "skip" in f["cls"], f"the first Tab stop is {f}, not the skip link"
+    in_view = f["top"] >= 0 and f["bottom"] <= browser.js("return innerHeight")
+    assert in_view, f"the focused skip link is off screen: {f}"
+    assert f["outline"] != "none" and f["outlineWidth"] >= 2, f"no visible focus outline: {f}"
+    press(browser, Keys.ENTER)
+    browser.wait_for_url(start + "#main")
+    press(browser, Keys.TAB)  # the next Tab stop is inside <main>
+    assert browser.js("return !!document.activeElement.closest('main')"), browser.js(FOCUS)
+    f = browser.js(FOCUS)
+    assert f["outline"] != "none" and f["outlineWidth"] >= 2, f"no visible focus outline: {f}"
+    assert not browser.console_problems()
