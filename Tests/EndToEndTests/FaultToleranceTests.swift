@@ -210,7 +210,10 @@ import VitrineTemplates
         #expect(crawl.broken == [])
         for page in crawl.pages {
             let html = try scenario.site.page(page)
-            let links = html.strings("//@href") + html.strings("//@src") + html.strings("//@srcset")
+            let links =
+                html.strings("//a/@href") + html.strings("//link[not(@rel = 'icon')]/@href") + html.strings("//@src")
+                + html.strings("//@srcset")
+            #expect(html.strings("//link[@rel = 'icon']/@href").allSatisfy { $0 == "data:," })
             #expect(
                 links.allSatisfy {
                     !$0.lowercased().hasPrefix("javascript:") && !$0.hasPrefix("file:") && !$0.hasPrefix("data:")
