@@ -123,7 +123,8 @@ enum GalleryRun {
                 concurrentTransfers: flags.jobs, connectTimeoutSeconds: flags.connectTimeout,
                 stallTimeoutSeconds: flags.stallTimeout))
         defer { engine.shutdown() }
-        let fetcher = PoliteFetcher(engine, policy: RetryPolicy(retries: flags.retries), events: terminal.report)
+        let fetcher = PoliteFetcher(
+            engine, policy: RetryPolicy(retries: flags.retries), events: terminal.reportTransfer)
         let pipeline = GalleryPipeline(
             fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
             progress: terminal.report)

@@ -30,7 +30,7 @@ final class Terminal: Sendable {
     }
 
     /// Shows the transfer layer's waits and retries on the progress line.
-    func report(_ event: PoliteFetcher.Event) {
+    func reportTransfer(_ event: PoliteFetcher.Event) {
         switch event {
         case .waiting(let seconds, let reason): report(.waiting(seconds: seconds, reason: reason))
         case .retrying(_, let attempt, let reason): report(.retrying(reason: reason, attempt: attempt))

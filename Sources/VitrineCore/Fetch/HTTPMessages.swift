@@ -76,6 +76,18 @@ public enum FetchError: UserFacingError, Equatable {
     public var exitStatus: ExitStatus { .unavailable }
 }
 
+extension FetchError {
+    /// A few words for a placeholder tile.
+    var shortReason: String {
+        switch self {
+        case .transport(_, let reason): reason
+        case .tooLarge(_, let limit): "larger than \(limit / (1 << 20)) MiB"
+        case .refusedURL: "not an http(s) URL"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
 /// Anything that performs HTTP GET requests: the libcurl transfer engine, or a stand-in in tests.
 public protocol HTTPFetching: Sendable {
     func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse

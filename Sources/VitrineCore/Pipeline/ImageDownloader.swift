@@ -64,15 +64,3 @@ struct ImageDownloader: Sendable {
         return (url, .stored(record), true)
     }
 }
-
-extension FetchError {
-    /// A few words for a placeholder tile.
-    var shortReason: String {
-        switch self {
-        case .transport(_, let reason): reason
-        case .tooLarge(_, let limit): "larger than \(limit / (1 << 20)) MiB"
-        case .refusedURL: "not an http(s) URL"
-        case .cancelled: "cancelled"
-        }
-    }
-}

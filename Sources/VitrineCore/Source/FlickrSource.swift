@@ -25,10 +25,7 @@ public struct FlickrSource: ImageSource {
     static let source = SourceDescription(name: "flickr", label: "Flickr", home: "https://www.flickr.com/")
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
-        guard RemoteURLPolicy.accepts(endpoint) else {
-            throw SourceError.invalidOption(
-                source: "Flickr", detail: "The endpoint \(endpoint) is not an http or https URL.")
-        }
+        try RemoteURLPolicy.requireEndpoint(endpoint, of: "Flickr")
         if key == nil { return try await collectFeed(using: api) }
         return try await collectREST(using: api)
     }
@@ -55,9 +52,7 @@ public struct FlickrSource: ImageSource {
             URLQueryItem(name: "per_page", value: String(perPage)), URLQueryItem(name: "page", value: String(page)),
             URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1"),
         ]
-        components.percentEncodedQueryItems = items.map {
-            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: .unreservedQuery))
-        }
+        components.setStrictQuery(items)
         return HTTPRequest(
             url: components.string ?? endpoint, secretQueryNames: ["api_key"], maximumBodyBytes: 16 << 20)
     }
@@ -176,9 +171,7 @@ public struct FlickrSource: ImageSource {
             let tags = term.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: ",")
             items += [URLQueryItem(name: "tags", value: tags), URLQueryItem(name: "tagmode", value: "all")]
         }
-        components.percentEncodedQueryItems = items.map {
-            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: .unreservedQuery))
-        }
+        components.setStrictQuery(items)
         return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 4 << 20)
     }
 
@@ -280,10 +273,4 @@ public struct FlickrSource: ImageSource {
         }
         return (attribute("width"), attribute("height"))
     }
-}
-
-extension CharacterSet {
-    /// Characters left as they are in a query value: unreserved ones only.
-    static let unreservedQuery = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 }

@@ -96,10 +96,7 @@ public struct PixabaySource: ImageSource {
                 detail:
                     "The search “\(query.prefix(40))…” is longer than Pixabay's \(Self.maximumQueryLength) characters.")
         }
-        guard RemoteURLPolicy.accepts(endpoint) else {
-            throw SourceError.invalidOption(
-                source: "Pixabay", detail: "The endpoint \(endpoint) is not an http or https URL.")
-        }
+        try RemoteURLPolicy.requireEndpoint(endpoint, of: "Pixabay")
     }
 
     // MARK: - Searching
@@ -124,10 +121,7 @@ public struct PixabaySource: ImageSource {
             URLQueryItem(name: "safesearch", value: "true"),
             URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "per_page", value: String(perPage)),
         ]
-        components.percentEncodedQueryItems = items.map {
-            URLQueryItem(
-                name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: .pixabayQueryValue))
-        }
+        components.setStrictQuery(items)
         return HTTPRequest(url: components.string ?? endpoint, secretQueryNames: ["key"], maximumBodyBytes: 16 << 20)
     }
 
@@ -270,10 +264,4 @@ public struct PixabaySource: ImageSource {
         guard let link = hit[url].string, RemoteURLPolicy.accepts(link) else { return nil }
         return RemoteImage(url: link, width: hit[width].dimension, height: hit[height].dimension)
     }
-}
-
-extension CharacterSet {
-    /// Characters left as they are in a query value: unreserved ones only, so `&`, `+`, `=` and `#` are encoded.
-    fileprivate static let pixabayQueryValue = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 }

@@ -134,6 +134,18 @@ public enum SourceError: UserFacingError {
     }
 }
 
+extension URLComponents {
+    /// Sets the query to `items` with every value strictly encoded (only unreserved characters stay as they are), so
+    /// no value can add a parameter or end the query.
+    mutating func setStrictQuery(_ items: [URLQueryItem]) {
+        let unreserved = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        percentEncodedQueryItems = items.map {
+            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
+    }
+}
+
 /// Reads loosely typed JSON the way real APIs send it: numbers as strings, booleans as 0/1, fields missing.
 struct LooseJSON {
     let value: Any?
@@ -178,8 +190,15 @@ struct LooseJSON {
     }
 }
 
-/// Accepts only absolute http and https URLs from API responses.
+/// Accepts only absolute http and https URLs from API responses and endpoints.
 enum RemoteURLPolicy {
+    /// The error every source gives for an endpoint that is not an http or https URL.
+    static func requireEndpoint(_ endpoint: String, of source: String) throws(SourceError) {
+        guard accepts(endpoint) else {
+            throw .invalidOption(source: source, detail: "The endpoint \(endpoint) is not an http or https URL.")
+        }
+    }
+
     static func accepts(_ text: String?) -> Bool {
         guard let text, text.count <= 4_096, let components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -19,15 +19,12 @@ public struct ThumbnailSource: ImageSource {
         var components = URLComponents(string: endpoint) ?? URLComponents()
         var items = (components.queryItems ?? []).filter { $0.name != "limit" }
         items.append(URLQueryItem(name: "limit", value: String(limit)))
-        components.queryItems = items
+        components.setStrictQuery(items)
         return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 16 << 20)
     }
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
-        guard RemoteURLPolicy.accepts(endpoint) else {
-            throw SourceError.invalidOption(
-                source: "the thumbnail list", detail: "The endpoint \(endpoint) is not an http or https URL.")
-        }
+        try RemoteURLPolicy.requireEndpoint(endpoint, of: "The thumbnail list")
         let response = try await api.load(request())
         guard (200..<300).contains(response.status) else {
             throw (500...599).contains(response.status) || response.status == 429
