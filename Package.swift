@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The HTTP server behind the bundled sample API (`vitrine demo`, tests, benchmarks).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // The site config of `vitrine build` (vitrine.toml).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,6 +34,7 @@ let package = Package(
                 .embedInCode("layout.xsl"),
                 .embedInCode("grid.xsl"),
                 .embedInCode("preview.xsl"),
+                .embedInCode("home.xsl"),
                 .embedInCode("vitrine.css"),
                 .embedInCode("vitrine.js"),
                 .embedInCode("gallery.rng"),
@@ -56,6 +59,7 @@ let package = Package(
                 "VitrineCore",
                 "SampleAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]

@@ -5,6 +5,7 @@ public enum DefaultTheme {
         "layout.xsl": PackageResources.layout_xsl,
         "grid.xsl": PackageResources.grid_xsl,
         "preview.xsl": PackageResources.preview_xsl,
+        "home.xsl": PackageResources.home_xsl,
         "vitrine.css": PackageResources.vitrine_css,
         "vitrine.js": PackageResources.vitrine_js,
         "gallery.rng": PackageResources.gallery_rng,

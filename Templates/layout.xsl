@@ -3,8 +3,9 @@
   Vitrine default theme: the shared layout, imported by grid.xsl and preview.xsl.
 
   Parameters (set by Vitrine for every page, see docs/model.md):
-    page  the @id of the element to render: a <page> (grid.xsl) or an <entry> (preview.xsl)
-    root  the relative prefix from the rendered page to the output root: '' or '../'
+    page  the @id of the element to render: a <page> (grid.xsl), an <entry> (preview.xsl)
+          or the <site> of a home page (home.xsl)
+    root  the relative prefix from the rendered page to the output root: '', '../', '../../'
 
   The page skeleton is the template for "/" below. It renders the element named by
   $page ($current) through these modes, which grid.xsl and preview.xsl implement:
@@ -37,7 +38,7 @@
     <xsl:if test="count($current) != 1">
       <xsl:message terminate="yes">vitrine: parameter page='<xsl:value-of select="$page"/>' names no element of the model</xsl:message>
     </xsl:if>
-    <html lang="{gallery/@lang}">
+    <html lang="{*/@lang}">
       <head>
         <!-- The one charset declaration: libxslt's html output method updates this
              element in place instead of inserting a second one. -->
@@ -79,7 +80,16 @@
 
   <xsl:template name="site-header">
     <header class="site">
-      <a class="brand" href="{concat($root, $home-href)}"><xsl:value-of select="/gallery/title"/></a>
+      <xsl:choose>
+        <xsl:when test="/gallery/site">
+          <a class="brand" href="{concat($root, /gallery/site/@href)}"><xsl:value-of select="/gallery/site/@title"/></a>
+          <span class="sep" aria-hidden="true">›</span>
+          <a class="brand sub" href="{concat($root, $home-href)}"><xsl:value-of select="/gallery/title"/></a>
+        </xsl:when>
+        <xsl:otherwise>
+          <a class="brand" href="{concat($root, $home-href)}"><xsl:value-of select="/gallery/title"/></a>
+        </xsl:otherwise>
+      </xsl:choose>
       <p class="lede">
         <xsl:variable name="queries" select="/gallery/variants/variant[normalize-space(@query) != '']"/>
         <xsl:choose>

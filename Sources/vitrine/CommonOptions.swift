@@ -79,12 +79,30 @@ struct BuildFlags: ParsableArguments {
         return try Theme.load(directory: URL(fileURLWithPath: templates))
     }
 
-    func options(itemsPerPage: Int, tileShape: GalleryModel.TileShape) throws(TemplateError) -> BuildOptions {
-        BuildOptions(
-            output: outputFolder, itemsPerPage: itemsPerPage, theme: try theme(),
-            maximumImageBytes: maxImageSize.bytes, maximumResponseBytes: maxResponseSize.bytes, force: force,
-            tileShape: tileShape)
+    /// The build options these flags give; the time stamp comes from `SOURCE_DATE_EPOCH` if it is set.
+    func options(frozen: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> BuildOptions
+    {
+        var timestamp: Date?
+        if let epoch = environment["SOURCE_DATE_EPOCH"] {
+            guard let seconds = Int(epoch.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+                throw SourceDateEpochError(value: epoch)
+            }
+            timestamp = Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
+        return BuildOptions(
+            output: outputFolder, theme: try theme(), maximumImageBytes: maxImageSize.bytes,
+            maximumResponseBytes: maxResponseSize.bytes, force: force, frozen: frozen, timestamp: timestamp)
     }
+}
+
+/// `SOURCE_DATE_EPOCH` is set but is not a number of seconds.
+struct SourceDateEpochError: UserFacingError {
+    let value: String
+    var sentence: String {
+        "SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, not “\(value)”; unset it or fix it."
+    }
+    var exitStatus: ExitStatus { .usage }
 }
 
 /// A size on the command line: bytes, or with a K, M or G suffix (powers of 1024).
@@ -111,11 +129,29 @@ struct ByteSize: ExpressibleByArgument, Sendable {
     }
 }
 
-/// Runs one gallery build with the shared flags and reports it on stderr.
+/// Runs a build with the shared flags and reports it on stderr (and with `--json` on stdout).
 enum GalleryRun {
+    /// Builds one gallery at the root of the output folder.
     static func execute(
         source: any ImageSource, label: String, flags: BuildFlags, itemsPerPage: Int, secrets: [String],
         tileShape: GalleryModel.TileShape = .natural
+    ) async throws {
+        let plan = GalleryPlan(
+            folder: "", source: source, label: label, itemsPerPage: itemsPerPage, tileShape: tileShape)
+        try await execute(GallerySetup(plan: plan, secrets: secrets), flags: flags)
+    }
+
+    /// Builds one gallery at the root of the output folder.
+    static func execute(_ setup: GallerySetup, flags: BuildFlags) async throws {
+        try await execute(flags: flags, secrets: setup.secrets) { pipeline, options in
+            try await pipeline.run(setup.plan, options: options)
+        }
+    }
+
+    /// Runs `build` with a pipeline and options made from `flags`, under signal and deadline handling.
+    static func execute(
+        flags: BuildFlags, secrets: [String], frozen: Bool = false,
+        build: @escaping @Sendable (GalleryPipeline, BuildOptions) async throws -> BuildSummary
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
         let engine = TransferEngine(
@@ -130,9 +166,9 @@ enum GalleryRun {
             progress: terminal.report)
         let interruption = Interruption()
         do {
-            let options = try flags.options(itemsPerPage: itemsPerPage, tileShape: tileShape)
+            let options = try flags.options(frozen: frozen)
             let summary = try await interruption.run(deadline: flags.deadline) {
-                try await pipeline.run(source, label: label, options: options)
+                try await build(pipeline, options)
             }
             terminal.finish(summary, output: flags.out)
             let partial = flags.strict && summary.losses > 0

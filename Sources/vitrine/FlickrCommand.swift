@@ -15,41 +15,12 @@ struct FlickrCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The search term (optional with a key: without it, the most recent photos).")
-    var term: String?
-
-    @Option(name: .long, help: ArgumentHelp("Items per grid page.", valueName: "n"))
-    var perPage = 25
-
-    @Option(name: .long, help: ArgumentHelp("Number of grid pages (with a key).", valueName: "n"))
-    var pages = 1
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The Flickr API key (default: $FLICKR_API_KEY; without one, the public feed).", valueName: "key"))
-    var key: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The base URL of Flickr's services (rest/ and feeds/ below it).", valueName: "url"))
-    var endpoint = FlickrSource.defaultEndpoint
-
+    @OptionGroup var gallery: FlickrGallery
     @OptionGroup var flags: BuildFlags
 
-    func validate() throws {
-        guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500.") }
-        guard (1...500).contains(pages) else { throw ValidationError("--pages must be between 1 and 500.") }
-    }
-
     func run() async throws {
-        let key = key ?? ProcessInfo.processInfo.environment["FLICKR_API_KEY"]
-        let feed = key?.isEmpty != false
-        let source = FlickrSource(
-            term: term, itemCount: feed ? min(20, perPage * pages) : perPage * pages, key: key, endpoint: endpoint)
-        let label = term.map { "Flickr for “\($0)”" } ?? (feed ? "Flickr's public feed" : "Flickr's recent photos")
         try await GalleryRun.execute(
-            source: source, label: label, flags: flags, itemsPerPage: perPage, secrets: [key ?? ""])
+            gallery.setup(folder: "", environment: ProcessInfo.processInfo.environment), flags: flags)
     }
 }
 
@@ -65,25 +36,11 @@ struct ThumbnailsCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The list API's URL.", valueName: "url"))
-    var endpoint = ThumbnailSource.defaultEndpoint
-
-    @Option(name: .long, help: ArgumentHelp("How many elements to ask for.", valueName: "n"))
-    var limit = 200
-
-    @Option(name: .long, help: ArgumentHelp("Tiles per grid page (default: all on one page).", valueName: "n"))
-    var perPage: Int?
-
+    @OptionGroup var gallery: ThumbnailsGallery
     @OptionGroup var flags: BuildFlags
-
-    func validate() throws {
-        guard (1...1_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
-        if let perPage, perPage < 1 { throw ValidationError("--per-page must be positive.") }
-    }
 
     func run() async throws {
         try await GalleryRun.execute(
-            source: ThumbnailSource(limit: limit, endpoint: endpoint), label: "the thumbnail list", flags: flags,
-            itemsPerPage: perPage ?? limit, secrets: [], tileShape: .square)
+            gallery.setup(folder: "", environment: ProcessInfo.processInfo.environment), flags: flags)
     }
 }

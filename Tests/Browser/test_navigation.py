@@ -10,7 +10,7 @@ from selenium.webdriver.common.keys import Keys
 
 from browserlib import ORIGINS
 
-SITES = ("pixabay", "flickr", "thumbnails")
+SITES = ("pixabay", "flickr", "thumbnails", "site")
 
 
 def start_entry(site):

@@ -30,7 +30,7 @@ public struct RetryPolicy: Sendable {
 }
 
 /// Wraps a fetcher with what real APIs expect of a polite client: retries of transient failures with backoff and
-/// jitter, `Retry-After` on 429, and a per-host request budget read from `X-RateLimit-*` headers.
+/// jitter, `Retry-After` on 429, and a request budget per host and path folder read from `X-RateLimit-*` headers.
 public final class PoliteFetcher: HTTPFetching {
     /// Something worth telling the user while it happens.
     public enum Event: Sendable {
@@ -65,7 +65,7 @@ public final class PoliteFetcher: HTTPFetching {
     }
 
     public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
-        let host = Self.hostKey(request.url)
+        let host = Self.budgetKey(request.url)
         var attempt = 0
         while true {
             try await waitForBudget(host: host)
@@ -181,9 +181,13 @@ public final class PoliteFetcher: HTTPFetching {
         return nil
     }
 
-    static func hostKey(_ url: String) -> String {
+    /// What a rate limit covers: the host, the port and the folder of the path. An API's budget
+    /// (pixabay.com/api/) then does not hold up image downloads from the same host (pixabay.com/get/).
+    static func budgetKey(_ url: String) -> String {
         guard let components = URLComponents(string: url) else { return url }
-        return "\(components.host ?? ""):\(components.port.map(String.init) ?? "")"
+        let folder = components.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: "/")
+        return "\(components.host ?? ""):\(components.port.map(String.init) ?? "")\(folder)/"
     }
 
     static func describe(_ outcome: Result<HTTPResponse, FetchError>) -> String {

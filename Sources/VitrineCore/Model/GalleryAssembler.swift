@@ -11,11 +11,19 @@ public struct GalleryAssembler: Sendable {
     public var itemsPerPage: Int
     public var language: String
     public var tileShape: GalleryModel.TileShape
+    /// The folder of the gallery's pages under the output root: "" for a gallery of its own, "NAME/" in a site.
+    public var folder: String
+    public var site: GalleryModel.SiteLink?
 
-    public init(itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural) {
+    public init(
+        itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural, folder: String = "",
+        site: GalleryModel.SiteLink? = nil
+    ) {
         self.itemsPerPage = max(1, itemsPerPage)
         self.language = language
         self.tileShape = tileShape
+        self.folder = folder
+        self.site = site
     }
 
     /// The output path of a stored image: named by its content, so equal bytes share one file.
@@ -29,14 +37,16 @@ public struct GalleryAssembler: Sendable {
         let pageCount = max(1, (result.items.count + itemsPerPage - 1) / itemsPerPage)
         let pages = (1...pageCount).map { number in
             GalleryModel.GridPage(
-                id: "c1-p\(number)", number: number, href: number == 1 ? "index.html" : "page-\(number).html")
+                id: "c1-p\(number)", number: number,
+                href: folder + (number == 1 ? "index.html" : "page-\(number).html"))
         }
         var usedSlugs: [String: Int] = [:]
         let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
             let slug = uniqueSlug(for: item.sourceID, position: index + 1, used: &usedSlugs)
             let entries = zip(result.variants, item.entries).map { variant, entry in
                 GalleryModel.Entry(
-                    id: "i\(slug)-\(variant.key)", variant: variant.key, href: "items/\(slug)-\(variant.key).html",
+                    id: "i\(slug)-\(variant.key)", variant: variant.key,
+                    href: "\(folder)items/\(slug)-\(variant.key).html",
                     content: content(of: entry, images: images))
             }
             return GalleryModel.Item(
@@ -47,7 +57,7 @@ public struct GalleryAssembler: Sendable {
             id: "c1", title: result.title, tileShape: tileShape, pages: pages, collections: [], items: items)
         return GalleryModel(
             title: result.title, language: language, source: result.source, notices: notices,
-            variants: result.variants, collections: [collection])
+            variants: result.variants, site: site, collections: [collection])
     }
 
     private func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {

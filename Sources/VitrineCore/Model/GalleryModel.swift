@@ -6,7 +6,21 @@ public struct GalleryModel: Sendable {
     public var source: SourceDescription
     public var notices: [Notice]
     public var variants: [SourceVariant]
+    /// The site this gallery is part of, when `vitrine build` puts several galleries under one home page.
+    public var site: SiteLink?
     public var collections: [Collection]
+
+    /// A link from a gallery's pages up to the home page of the site that holds it.
+    public struct SiteLink: Sendable, Hashable {
+        public var title: String
+        /// The home page, relative to the output root.
+        public var href: String
+
+        public init(title: String, href: String) {
+            self.title = title
+            self.href = href
+        }
+    }
 
     /// A message shown on every page, such as "these results are from the cache".
     public struct Notice: Sendable, Hashable {
@@ -78,7 +92,7 @@ public struct GalleryModel: Sendable {
 
     /// Every rendered page: the element to render, by id, the stylesheet that renders it, and its file.
     public struct PageJob: Sendable, Hashable {
-        public enum Kind: String, Sendable { case grid, preview }
+        public enum Kind: String, Sendable { case grid, preview, home }
         public var kind: Kind
         public var id: String
         public var href: String

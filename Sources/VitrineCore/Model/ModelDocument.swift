@@ -1,13 +1,11 @@
 internal import CXSLT
 
-/// Builds the XML model (docs/model.md, Templates/gallery.rng) of a gallery with libxml2.
+/// Builds the XML models (docs/model.md, Templates/gallery.rng) of a gallery and of a site's home page with libxml2.
 enum ModelDocument {
     static let version = "1"
 
     static func make(_ gallery: GalleryModel) -> XMLDocument {
-        let document = XMLDocument(owning: xmlNewDoc("1.0"))
-        let root = xmlNewDocNode(document.raw, nil, "gallery", nil)!
-        xmlDocSetRootElement(document.raw, root)
+        let (document, root) = XMLDocument.make(root: "gallery")
         set(root, "version", version)
         set(root, "lang", gallery.language)
         text(root, "title", gallery.title)
@@ -25,7 +23,37 @@ enum ModelDocument {
             set(element, "label", variant.label)
             if let query = variant.query { set(element, "query", query) }
         }
+        if let site = gallery.site {
+            let element = child(root, "site")
+            set(element, "title", site.title)
+            set(element, "href", site.href)
+        }
         for collection in gallery.collections { add(collection, to: root) }
+        return document
+    }
+
+    /// The model of a site's home page (`site` root; docs/model.md).
+    static func make(_ site: SiteModel) -> XMLDocument {
+        let (document, root) = XMLDocument.make(root: "site")
+        set(root, "version", version)
+        set(root, "id", SiteModel.pageID)
+        set(root, "lang", site.language)
+        set(root, "href", SiteModel.homeHref)
+        if let feed = site.feedHref { set(root, "feed", feed) }
+        text(root, "title", site.title)
+        for gallery in site.galleries {
+            let element = child(root, "gallery")
+            set(element, "id", gallery.id)
+            set(element, "href", gallery.href)
+            set(element, "item-count", String(gallery.itemCount))
+            text(element, "title", gallery.title)
+            let source = child(element, "source")
+            set(source, "name", gallery.source.name)
+            set(source, "label", gallery.source.label)
+            if let home = gallery.source.home { set(source, "home", home) }
+            for query in gallery.queries { text(element, "query", query) }
+            if let cover = gallery.cover { add(cover, role: "cover", to: element) }
+        }
         return document
     }
 

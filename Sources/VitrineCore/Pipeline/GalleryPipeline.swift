@@ -11,9 +11,10 @@ public enum ProgressEvent: Sendable {
     case warning(String)
 }
 
-/// Settings of one gallery build that are not the source's.
+/// Settings of a build that are not a source's.
 public struct BuildOptions: Sendable {
     public var output: URL
+    /// Items per grid page of a gallery built with `run(_:label:options:)`.
     public var itemsPerPage: Int
     public var theme: Theme
     /// The largest image accepted.
@@ -23,10 +24,16 @@ public struct BuildOptions: Sendable {
     /// Write into an output folder that holds files Vitrine did not write.
     public var force: Bool
     public var tileShape: GalleryModel.TileShape
+    /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.
+    public var frozen: Bool
+    /// The time written where a file needs one (the Atom feed); from `SOURCE_DATE_EPOCH`. Without it, the time
+    /// the gallery's API responses were fetched, so that the same cache gives the same bytes.
+    public var timestamp: Date?
 
     public init(
         output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
-        maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural
+        maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,
+        frozen: Bool = false, timestamp: Date? = nil
     ) {
         self.tileShape = tileShape
         self.output = output
@@ -35,54 +42,44 @@ public struct BuildOptions: Sendable {
         self.maximumImageBytes = maximumImageBytes
         self.maximumResponseBytes = maximumResponseBytes
         self.force = force
+        self.frozen = frozen
+        self.timestamp = timestamp
     }
 }
 
-/// What a run did, for the summary line, `--strict` and the `--json` report.
-public struct BuildSummary: Sendable, Codable, Equatable {
-    public var items = 0
-    public var imagesDownloaded = 0
-    public var imagesFromCache = 0
-    public var imagesFailed = 0
-    public var resultsSkipped = 0
-    public var apiRequests = 0
-    public var apiCacheHits = 0
-    /// When the older cached results shown were fetched, if the network failed and they stood in.
-    public var staleSince: Date?
-    public var pagesWritten = 0
-    public var pagesUnchanged = 0
-    public var filesRemoved = 0
-    public var warnings: [String] = []
-    public var seconds: Double = 0
+/// One gallery of a build: its source, and where and how its pages go.
+public struct GalleryPlan: Sendable {
+    /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
+    public var folder: String
+    public var source: any ImageSource
+    /// What the progress line says is being searched.
+    public var label: String
+    public var itemsPerPage: Int
+    public var tileShape: GalleryModel.TileShape
 
-    /// Anything the gallery lacks that a perfect run would have: failed images, skipped results, stale results.
-    public var losses: Int { imagesFailed + resultsSkipped + (staleSince == nil ? 0 : 1) }
-
-    /// The report as JSON: stable key order, dates in ISO 8601.
-    public func json(status: String) -> String {
-        struct Report: Encodable {
-            var status: String
-            var losses: Int
-            var summary: BuildSummary
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        let data = (try? encoder.encode(Report(status: status, losses: losses, summary: self))) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+    public init(
+        folder: String, source: any ImageSource, label: String, itemsPerPage: Int,
+        tileShape: GalleryModel.TileShape = .natural
+    ) {
+        self.folder = folder
+        self.source = source
+        self.label = label
+        self.itemsPerPage = itemsPerPage
+        self.tileShape = tileShape
     }
+}
 
-    /// One line: items, images downloaded / from cache, pages written, time.
-    public var line: String {
-        var parts = ["\(items) item\(items == 1 ? "" : "s")"]
-        parts.append(
-            "\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded, \(imagesFromCache) from cache")
-        if imagesFailed > 0 { parts.append("\(imagesFailed) failed") }
-        if resultsSkipped > 0 { parts.append("\(resultsSkipped) result\(resultsSkipped == 1 ? "" : "s") skipped") }
-        parts.append("\(pagesWritten) page\(pagesWritten == 1 ? "" : "s") written")
-        if pagesUnchanged > 0 { parts.append("\(pagesUnchanged) unchanged") }
-        if filesRemoved > 0 { parts.append("\(filesRemoved) old file\(filesRemoved == 1 ? "" : "s") removed") }
-        return parts.joined(separator: ", ") + String(format: " in %.1f s", seconds)
+/// Several galleries built into one output folder under a home page that links them (`vitrine build`).
+public struct SitePlan: Sendable {
+    public var title: String
+    /// The absolute URL the site is published at; with it, `sitemap.xml` and `feed.xml` are written.
+    public var baseURL: String?
+    public var galleries: [GalleryPlan]
+
+    public init(title: String, baseURL: String? = nil, galleries: [GalleryPlan]) {
+        self.title = title
+        self.baseURL = baseURL
+        self.galleries = galleries
     }
 }
 
@@ -103,17 +100,155 @@ public struct GalleryPipeline: Sendable {
         self.progress = progress
     }
 
+    /// Builds one gallery at the root of the output folder.
     public func run(_ source: any ImageSource, label: String, options: BuildOptions) async throws -> BuildSummary {
+        let plan = GalleryPlan(
+            folder: "", source: source, label: label, itemsPerPage: options.itemsPerPage,
+            tileShape: options.tileShape)
+        return try await run(plan, options: options)
+    }
+
+    /// Builds one gallery; its plan's folder is normally "" (the root of the output folder).
+    public func run(_ plan: GalleryPlan, options: BuildOptions) async throws -> BuildSummary {
+        try await build([plan], site: nil, options: options)
+    }
+
+    /// Builds a site: every gallery in its folder, a home page linking them, and with a base URL a sitemap and an
+    /// Atom feed.
+    public func build(_ site: SitePlan, options: BuildOptions) async throws -> BuildSummary {
+        try await build(site.galleries, site: site, options: options)
+    }
+
+    /// A gallery between the model and publish stages.
+    fileprivate struct Prepared {
+        var plan: GalleryPlan
+        var model: GalleryModel
+        var document: XMLDocument
+        var stored: [CacheStore.ImageRecord]
+        var summary: BuildSummary
+        var fetchedAt: Date?
+    }
+
+    private func build(_ plans: [GalleryPlan], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
         let started = ContinuousClock.now
-        var summary = BuildSummary()
-        let renderer = try PageRenderer(theme: options.theme)
+        let renderer = try PageRenderer(
+            theme: options.theme, kinds: site == nil ? [.grid, .preview] : [.grid, .preview, .home])
         let writer = try OutputWriter(root: options.output, force: options.force)
+        let previous = OutputManifest.read(in: options.output.standardizedFileURL)
+        if options.frozen && previous == nil { throw FrozenBuildError.noManifest(folder: options.output.path) }
+        var policy = policy
+        if options.frozen { policy.offline = true }
         cache.sweepTemporaryFiles()
 
-        progress(.searching(label))
+        let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
+        var galleries: [Prepared] = []
+        for plan in plans {
+            try Task.checkCancellation()
+            galleries.append(try await prepare(plan, site: link, policy: policy, options: options))
+        }
+        if options.frozen {
+            try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: previous!)
+        }
+
+        let salt = Self.salt(of: options.theme)
+        let siteModel = site.map { site in
+            SiteModel(
+                title: site.title,
+                galleries: galleries.enumerated().map { SiteModel.card(for: $1.model, id: "g\($0 + 1)") },
+                feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
+        }
+        let siteDocument = siteModel.map(ModelDocument.make)
+        let stored = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
+        let assets = options.theme.assets
+        let feeds = site.flatMap { site in
+            site.baseURL.map { SiteFeeds(baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry)) }
+        }
+        try Task.checkCancellation()
+        var planned = galleries.flatMap { $0.model.pageJobs.map(\.href) + [$0.plan.folder + "gallery.xml"] }
+        planned += stored.map(GalleryAssembler.localPath(of:))
+        planned += assets.map { "assets/\($0.name)" }
+        if siteDocument != nil { planned += [SiteModel.homeHref, "site.xml"] }
+        if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
+        try writer.begin(planned: planned)
+
+        let total = galleries.reduce(0) { $0 + $1.model.pageJobs.count } + (siteDocument == nil ? 0 : 1)
+        var done = 0
+        for index in galleries.indices {
+            let inputs = PageInputs(of: galleries[index].document, salt: salt)
+            for job in galleries[index].model.pageJobs {
+                try Task.checkCancellation()
+                try publish(
+                    job, from: galleries[index].document, inputs: inputs.digests[job.id] ?? "", renderer: renderer,
+                    writer: writer, counts: &galleries[index].summary)
+                done += 1
+                progress(.rendering(done: done, total: total))
+            }
+            let modelInputs = SHA256.hex(of: inputs.digests.sorted { $0.key < $1.key }.map(\.value).joined())
+            if !writer.keep(galleries[index].plan.folder + "gallery.xml", inputs: modelInputs) {
+                try writer.write(
+                    galleries[index].document.serialized(), to: galleries[index].plan.folder + "gallery.xml",
+                    inputs: modelInputs)
+            }
+        }
+        var totals = BuildSummary()
+        if let siteDocument {
+            var counts = BuildSummary()
+            let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
+            try publish(
+                home, from: siteDocument, inputs: PageInputs.digest(ofWhole: siteDocument, salt: salt),
+                renderer: renderer, writer: writer, counts: &counts)
+            totals.pagesRendered += counts.pagesRendered
+            totals.pagesWritten += counts.pagesWritten
+            totals.pagesUnchanged += counts.pagesUnchanged
+            try writer.write(siteDocument.serialized(), to: "site.xml")
+            progress(.rendering(done: total, total: total))
+        }
+        for record in stored {
+            try Task.checkCancellation()
+            try writer.placeImage(
+                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
+                at: GalleryAssembler.localPath(of: record))
+        }
+        for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
+        if let feeds {
+            try writer.write(
+                feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
+            try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
+        }
+        let removed = try writer.finish(galleries: galleries.map(\.manifestRecord))
+
+        for var gallery in galleries {
+            let folder = gallery.plan.folder
+            gallery.summary.filesRemoved =
+                removed.filter { path in
+                    path.hasPrefix(folder)
+                        && !galleries.contains { $0.plan.folder.count > folder.count && path.hasPrefix($0.plan.folder) }
+                }.count
+            totals.add(
+                .init(
+                    path: folder, source: gallery.model.source.name,
+                    queries: gallery.model.variants.compactMap(\.query),
+                    summary: gallery.summary))
+        }
+        totals.filesRemoved = removed.count
+        totals.seconds = (ContinuousClock.now - started).seconds
+        return totals
+    }
+
+    /// Source, fetch, cache and model for one gallery.
+    private func prepare(
+        _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions
+    ) async throws -> Prepared {
+        var summary = BuildSummary()
+        progress(.searching(plan.label))
         let api = CachedAPIClient(
             fetcher: fetcher, cache: cache, policy: policy, maximumResponseBytes: options.maximumResponseBytes)
-        let result = try await source.collect(using: api)
+        let result: SourceResult
+        do {
+            result = try await plan.source.collect(using: api)
+        } catch let missing as NothingCachedError where options.frozen {
+            throw FrozenBuildError.missing(["the API response \(missing.url)"])
+        }
         summary.apiRequests = api.counters.requests
         summary.apiCacheHits = api.counters.cacheHits
         summary.items = result.items.count
@@ -130,50 +265,54 @@ public struct GalleryPipeline: Sendable {
         }
         summary.warnings.forEach { progress(.warning($0)) }
 
+        let urls = Self.imageURLs(of: result)
         let images = try await ImageDownloader(
             fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
             progress: progress
-        ).download(Self.imageURLs(of: result))
+        ).download(urls)
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache
-        summary.imagesFailed = images.outcomes.values.filter { if case .failed = $0 { true } else { false } }.count
+        let failed = urls.filter { if case .failed = images.outcomes[$0] { true } else { false } }
+        summary.imagesFailed = failed.count
+        if options.frozen && !failed.isEmpty { throw FrozenBuildError.missing(failed.map { "the image \($0)" }) }
 
-        let gallery = GalleryAssembler(itemsPerPage: options.itemsPerPage, tileShape: options.tileShape).assemble(
-            result, images: images.outcomes, notices: notices)
-        let model = ModelDocument.make(gallery)
-        let jobs = gallery.pageJobs
-        let stored = Set(images.outcomes.values.compactMap { if case .stored(let record) = $0 { record } else { nil } })
-            .sorted { $0.sha256 < $1.sha256 }
-        let assets = options.theme.assets
-        try Task.checkCancellation()
-        var planned = jobs.map(\.href)
-        planned += stored.map(GalleryAssembler.localPath(of:))
-        planned += assets.map { "assets/\($0.name)" }
-        planned.append("gallery.xml")
-        try writer.begin(planned: planned)
+        let model = GalleryAssembler(
+            itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
+        ).assemble(result, images: images.outcomes, notices: notices)
+        let stored = images.outcomes.values.compactMap { if case .stored(let record) = $0 { record } else { nil } }
+        return Prepared(
+            plan: plan, model: model, document: ModelDocument.make(model), stored: stored, summary: summary,
+            fetchedAt: result.fetchedAt)
+    }
 
-        for (index, job) in jobs.enumerated() {
-            try Task.checkCancellation()
-            let page = try renderer.render(job, model: model)
-            if try writer.write(page.bytes, to: page.href) {
-                summary.pagesWritten += 1
-            } else {
-                summary.pagesUnchanged += 1
-            }
-            progress(.rendering(done: index + 1, total: jobs.count))
+    /// Renders and writes one page, unless the previous run wrote it from the same inputs and it is still there.
+    private func publish(
+        _ job: GalleryModel.PageJob, from document: XMLDocument, inputs: String, renderer: PageRenderer,
+        writer: OutputWriter, counts: inout BuildSummary
+    ) throws {
+        if writer.keep(job.href, inputs: inputs) {
+            counts.pagesUnchanged += 1
+            return
         }
-        for record in stored {
-            try Task.checkCancellation()
-            try writer.placeImage(
-                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
-                at: GalleryAssembler.localPath(of: record))
+        let page = try renderer.render(job, model: document)
+        counts.pagesRendered += 1
+        if try writer.write(page.bytes, to: page.href, inputs: inputs) {
+            counts.pagesWritten += 1
+        } else {
+            counts.pagesUnchanged += 1
         }
-        for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
-        try writer.write(model.serialized(), to: "gallery.xml")
-        summary.filesRemoved = try writer.finish().count
+    }
 
-        summary.seconds = (ContinuousClock.now - started).seconds
-        return summary
+    /// What every page's inputs include besides its model: the theme's files and Vitrine's version.
+    static func salt(of theme: Theme) -> String {
+        var hash = SHA256()
+        hash.update(VitrineVersion.current.utf8)
+        for name in theme.files.keys.sorted() {
+            hash.update(name.utf8)
+            hash.update([0])
+            hash.update(theme.files[name]!)
+        }
+        return hash.finalize().hexString
     }
 
     /// Every distinct remote URL the gallery needs, in a stable order.
@@ -190,10 +329,34 @@ public struct GalleryPipeline: Sendable {
 
     /// A time for a notice: UTC, to the minute.
     static func describe(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
+        UTCTime.string(date, format: "yyyy-MM-dd HH:mm 'UTC'")
+    }
+}
+
+extension GalleryPipeline.Prepared {
+    /// The gallery as the output's manifest records it.
+    var manifestRecord: OutputManifest.Gallery {
+        let items = model.collections.flatMap(\.items).map { item in
+            OutputManifest.Item(
+                id: item.sourceID ?? item.id,
+                credits: item.entries.compactMap { entry in
+                    guard case .picture(_, let credit?, _, _) = entry.content else { return nil }
+                    return OutputManifest.Credit(variant: entry.variant, name: credit.name, url: credit.url)
+                })
+        }
+        return OutputManifest.Gallery(
+            path: plan.folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
+            queries: model.variants.compactMap(\.query), items: items)
+    }
+
+    /// The gallery as the Atom feed lists it.
+    var feedEntry: SiteFeeds.Entry {
+        SiteFeeds.Entry(
+            path: model.collections.first?.pages.first?.href ?? plan.folder + "index.html", title: model.title,
+            summary: "\(summary.items) image\(summary.items == 1 ? "" : "s") from \(model.source.label)"
+                + (model.variants.compactMap(\.query).isEmpty
+                    ? ""
+                    : " for " + model.variants.compactMap { $0.query.map { "“\($0)”" } }.joined(separator: " and ")),
+            updated: fetchedAt)
     }
 }

@@ -1,22 +1,89 @@
 import Foundation
 
-/// The record, kept in the output folder, of every file Vitrine wrote there; only files it lists are ever
-/// overwritten or deleted by a later run.
+/// The record, kept in the output folder, of what Vitrine built there: each gallery's query, source, items and
+/// attribution, and every file it wrote with its SHA-256. Only files it lists are ever overwritten or deleted by a
+/// later run; `vitrine build --frozen` checks a rebuild from the cache against it.
 public struct OutputManifest: Codable, Sendable, Equatable {
     public static let fileName = ".vitrine-manifest.json"
 
-    /// One written file and the SHA-256 of its bytes.
+    /// One written file: the SHA-256 of its bytes, its size, and the digest of what it was made from (the page's
+    /// model inputs and the templates), which lets a rebuild skip rendering it.
     public struct File: Codable, Sendable, Hashable {
         public var path: String
         public var sha256: String
+        public var size: Int?
+        public var inputs: String?
+
+        public init(path: String, sha256: String, size: Int? = nil, inputs: String? = nil) {
+            self.path = path
+            self.sha256 = sha256
+            self.size = size
+            self.inputs = inputs
+        }
+    }
+
+    /// What one gallery was built from and shows.
+    public struct Gallery: Codable, Sendable, Hashable {
+        /// Its folder under the output root ("" for a gallery built on its own).
+        public var path: String
+        public var title: String
+        public var source: String
+        public var sourceLabel: String
+        /// The searches, one per variant (empty for sources without a query).
+        public var queries: [String]
+        public var items: [Item]
+
+        public init(
+            path: String, title: String, source: String, sourceLabel: String, queries: [String], items: [Item]
+        ) {
+            self.path = path
+            self.title = title
+            self.source = source
+            self.sourceLabel = sourceLabel
+            self.queries = queries
+            self.items = items
+        }
+    }
+
+    /// One item: the API's id and who to credit for each variant's image.
+    public struct Item: Codable, Sendable, Hashable {
+        public var id: String
+        public var credits: [Credit]
+
+        public init(id: String, credits: [Credit]) {
+            self.id = id
+            self.credits = credits
+        }
+    }
+
+    /// Attribution of one variant's image.
+    public struct Credit: Codable, Sendable, Hashable {
+        public var variant: String
+        public var name: String
+        public var url: String?
+
+        public init(variant: String, name: String, url: String?) {
+            self.variant = variant
+            self.name = name
+            self.url = url
+        }
     }
 
     public var generator: String
+    public var galleries: [Gallery]
     public var files: [File]
 
-    public init(files: [File]) {
+    public init(files: [File], galleries: [Gallery] = []) {
         generator = "Vitrine \(VitrineVersion.current)"
+        self.galleries = galleries.sorted { $0.path < $1.path }
         self.files = files.sorted { $0.path < $1.path }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        generator = try container.decode(String.self, forKey: .generator)
+        galleries = try container.decodeIfPresent([Gallery].self, forKey: .galleries) ?? []
+        files = try container.decode([File].self, forKey: .files)
     }
 
     func encoded() -> [UInt8] {
@@ -25,7 +92,7 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         return [UInt8]((try? encoder.encode(self)) ?? Data()) + [0x0A]
     }
 
-    static func read(in root: URL) -> OutputManifest? {
+    public static func read(in root: URL) -> OutputManifest? {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(fileName).path) else {
             return nil
         }
@@ -66,5 +133,44 @@ enum TemporaryFileSweeper {
             if unlink(root.appendingPathComponent(relative).path) == 0 { removed += 1 }
         }
         return removed
+    }
+}
+
+/// `--frozen` was given and the rebuild needs something that neither the cache nor the manifest can give.
+public enum FrozenBuildError: UserFacingError {
+    case noManifest(folder: String)
+    case missing([String])
+    case changed(gallery: String, detail: String)
+
+    public var sentence: String {
+        switch self {
+        case .noManifest(let folder):
+            return "--frozen rebuilds from an earlier build's manifest, and \(folder) has none; "
+                + "build once without --frozen first."
+        case .missing(let things):
+            let shown =
+                things.prefix(3).joined(separator: ", ") + (things.count > 3 ? " and \(things.count - 3) more" : "")
+            return "--frozen forbids the network, and the cache lacks \(shown); build once without --frozen first."
+        case .changed(let gallery, let detail):
+            return "--frozen found that the gallery \(gallery) \(detail); build without --frozen to accept the change."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .nothingCached }
+
+    /// Checks that each rebuilt gallery is the one the manifest lists: same folder, same items in the same order.
+    static func check(_ galleries: [(folder: String, model: GalleryModel)], against manifest: OutputManifest) throws {
+        for (folder, model) in galleries {
+            let name = folder.isEmpty ? "at the output root" : "in \(folder)"
+            guard let recorded = manifest.galleries.first(where: { $0.path == folder }) else {
+                throw FrozenBuildError.changed(gallery: name, detail: "is not in the manifest")
+            }
+            let ids = model.collections.flatMap(\.items).map { $0.sourceID ?? $0.id }
+            if ids != recorded.items.map(\.id) {
+                throw FrozenBuildError.changed(
+                    gallery: name,
+                    detail: "has \(ids.count) items where the manifest lists \(recorded.items.count) others")
+            }
+        }
     }
 }

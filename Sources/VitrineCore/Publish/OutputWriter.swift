@@ -6,7 +6,10 @@ public final class OutputWriter {
     public let root: URL
     private let force: Bool
     private var previous: Set<String>
-    private var written: [String: String] = [:]
+    /// The previous run's record of each file, for skipping renders whose inputs did not change.
+    private let previousFiles: [String: OutputManifest.File]
+    private let previousGalleries: [OutputManifest.Gallery]
+    private var written: [String: OutputManifest.File] = [:]
 
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind.
@@ -15,6 +18,9 @@ public final class OutputWriter {
         self.force = force
         let manifest = OutputManifest.read(in: self.root)
         previous = Set(manifest?.files.map(\.path) ?? [])
+        previousFiles = Dictionary(
+            (manifest?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        previousGalleries = manifest?.galleries ?? []
         if manifest == nil && !force {
             let foreign = Self.foreignEntries(in: self.root)
             guard foreign.isEmpty else { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign) }
@@ -32,11 +38,12 @@ public final class OutputWriter {
             if !previous.contains(path) && FileManager.default.fileExists(atPath: url.path) { foreign.append(path) }
         }
         if !foreign.isEmpty && !force { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign.sorted()) }
-        let earlier = OutputManifest.read(in: root)?.files ?? []
-        let known = Set(earlier.map(\.path))
-        let intent = earlier + paths.filter { !known.contains($0) }.map { OutputManifest.File(path: $0, sha256: "") }
+        let earlier = Array(previousFiles.values)
+        let intent =
+            earlier + paths.filter { previousFiles[$0] == nil }.map { OutputManifest.File(path: $0, sha256: "") }
         try AtomicFile.write(
-            OutputManifest(files: intent).encoded(), to: root.appendingPathComponent(OutputManifest.fileName))
+            OutputManifest(files: intent, galleries: previousGalleries).encoded(),
+            to: root.appendingPathComponent(OutputManifest.fileName))
         previous.formUnion(paths)
     }
 
@@ -47,11 +54,30 @@ public final class OutputWriter {
         return names.filter { !$0.hasPrefix(".") && !$0.uppercased().hasPrefix("README") }.sorted()
     }
 
+    /// Every path written or kept so far in this run.
+    public var writtenPaths: [String] { written.keys.sorted() }
+
+    /// The previous run's record of a file, if it wrote one there.
+    public func previousRecord(of relativePath: String) -> OutputManifest.File? { previousFiles[relativePath] }
+
+    /// Keeps the file the previous run wrote at `relativePath` from the same `inputs`, if it is still there at
+    /// its recorded size; returns whether it did (otherwise the caller renders and writes it).
+    public func keep(_ relativePath: String, inputs: String) -> Bool {
+        guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
+            let size = record.size, let url = try? destination(relativePath),
+            (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int == size
+        else { return false }
+        written[relativePath] = record
+        return true
+    }
+
     /// Writes `bytes` at `relativePath` unless the file already holds exactly them; returns whether it wrote.
+    /// `inputs` is the digest of what the bytes were made from, recorded for `keep(_:inputs:)`.
     @discardableResult
-    public func write(_ bytes: [UInt8], to relativePath: String) throws -> Bool {
+    public func write(_ bytes: [UInt8], to relativePath: String, inputs: String? = nil) throws -> Bool {
         let url = try destination(relativePath)
-        written[relativePath] = SHA256.hex(of: bytes)
+        written[relativePath] = OutputManifest.File(
+            path: relativePath, sha256: SHA256.hex(of: bytes), size: bytes.count, inputs: inputs)
         if let existing = FileManager.default.contents(atPath: url.path) {
             if existing.elementsEqual(bytes) { return false }
             try claim(relativePath)
@@ -65,7 +91,7 @@ public final class OutputWriter {
     @discardableResult
     public func placeImage(from source: URL, sha256: String, byteCount: Int, at relativePath: String) throws -> Bool {
         let url = try destination(relativePath)
-        written[relativePath] = sha256
+        written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount)
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int {
             if size == byteCount && previous.contains(relativePath) { return false }
             try claim(relativePath)
@@ -74,18 +100,35 @@ public final class OutputWriter {
         return true
     }
 
-    /// Removes what the previous run wrote and this one did not, then records this run's files; returns the paths
-    /// removed.
+    /// Removes what the previous run wrote and this one did not, then records this run's files and galleries;
+    /// returns the paths removed.
     @discardableResult
-    public func finish() throws -> [String] {
+    public func finish(galleries: [OutputManifest.Gallery] = []) throws -> [String] {
         var removed: [String] = []
         for path in previous.subtracting(written.keys).sorted() {
             guard let url = try? destination(path) else { continue }
             if unlink(url.path) == 0 { removed.append(path) }
         }
-        let manifest = OutputManifest(files: written.map { OutputManifest.File(path: $0.key, sha256: $0.value) })
+        removeEmptiedFolders(of: removed)
+        let manifest = OutputManifest(files: Array(written.values), galleries: galleries)
         try AtomicFile.write(manifest.encoded(), to: root.appendingPathComponent(OutputManifest.fileName))
         return removed
+    }
+
+    /// Removes the folders that removing `paths` left empty (a dropped gallery's `items/`), deepest first; a
+    /// folder that still holds anything stays.
+    private func removeEmptiedFolders(of paths: [String]) {
+        var folders = Set<String>()
+        for path in paths {
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            rmdir(root.appendingPathComponent(folder).path)
+        }
     }
 
     /// An existing file may be replaced only if Vitrine wrote it, or with `force`.

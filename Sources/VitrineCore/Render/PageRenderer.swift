@@ -4,24 +4,33 @@ public struct RenderedPage: Sendable {
     public var bytes: [UInt8]
 }
 
-/// Renders every page of a gallery from its XML model: one transform per page, each stylesheet compiled once.
+/// Renders pages from their XML model: one transform per page, each stylesheet compiled once, when a page of its
+/// kind is first needed. A page kind `K` is rendered by the theme's `K.xsl`.
 final class PageRenderer {
-    private let stylesheets: [GalleryModel.PageJob.Kind: CompiledStylesheet]
+    private let theme: Theme
+    private var stylesheets: [GalleryModel.PageJob.Kind: CompiledStylesheet] = [:]
     private let security = XSLTSecurity()
 
-    init(theme: Theme) throws(TemplateError) {
-        stylesheets = [
-            .grid: try CompiledStylesheet(named: "grid.xsl", from: theme),
-            .preview: try CompiledStylesheet(named: "preview.xsl", from: theme),
-        ]
+    /// Compiles the stylesheets of `kinds` at once, so that a broken template stops a run before any download;
+    /// other kinds compile when first used.
+    init(theme: Theme, kinds: [GalleryModel.PageJob.Kind] = [.grid, .preview]) throws(TemplateError) {
+        self.theme = theme
+        for kind in kinds { _ = try stylesheet(for: kind) }
     }
 
     func render(_ job: GalleryModel.PageJob, model: XMLDocument) throws(TemplateError) -> RenderedPage {
         let depth = job.href.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
-        let bytes = try stylesheets[job.kind]!.apply(
+        let bytes = try stylesheet(for: job.kind).apply(
             to: model, parameters: [("page", job.id), ("root", root)], security: security)
         return RenderedPage(href: job.href, bytes: bytes)
+    }
+
+    private func stylesheet(for kind: GalleryModel.PageJob.Kind) throws(TemplateError) -> CompiledStylesheet {
+        if let compiled = stylesheets[kind] { return compiled }
+        let compiled = try CompiledStylesheet(named: "\(kind.rawValue).xsl", from: theme)
+        stylesheets[kind] = compiled
+        return compiled
     }
 }
 

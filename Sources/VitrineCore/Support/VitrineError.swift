@@ -22,7 +22,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .partial: "--strict was given and the gallery lacks something"
         case .usage: "the command line is wrong"
         case .badData: "the API answered with data Vitrine cannot read"
-        case .nothingCached: "--offline was given and nothing usable is cached"
+        case .nothingCached: "--offline or --frozen was given and something needed is not cached"
         case .unavailable: "the API could not be reached or refused the request"
         case .cannotWrite: "the output or cache folder could not be written"
         case .keyProblem: "the API key is missing or was rejected"

@@ -16,6 +16,14 @@ final class XMLDocument {
     /// Another owner (a compiled stylesheet) frees the document from now on.
     func relinquishOwnership() { owned = false }
 
+    /// A new document holding only its root element, named `name`.
+    static func make(root name: String) -> (XMLDocument, xmlNodePtr) {
+        let document = XMLDocument(owning: xmlNewDoc("1.0"))
+        let root = xmlNewDocNode(document.raw, nil, name, nil)!
+        xmlDocSetRootElement(document.raw, root)
+        return (document, root)
+    }
+
     /// Parses XML without touching the network and without expanding external entities.
     static func parse(_ bytes: [UInt8], url: String = "memory.xml") throws(XMLError) -> XMLDocument {
         try LibXML.collectingErrors { () -> XMLDocument? in

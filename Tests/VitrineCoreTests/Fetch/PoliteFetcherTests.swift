@@ -87,6 +87,20 @@ import Testing
         #expect(wait > .seconds(29) && wait <= .seconds(30))
     }
 
+    @Test func anAPIsSpentBudgetDoesNotHoldUpImagesFromTheSameHost() async throws {
+        let spent = Self.response(
+            200, ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30"])
+        let script = Script([spent, Self.response(200), Self.response(200)])
+        let fetcher = script.fetcher()
+        _ = try await fetcher.fetch(HTTPRequest(url: "http://h/api/?q=a"))
+        _ = try await fetcher.fetch(HTTPRequest(url: "http://h/get/g1_640.jpg"))
+        _ = try await fetcher.fetch(HTTPRequest(url: "http://h:8080/api/?q=a"))
+        #expect(script.waits.withLock { $0 }.isEmpty)
+        #expect(PoliteFetcher.budgetKey("https://pixabay.com/api/?key=k&q=a") == "pixabay.com:/api/")
+        #expect(PoliteFetcher.budgetKey("https://pixabay.com/get/x.jpg") == "pixabay.com:/get/")
+        #expect(PoliteFetcher.budgetKey("http://h:8717/services/rest/?method=m") == "h:8717/services/rest/")
+    }
+
     @Test func backoffIsCappedAndJittered() {
         let policy = RetryPolicy(retries: 10, baseDelay: .milliseconds(500), maximumDelay: .seconds(30))
         #expect(policy.backoff(attempt: 1, random: 1) == .milliseconds(500))

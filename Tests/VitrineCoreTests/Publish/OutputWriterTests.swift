@@ -82,7 +82,57 @@ import Testing
         #expect(try second.finish() == ["items/b.html"])
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("items/user.html").path))
         let manifest = try #require(OutputManifest.read(in: folder.url))
-        #expect(manifest.files == [.init(path: "items/a.html", sha256: SHA256.hex(of: "a"))])
+        #expect(manifest.files == [.init(path: "items/a.html", sha256: SHA256.hex(of: "a"), size: 1)])
+    }
+
+    @Test func aFileWrittenFromTheSameInputsIsKeptWithoutRendering() throws {
+        let folder = try TemporaryFolder()
+        let first = try OutputWriter(root: folder.url)
+        try first.begin(planned: ["a.html", "b.html", "c.html"])
+        try first.write(Array("a".utf8), to: "a.html", inputs: "in-a")
+        try first.write(Array("b".utf8), to: "b.html", inputs: "in-b")
+        try first.write(Array("c".utf8), to: "c.html", inputs: "in-c")
+        try first.finish()
+        try write("changed by hand", "c.html", in: folder)
+
+        let second = try OutputWriter(root: folder.url)
+        try second.begin(planned: ["a.html", "b.html", "c.html"])
+        #expect(second.keep("a.html", inputs: "in-a"))
+        #expect(!second.keep("b.html", inputs: "in-b-changed"))
+        #expect(!second.keep("c.html", inputs: "in-c"), "a file whose size changed is rendered again")
+        #expect(!second.keep("missing.html", inputs: "in-a"))
+        try second.write(Array("B".utf8), to: "b.html", inputs: "in-b-changed")
+        try second.write(Array("c".utf8), to: "c.html", inputs: "in-c")
+        #expect(try second.finish() == [])
+        let manifest = try #require(OutputManifest.read(in: folder.url))
+        #expect(manifest.files.map(\.inputs) == ["in-a", "in-b-changed", "in-c"])
+    }
+
+    @Test func removingAFoldersLastFileRemovesTheFolderButNotOneThatHoldsMore() throws {
+        let folder = try TemporaryFolder()
+        let first = try OutputWriter(root: folder.url)
+        try first.begin(planned: ["gone/items/a.html", "kept/items/b.html"])
+        try first.write(Array("a".utf8), to: "gone/items/a.html")
+        try first.write(Array("b".utf8), to: "kept/items/b.html")
+        try first.finish()
+        try write("mine", "kept/notes.txt", in: folder)
+
+        let second = try OutputWriter(root: folder.url)
+        try second.begin(planned: [])
+        #expect(try second.finish() == ["gone/items/a.html", "kept/items/b.html"])
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("gone").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("kept/items").path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("kept/notes.txt").path))
+    }
+
+    @Test func aManifestOfAnEarlierVersionWithoutGalleriesIsStillRead() throws {
+        let folder = try TemporaryFolder()
+        try write(
+            #"{"files":[{"path":"index.html","sha256":"ab"}],"generator":"Vitrine 0.1.0"}"#, OutputManifest.fileName,
+            in: folder)
+        let manifest = try #require(OutputManifest.read(in: folder.url))
+        #expect(manifest.files == [.init(path: "index.html", sha256: "ab")])
+        #expect(manifest.galleries == [])
     }
 
     @Test func aRunKilledAfterBeginLeavesFilesTheNextRunOwns() throws {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The home page of a site of several galleries (`vitrine build`): a card per gallery linking to its first page.
+public struct SiteModel: Sendable {
+    /// The `id` of the home page's root element, which the renderer's `page` parameter names.
+    static let pageID = "home"
+    static let homeHref = "index.html"
+
+    public var title: String
+    public var language: String
+    public var galleries: [Gallery]
+    /// The site's Atom feed, relative to the output root, when it has one.
+    public var feedHref: String?
+
+    /// One gallery as the home page shows it.
+    public struct Gallery: Sendable {
+        public var id: String
+        public var title: String
+        /// Its first grid page, relative to the output root.
+        public var href: String
+        public var source: SourceDescription
+        public var queries: [String]
+        public var itemCount: Int
+        /// The first picture of the gallery that has an image, as a cover.
+        public var cover: GalleryModel.LocalImage?
+    }
+
+    public init(title: String, language: String = "en", galleries: [Gallery], feedHref: String? = nil) {
+        self.title = title
+        self.language = language
+        self.galleries = galleries
+        self.feedHref = feedHref
+    }
+
+    /// The home page's entry for `gallery`: its first grid page and its first available tile as the cover.
+    static func card(for gallery: GalleryModel, id: String) -> Gallery {
+        let collection = gallery.collections.first
+        let cover = collection?.items.lazy.flatMap(\.entries).compactMap { entry -> GalleryModel.LocalImage? in
+            guard case .picture(_, _, let tile, _) = entry.content, case .available = tile.state else { return nil }
+            return tile
+        }.first
+        return Gallery(
+            id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
+            queries: gallery.variants.compactMap(\.query), itemCount: collection?.items.count ?? 0, cover: cover)
+    }
+}

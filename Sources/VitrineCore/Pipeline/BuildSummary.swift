@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a run did, for the summary line, `--strict` and the `--json` report: totals, and the same counts for each
+/// gallery of a site build.
+public struct BuildSummary: Sendable, Codable, Equatable {
+    public var items = 0
+    public var imagesDownloaded = 0
+    public var imagesFromCache = 0
+    public var imagesFailed = 0
+    public var resultsSkipped = 0
+    public var apiRequests = 0
+    public var apiCacheHits = 0
+    /// When the older cached results shown were fetched, if the network failed and they stood in.
+    public var staleSince: Date?
+    /// Pages whose inputs or templates changed, so they were rendered again.
+    public var pagesRendered = 0
+    public var pagesWritten = 0
+    /// Pages left as they were: not rendered again, or rendered to the same bytes.
+    public var pagesUnchanged = 0
+    public var filesRemoved = 0
+    public var warnings: [String] = []
+    public var seconds: Double = 0
+    /// Each gallery's own counts (only in the totals).
+    public var galleries: [Gallery]?
+
+    /// One gallery's part of a build.
+    public struct Gallery: Sendable, Codable, Equatable {
+        /// Its folder under the output root ("" for a gallery built on its own).
+        public var path: String
+        public var source: String
+        public var queries: [String]
+        public var summary: BuildSummary
+    }
+
+    public init() {}
+
+    /// Adds a gallery's counts to these totals and lists it.
+    mutating func add(_ gallery: Gallery) {
+        let counts = gallery.summary
+        items += counts.items
+        imagesDownloaded += counts.imagesDownloaded
+        imagesFromCache += counts.imagesFromCache
+        imagesFailed += counts.imagesFailed
+        resultsSkipped += counts.resultsSkipped
+        apiRequests += counts.apiRequests
+        apiCacheHits += counts.apiCacheHits
+        if let stale = counts.staleSince { staleSince = min(staleSince ?? stale, stale) }
+        pagesRendered += counts.pagesRendered
+        pagesWritten += counts.pagesWritten
+        pagesUnchanged += counts.pagesUnchanged
+        filesRemoved += counts.filesRemoved
+        warnings += counts.warnings
+        galleries = (galleries ?? []) + [gallery]
+    }
+
+    /// Anything the gallery lacks that a perfect run would have: failed images, skipped results, stale results.
+    public var losses: Int { imagesFailed + resultsSkipped + (staleSince == nil ? 0 : 1) }
+
+    /// The report as JSON: stable key order, dates in ISO 8601.
+    public func json(status: String) -> String {
+        struct Report: Encodable {
+            var status: String
+            var losses: Int
+            var summary: BuildSummary
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = (try? encoder.encode(Report(status: status, losses: losses, summary: self))) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One line: items, images downloaded / from cache, pages written, time.
+    public var line: String {
+        var parts = ["\(items) item\(items == 1 ? "" : "s")"]
+        parts.append(
+            "\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded, \(imagesFromCache) from cache")
+        if imagesFailed > 0 { parts.append("\(imagesFailed) failed") }
+        if resultsSkipped > 0 { parts.append("\(resultsSkipped) result\(resultsSkipped == 1 ? "" : "s") skipped") }
+        parts.append("\(pagesWritten) page\(pagesWritten == 1 ? "" : "s") written")
+        if pagesUnchanged > 0 { parts.append("\(pagesUnchanged) unchanged") }
+        if filesRemoved > 0 { parts.append("\(filesRemoved) old file\(filesRemoved == 1 ? "" : "s") removed") }
+        return parts.joined(separator: ", ") + String(format: " in %.1f s", seconds)
+    }
+}

@@ -1,0 +1,352 @@
+import ArgumentParser
+import Foundation
+import TOMLKit
+import VitrineCore
+
+/// A site config (`vitrine.toml`): the site's `title` and optional `base-url`, and one `[[gallery]]` table per
+/// gallery whose keys are its command's long option names (`source` names the command, `term` its argument, and
+/// `path` the gallery's folder). API keys come from the environment, never from the file.
+struct SiteConfig {
+    var title: String
+    var baseURL: String?
+    var galleries: [GallerySetup]
+
+    /// The gallery commands a `[[gallery]]` table may name as its `source`.
+    static let galleryTypes: [any GalleryOptions.Type] = [
+        PixabayGallery.self, FlickrGallery.self, ThumbnailsGallery.self,
+    ]
+
+    /// Folder names the site itself uses.
+    static let reservedFolders: Set<String> = ["assets", "images"]
+
+    /// The API keys of every source that reads one from the environment, for keeping them out of messages.
+    static func secrets(in environment: [String: String]) -> [String] {
+        galleryTypes.compactMap { $0.keyVariable.flatMap { environment[$0] } }.filter { !$0.isEmpty }
+    }
+
+    static func load(path: String, environment: [String: String]) throws(ConfigError) -> SiteConfig {
+        let file = (path as NSString).lastPathComponent
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(
+                file: path, line: nil, key: nil,
+                problem: FileManager.default.fileExists(atPath: path)
+                    ? "the file cannot be read" : "there is no such file (pass --config FILE)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: file, line: nil, key: nil, problem: "the file is not UTF-8 text")
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, key: nil, problem: error.description)
+        } catch {
+            throw ConfigError(file: file, line: nil, key: nil, problem: "it is not valid TOML")
+        }
+        return try SiteConfigReader(file: file, lines: ConfigLines(text), environment: environment).read(table)
+    }
+}
+
+/// A config file that cannot be used, with where in it the problem is.
+struct ConfigError: UserFacingError {
+    var file: String
+    var line: Int?
+    var key: String?
+    var problem: String
+
+    var sentence: String {
+        var place = file
+        if let line { place += ", line \(line)" }
+        if let key { place += ", key \(key)" }
+        let text = problem.hasSuffix(".") ? String(problem.dropLast()) : problem
+        return "\(place): \(text)."
+    }
+
+    var exitStatus: ExitStatus { .usage }
+}
+
+/// Turns the parsed TOML into galleries, naming file, line and key for every problem.
+private struct SiteConfigReader {
+    let file: String
+    let lines: ConfigLines
+    let environment: [String: String]
+
+    func read(_ table: TOMLTable) throws(ConfigError) -> SiteConfig {
+        for key in table.keys where !["title", "base-url", "gallery"].contains(key) {
+            throw error(key, problem: "unknown key (the top level takes title, base-url and [[gallery]] tables)")
+        }
+        guard let titleValue = table["title"] else {
+            throw ConfigError(file: file, line: nil, key: "title", problem: "it is missing; the site needs a title")
+        }
+        guard let title = titleValue.string, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw error("title", problem: "it must be a non-empty string")
+        }
+        var baseURL: String?
+        if let value = table["base-url"] {
+            guard let text = value.string, let url = URL(string: text), ["http", "https"].contains(url.scheme),
+                url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+            else {
+                throw error(
+                    "base-url", problem: "it must be an absolute http or https URL, like https://example.org/photos/")
+            }
+            baseURL = text.hasSuffix("/") ? text : text + "/"
+        }
+        guard let array = table["gallery"]?.array, !array.isEmpty else {
+            if table["gallery"] != nil { throw error("gallery", problem: "it must be [[gallery]] tables") }
+            throw ConfigError(file: file, line: nil, key: nil, problem: "it lists no [[gallery]] tables")
+        }
+        var galleries: [GallerySetup] = []
+        var folders: [String: Int] = [:]
+        for index in 0..<array.count {
+            guard let gallery = array[index].table else {
+                throw ConfigError(
+                    file: file, line: lines.galleryHeader(index), key: "gallery", problem: "it must be a table")
+            }
+            galleries.append(try read(gallery, index: index, folders: &folders))
+        }
+        return SiteConfig(title: title, baseURL: baseURL, galleries: galleries)
+    }
+
+    private func read(_ table: TOMLTable, index: Int, folders: inout [String: Int]) throws(ConfigError)
+        -> GallerySetup
+    {
+        let header = lines.galleryHeader(index)
+        let names = SiteConfig.galleryTypes.map { $0.sourceName }
+        guard let sourceValue = table["source"] else {
+            throw ConfigError(
+                file: file, line: header, key: "source",
+                problem: "it is missing; name one of \(names.joined(separator: ", "))")
+        }
+        guard let sourceName = sourceValue.string,
+            let type = SiteConfig.galleryTypes.first(where: { $0.sourceName == sourceName })
+        else {
+            throw error("source", in: index, problem: "it must be one of \(names.joined(separator: ", "))")
+        }
+        let options = try parse(table, as: type, index: index)
+        var folder: String
+        if let value = table["path"] {
+            guard let text = value.string, Self.isValidFolder(text) else {
+                throw error(
+                    "path", in: index,
+                    problem:
+                        "it must be a relative folder of lowercase letters, digits, '.', '-' and '_', like \"hamburg\"")
+            }
+            folder = text.hasSuffix("/") ? String(text.dropLast()) : text
+            if folders[folder] != nil {
+                throw error("path", in: index, problem: "another gallery already uses the folder \(folder)")
+            }
+        } else {
+            folder = Self.slug(options.folderName).isEmpty ? type.sourceName : Self.slug(options.folderName)
+            if SiteConfig.reservedFolders.contains(folder) { folder += "-gallery" }
+            let base = folder
+            var number = 1
+            while folders[folder] != nil {
+                number += 1
+                folder = "\(base)-\(number)"
+            }
+        }
+        if SiteConfig.reservedFolders.contains(folder.split(separator: "/").first.map(String.init) ?? "") {
+            throw error("path", in: index, problem: "the site keeps its own files in \(folder)/; choose another folder")
+        }
+        folders[folder] = index
+        return options.setup(folder: folder + "/", environment: environment)
+    }
+
+    /// Parses a table as the command line of `type`'s command: `term` as its argument, every other key as the
+    /// option of that name. Keys are added one at a time in file order, so that a problem names its key.
+    private func parse(_ table: TOMLTable, as type: any GalleryOptions.Type, index: Int) throws(ConfigError)
+        -> any GalleryOptions
+    {
+        let declared = Self.declaredNames(of: type)
+        var positional: [String] = []
+        var optional: [(key: String, arguments: [String])] = []
+        for key in table.keys.sorted(by: {
+            (lines.line(of: $0, inGallery: index) ?? 0) < (lines.line(of: $1, inGallery: index) ?? 0)
+        })
+        where key != "source" && key != "path" {
+            if key == "key", let variable = type.keyVariable {
+                throw error(
+                    key, in: index, problem: "API keys come from the environment ($\(variable)), never from the file")
+            }
+            guard let kind = declared[key], key != "help" else {
+                let known = (["source", "path"] + declared.keys.filter { $0 != "key" }.sorted()).joined(separator: ", ")
+                throw error(key, in: index, problem: "unknown key for source \(type.sourceName) (known: \(known))")
+            }
+            let value = table[key]!
+            switch kind {
+            case .argument:
+                guard let text = Self.text(of: value) else {
+                    throw error(key, in: index, problem: "it must be a string or a number")
+                }
+                positional.append(text)
+            case .flag:
+                guard let flag = value.bool else { throw error(key, in: index, problem: "it must be true or false") }
+                optional.append((key, flag ? ["--\(key)"] : []))
+            case .option:
+                if let array = value.array {
+                    var arguments: [String] = []
+                    for element in 0..<array.count {
+                        guard let text = Self.text(of: array[element]) else {
+                            throw error(key, in: index, problem: "its elements must be strings or numbers")
+                        }
+                        arguments += ["--\(key)", text]
+                    }
+                    optional.append((key, arguments))
+                } else if let text = Self.text(of: value) {
+                    optional.append((key, ["--\(key)", text]))
+                } else {
+                    throw error(key, in: index, problem: "it must be a string or a number")
+                }
+            }
+        }
+        var arguments = positional
+        do {
+            _ = try type.parse(arguments)
+        } catch {
+            let key = declared.first { $0.value == .argument }?.key ?? "term"
+            guard table[key] != nil else {
+                throw self.error(key, in: index, problem: "it is missing; a \(type.sourceName) gallery needs one")
+            }
+            throw self.error(key, in: index, problem: type.message(for: error))
+        }
+        var parsed: any GalleryOptions = try! type.parse(arguments)
+        for (key, extra) in optional {
+            arguments += extra
+            do {
+                parsed = try type.parse(arguments)
+            } catch {
+                throw self.error(key, in: index, problem: type.message(for: error))
+            }
+        }
+        return parsed
+    }
+
+    /// How each long name of `type` is given: its argument, an option with a value, or a flag.
+    private static func declaredNames(of type: any GalleryOptions.Type) -> [String: DeclaredKind] {
+        var names: [String: DeclaredKind] = [:]
+        for child in Mirror(reflecting: type.init()).children {
+            guard let label = child.label, label.hasPrefix("_") else { continue }
+            let wrapper = String(describing: Swift.type(of: child.value))
+            let kind: DeclaredKind
+            if wrapper.hasPrefix("Argument<") {
+                kind = .argument
+            } else if wrapper.hasPrefix("Flag<") {
+                kind = .flag
+            } else if wrapper.hasPrefix("Option<") {
+                kind = .option
+            } else {
+                continue
+            }
+            names[kebabCase(String(label.dropFirst()))] = kind
+        }
+        return names
+    }
+
+    private enum DeclaredKind { case argument, option, flag }
+
+    private static func kebabCase(_ name: String) -> String {
+        name.reduce(into: "") { result, character in
+            if character.isUppercase {
+                result += "-" + character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+    }
+
+    private static func text(of value: any TOMLValueConvertible) -> String? {
+        if let string = value.string { return string }
+        if let int = value.int { return String(int) }
+        if let double = value.double { return String(double) }
+        return nil
+    }
+
+    /// A folder name made from a term: lowercase ASCII letters and digits, words joined by "-".
+    static func slug(_ text: String) -> String {
+        let folded = text.folding(
+            options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en_US_POSIX")
+        )
+        .lowercased()
+        var slug = ""
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII
+                && (CharacterSet.lowercaseLetters.contains(scalar) || CharacterSet.decimalDigits.contains(scalar))
+            {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty && !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return String(slug.prefix(60))
+    }
+
+    static func isValidFolder(_ text: String) -> Bool {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        return !trimmed.isEmpty
+            && parts.allSatisfy { part in
+                !part.isEmpty && !part.hasPrefix(".") && part.allSatisfy(allowed.contains)
+            }
+    }
+
+    private func error(_ key: String, in gallery: Int? = nil, problem: String) -> ConfigError {
+        let line =
+            gallery.map { lines.line(of: key, inGallery: $0) ?? lines.galleryHeader($0) } ?? lines.topLevelLine(of: key)
+        let name = gallery.map { "\(key) of the \(Self.ordinal($0 + 1)) [[gallery]]" } ?? key
+        return ConfigError(file: file, line: line, key: name, problem: problem)
+    }
+
+    private static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (1, let tens) where tens != 11: suffix = "st"
+        case (2, let tens) where tens != 12: suffix = "nd"
+        case (3, let tens) where tens != 13: suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+}
+
+/// Where keys stand in a TOML file, for messages (the parser does not report positions of values).
+struct ConfigLines {
+    private var topLevel: [String: Int] = [:]
+    private var galleries: [(header: Int, keys: [String: Int])] = []
+
+    init(_ text: String) {
+        enum Section { case top, gallery, other }
+        var section = Section.top
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            let number = offset + 1
+            if line.hasPrefix("[[") {
+                let name = line.dropFirst(2).prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces)
+                section = name == "gallery" ? .gallery : .other
+                if section == .gallery { galleries.append((number, [:])) }
+                continue
+            }
+            if line.hasPrefix("[") {
+                section = .other
+                continue
+            }
+            guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+            var key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            if key.count >= 2, key.hasPrefix("\"") || key.hasPrefix("'") { key = String(key.dropFirst().dropLast()) }
+            switch section {
+            case .top: topLevel[key] = topLevel[key] ?? number
+            case .gallery: galleries[galleries.count - 1].keys[key] = galleries[galleries.count - 1].keys[key] ?? number
+            case .other: break
+            }
+        }
+    }
+
+    func topLevelLine(of key: String) -> Int? { topLevel[key] ?? (key == "gallery" ? galleries.first?.header : nil) }
+
+    func galleryHeader(_ index: Int) -> Int? { index < galleries.count ? galleries[index].header : nil }
+
+    func line(of key: String, inGallery index: Int) -> Int? {
+        index < galleries.count ? galleries[index].keys[key] : nil
+    }
+}

@@ -1,0 +1,111 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Vitrine default theme: the home page of a site of several galleries (vitrine build).
+  The model is a <site> (docs/model.md); $page is its @id, $root is ''.
+  A card per gallery: its cover, title, size and source, linking to its first page.
+-->
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+
+  <xsl:import href="layout.xsl"/>
+
+  <xsl:output method="html" encoding="UTF-8" indent="no" doctype-system="about:legacy-compat"/>
+
+  <xsl:template match="site" mode="body-class">home-page</xsl:template>
+
+  <xsl:template match="site" mode="title"><xsl:value-of select="title"/></xsl:template>
+
+  <xsl:template match="site" mode="head">
+    <xsl:if test="@feed">
+      <link rel="alternate" type="application/atom+xml" title="{title}" href="{concat($root, @feed)}"/>
+    </xsl:if>
+  </xsl:template>
+
+  <xsl:template name="site-header">
+    <header class="site">
+      <a class="brand" href="{concat($root, /site/@href)}"><xsl:value-of select="/site/title"/></a>
+      <p class="lede">
+        <xsl:value-of select="count(/site/gallery)"/>
+        <xsl:choose>
+          <xsl:when test="count(/site/gallery) = 1"> gallery</xsl:when>
+          <xsl:otherwise> galleries</xsl:otherwise>
+        </xsl:choose>
+      </p>
+    </header>
+  </xsl:template>
+
+  <xsl:template name="site-footer">
+    <footer class="site">
+      <p>
+        <xsl:text>Each gallery credits its images' authors and sources. Made with Vitrine.</xsl:text>
+        <xsl:if test="/site/@feed">
+          <xsl:text> </xsl:text>
+          <a href="{concat($root, /site/@feed)}">Atom feed</a>
+        </xsl:if>
+      </p>
+    </footer>
+  </xsl:template>
+
+  <xsl:template match="site" mode="main">
+    <div class="intro">
+      <h1><xsl:value-of select="title"/></h1>
+    </div>
+    <xsl:choose>
+      <xsl:when test="gallery">
+        <ol class="grid cards">
+          <xsl:apply-templates select="gallery"/>
+        </ol>
+      </xsl:when>
+      <xsl:otherwise>
+        <p class="empty">No galleries.</p>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template match="gallery">
+    <xsl:variable name="cover" select="image[@role = 'cover'][@src]"/>
+    <li class="tile" id="{@id}">
+      <figure>
+        <a class="frame" href="{concat($root, @href)}">
+          <xsl:choose>
+            <xsl:when test="$cover">
+              <img src="{concat($root, $cover/@src)}" alt="">
+                <xsl:if test="floor(number($cover/@width)) &gt; 0 and floor(number($cover/@height)) &gt; 0">
+                  <xsl:attribute name="width"><xsl:value-of select="floor(number($cover/@width))"/></xsl:attribute>
+                  <xsl:attribute name="height"><xsl:value-of select="floor(number($cover/@height))"/></xsl:attribute>
+                </xsl:if>
+                <xsl:if test="position() &gt; 4">
+                  <xsl:attribute name="loading">lazy</xsl:attribute>
+                  <xsl:attribute name="decoding">async</xsl:attribute>
+                </xsl:if>
+              </img>
+            </xsl:when>
+            <xsl:otherwise>
+              <span class="ph"><span class="ph-text"><strong>No images</strong></span></span>
+            </xsl:otherwise>
+          </xsl:choose>
+          <span class="vh"><xsl:value-of select="title"/></span>
+        </a>
+        <figcaption>
+          <a class="caption" href="{concat($root, @href)}"><xsl:value-of select="title"/></a>
+          <span class="credit">
+            <xsl:value-of select="@item-count"/>
+            <xsl:choose>
+              <xsl:when test="@item-count = 1"> image</xsl:when>
+              <xsl:otherwise> images</xsl:otherwise>
+            </xsl:choose>
+            <xsl:text> from </xsl:text>
+            <xsl:value-of select="source/@label"/>
+            <xsl:for-each select="query">
+              <xsl:choose>
+                <xsl:when test="position() = 1"> for </xsl:when>
+                <xsl:otherwise> and </xsl:otherwise>
+              </xsl:choose>
+              <q><xsl:value-of select="."/></q>
+            </xsl:for-each>
+          </span>
+        </figcaption>
+      </figure>
+    </li>
+  </xsl:template>
+
+</xsl:stylesheet>
