@@ -89,9 +89,7 @@ public struct CacheStore: Sendable {
             let record = try? JSONDecoder().decode(ImageRecord.self, from: data)
         else { return nil }
         let file = imageFile(for: record)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-            (attributes[.size] as? Int) == record.byteCount
-        else { return nil }
+        guard FileSize.of(file.path) == record.byteCount else { return nil }
         return record
     }
 
@@ -104,7 +102,7 @@ public struct CacheStore: Sendable {
             sha256: SHA256.hex(of: bytes), format: format, byteCount: bytes.count, width: size?.width,
             height: size?.height)
         let file = imageFile(for: record)
-        if (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int != bytes.count {
+        if FileSize.of(file.path) != bytes.count {
             try AtomicFile.write(bytes, to: file, temporaryFolder: temporaryFolder)
         }
         let encoder = JSONEncoder()

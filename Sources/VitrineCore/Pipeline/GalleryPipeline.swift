@@ -174,11 +174,13 @@ public struct GalleryPipeline: Sendable {
         let total = galleries.reduce(0) { $0 + $1.model.pageJobs.count } + (siteDocument == nil ? 0 : 1)
         var done = 0
         for index in galleries.indices {
-            let inputs = PageInputs(of: galleries[index].document, salt: salt)
+            let document = galleries[index].document
+            let inputs = PageInputs(of: document, salt: salt)
             for job in galleries[index].model.pageJobs {
                 try Task.checkCancellation()
                 try publish(
-                    job, from: galleries[index].document, inputs: inputs.digests[job.id] ?? "", renderer: renderer,
+                    job, from: { inputs.view(of: job.id) ?? document },
+                    inputs: inputs.digests[job.id] ?? "", renderer: renderer,
                     writer: writer, counts: &galleries[index].summary)
                 done += 1
                 progress(.rendering(done: done, total: total))
@@ -186,7 +188,7 @@ public struct GalleryPipeline: Sendable {
             let modelInputs = SHA256.hex(of: inputs.digests.sorted { $0.key < $1.key }.map(\.value).joined())
             if !writer.keep(galleries[index].plan.folder + "gallery.xml", inputs: modelInputs) {
                 try writer.write(
-                    galleries[index].document.serialized(), to: galleries[index].plan.folder + "gallery.xml",
+                    document.serialized(), to: galleries[index].plan.folder + "gallery.xml",
                     inputs: modelInputs)
             }
         }
@@ -195,7 +197,7 @@ public struct GalleryPipeline: Sendable {
             var counts = BuildSummary()
             let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
             try publish(
-                home, from: siteDocument, inputs: PageInputs.digest(ofWhole: siteDocument, salt: salt),
+                home, from: { siteDocument }, inputs: PageInputs.digest(ofWhole: siteDocument, salt: salt),
                 renderer: renderer, writer: writer, counts: &counts)
             totals.pagesRendered += counts.pagesRendered
             totals.pagesWritten += counts.pagesWritten
@@ -285,16 +287,17 @@ public struct GalleryPipeline: Sendable {
             fetchedAt: result.fetchedAt)
     }
 
-    /// Renders and writes one page, unless the previous run wrote it from the same inputs and it is still there.
+    /// Renders and writes one page from its view of the model, unless the previous run wrote it from the same
+    /// inputs and it is still there.
     private func publish(
-        _ job: GalleryModel.PageJob, from document: XMLDocument, inputs: String, renderer: PageRenderer,
+        _ job: GalleryModel.PageJob, from model: () -> XMLDocument, inputs: String, renderer: PageRenderer,
         writer: OutputWriter, counts: inout BuildSummary
     ) throws {
         if writer.keep(job.href, inputs: inputs) {
             counts.pagesUnchanged += 1
             return
         }
-        let page = try renderer.render(job, model: document)
+        let page = try renderer.render(job, model: model())
         counts.pagesRendered += 1
         if try writer.write(page.bytes, to: page.href, inputs: inputs) {
             counts.pagesWritten += 1

@@ -43,7 +43,7 @@ public final class OutputWriter {
             earlier + paths.filter { previousFiles[$0] == nil }.map { OutputManifest.File(path: $0, sha256: "") }
         try AtomicFile.write(
             OutputManifest(files: intent, galleries: previousGalleries).encoded(),
-            to: root.appendingPathComponent(OutputManifest.fileName))
+            to: root.appendingPathComponent(OutputManifest.fileName), durable: true)
         previous.formUnion(paths)
     }
 
@@ -65,7 +65,7 @@ public final class OutputWriter {
     public func keep(_ relativePath: String, inputs: String) -> Bool {
         guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
             let size = record.size, let url = try? destination(relativePath),
-            (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int == size
+            FileSize.of(url.path) == size
         else { return false }
         written[relativePath] = record
         return true
@@ -92,7 +92,7 @@ public final class OutputWriter {
     public func placeImage(from source: URL, sha256: String, byteCount: Int, at relativePath: String) throws -> Bool {
         let url = try destination(relativePath)
         written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int {
+        if let size = FileSize.of(url.path) {
             if size == byteCount && previous.contains(relativePath) { return false }
             try claim(relativePath)
         }
@@ -111,7 +111,8 @@ public final class OutputWriter {
         }
         removeEmptiedFolders(of: removed)
         let manifest = OutputManifest(files: Array(written.values), galleries: galleries)
-        try AtomicFile.write(manifest.encoded(), to: root.appendingPathComponent(OutputManifest.fileName))
+        try AtomicFile.write(
+            manifest.encoded(), to: root.appendingPathComponent(OutputManifest.fileName), durable: true)
         return removed
     }
 

@@ -2,11 +2,14 @@ import Foundation
 
 /// Writes files so that a reader, or a run killed at any moment, sees either the old bytes or the new ones.
 enum AtomicFile {
-    /// Writes `bytes` to a temporary file (beside `url`, or in `temporaryFolder` on the same file system), flushes
-    /// it, then renames it over `url`.
-    static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil)
-        throws(FileWriteError)
-    {
+    /// Writes `bytes` to a temporary file (beside `url`, or in `temporaryFolder` on the same file system), then
+    /// renames it over `url`: a killed process leaves the old bytes or the new ones. `durable` also flushes the bytes
+    /// to disk before the rename, so that a power cut does too; it costs a disk flush per file, so only records
+    /// that other files are checked against (the output manifest) ask for it. Readers of the other files check
+    /// their sizes (the cache's index, the manifest) and treat a short file as missing.
+    static func write<Bytes: ContiguousBytes>(
+        _ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil, durable: Bool = false
+    ) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         let scratch = temporaryFolder ?? directory
         do {
@@ -33,7 +36,7 @@ enum AtomicFile {
                 offset += written
             }
         }
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
