@@ -30,7 +30,7 @@
   <!-- The element this page renders. -->
   <xsl:variable name="current" select="key('by-id', $page)"/>
   <xsl:variable name="source-label" select="/gallery/source/@label"/>
-  <xsl:variable name="home-href" select="/gallery/collection[1]/page[1]/@href"/>
+  <xsl:variable name="home-href" select="(/gallery/collection[1]/page[1]/@href | /gallery/random/@href)[1]"/>
 
   <!-- ============================================================ skeleton -->
 

@@ -17,6 +17,10 @@ public struct SampleAPIConfiguration: Sendable {
     public var flickrCounts: [String: Int]
     /// How many elements the media-coverage thumbnail list has; clamped to `0...300`.
     public var thumbnailCount: Int
+    /// The only access key the Unsplash routes accept.
+    public var unsplashKey: String = SampleAPIServer.demoKey
+    /// Unsplash requests allowed per key and hour (50 for a demo application).
+    public var unsplashRateLimit: Int = 50
 
     /// The counts `vitrine demo` relies on: a full 500 for Hamburg and a short graffiti search.
     public static let demoHitCounts: [String: Int] = ["hamburg": 500, "hamburg graffiti": 16]

@@ -12,7 +12,10 @@ import Foundation
 ///             | "flickr"                       ; Flickr REST, /services/rest and /services/rest/
 ///             | "feed"                         ; Flickr public feed, /services/feeds/photos_public.gne
 ///             | "thumbnails"                   ; media-coverage list, /api/v2/content/misc/media-coverages
-///             | "images"                       ; every image: /photo/, /get/, /flickr/, /cimg/
+///             | "picsum"                       ; Lorem Picsum's list, info and random routes
+///             | "unsplash"                     ; Unsplash, /unsplash/
+///             | "images"                       ; every image: /photo/, /get/, /flickr/, /cimg/, /unsplash-images/,
+///                                              ; Lorem Picsum's /id/{id}/{w}/{h} and /seed/{seed}/{w}/{h}
 ///             | "all"                          ; every request
 ///     text    = percent-encoded text the request's search term must contain (ignoring case): the decoded `q`,
 ///               `text` or `tags` parameter
@@ -41,7 +44,12 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case feed
         /// The media-coverage list, `/api/v2/content/misc/media-coverages`.
         case thumbnails
-        /// Everything under `/photo/`, `/get/`, `/flickr/` and `/cimg/`.
+        /// Lorem Picsum's `/v2/list`, `/id/{id}/info`, `/seed/{seed}/info` and random `/{w}/{h}`.
+        case picsum
+        /// Unsplash's routes under `/unsplash/`.
+        case unsplash
+        /// Everything under `/photo/`, `/get/`, `/flickr/`, `/cimg/` and `/unsplash-images/`, and Lorem Picsum's
+        /// images.
         case images
         /// Every request, including pages, redirects and unknown paths.
         case all
@@ -104,13 +112,27 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
             case .flickr: components.elementsEqual(["services", "rest"])
             case .feed: components.elementsEqual(["services", "feeds", "photos_public.gne"])
             case .thumbnails: components.elementsEqual(["api", "v2", "content", "misc", "media-coverages"])
-            case .images: ["photo", "get", "flickr", "cimg"].contains(components.first ?? "")
+            case .picsum: Self.isPicsumAPI(components)
+            case .unsplash: components.first == "unsplash"
+            case .images:
+                ["photo", "get", "flickr", "cimg", "unsplash-images"].contains(components.first ?? "")
+                    || (["id", "seed"].contains(components.first ?? "") && components.count == 4)
             case .all: true
             }
         guard targetMatches else { return false }
         guard let queryContains, !queryContains.isEmpty else { return true }
         let needle = queryContains.lowercased()
         return ["q", "text", "tags"].contains { request.query[$0]?.lowercased().contains(needle) ?? false }
+    }
+
+    private static func isPicsumAPI(_ components: [Substring]) -> Bool {
+        let numeric = { (text: Substring) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+        return switch (components.first, components.count) {
+        case ("v2", 2): components[1] == "list"
+        case ("id", 3), ("seed", 3): components[2] == "info"
+        case (let first?, 2): numeric(first) && numeric(components[1])
+        default: false
+        }
     }
 
     /// The rule in the ``parse(_:)`` grammar. A custom ``Kind/status(_:body:)`` body is not part of it.
@@ -141,7 +163,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let plainText = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
-    private static let targetList = "api, flickr, feed, thumbnails, images or all"
+    private static let targetList = "api, flickr, feed, thumbnails, picsum, unsplash, images or all"
 
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "

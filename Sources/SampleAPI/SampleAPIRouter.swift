@@ -80,6 +80,8 @@ struct SampleAPIRouter: Sendable {
     let thumbnails: ThumbnailCatalog
     let images: SampleImages
     let rateLimiter: RateLimiter
+    let randomCatalog: RandomImageCatalog
+    let unsplashRateLimiter: RateLimiter
 
     init(configuration: SampleAPIConfiguration, images: SampleImages = .bundled) {
         self.configuration = configuration
@@ -88,6 +90,8 @@ struct SampleAPIRouter: Sendable {
         self.thumbnails = ThumbnailCatalog(count: configuration.thumbnailCount, images: images)
         self.images = images
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
+        self.randomCatalog = RandomImageCatalog(images: images)
+        self.unsplashRateLimiter = RateLimiter(limit: configuration.unsplashRateLimit, windowSeconds: 3_600)
     }
 
     func respond(to request: SampleAPIRequest, baseURL: String, now: ContinuousClock.Instant) -> SampleAPIResponse {
@@ -97,6 +101,7 @@ struct SampleAPIRouter: Sendable {
             return response
         }
         let components = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        if let response = randomImageRoute(request, components, baseURL: baseURL, now: now) { return response }
         switch (components.first, components.count) {
         case (nil, _):
             return .text(200, Self.index)
@@ -256,6 +261,14 @@ struct SampleAPIRouter: Sendable {
                                                       media-coverage list (a JSON array, at most 300)
         GET /cimg/images/img-{uuid}/{0|10|20|30|40}/image.jpg
                                                       media-coverage thumbnail in that quality
+
+        GET /v2/list?page=N&limit=N                   Lorem Picsum's list (Link header)
+        GET /id/{id}/info, /seed/{seed}/info          Lorem Picsum's photo information
+        GET /id/{id}/{w}/{h}, /seed/{seed}/{w}/{h}    Lorem Picsum image (header Picsum-ID; sizes up to 5000)
+        GET /{w}/{h}                                  a random Lorem Picsum image: 302 to /id/{id}/{w}/{h}
+        GET /unsplash/photos/random?count=N           Unsplash's random photo (Authorization: Client-ID KEY)
+        GET /unsplash/photos/{id}/download            Unsplash's download_location (counted in the request log)
+        GET /unsplash-images/photo-{n}-{id}?w=N       a hotlinked Unsplash image
 
         """
 }

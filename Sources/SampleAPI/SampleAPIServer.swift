@@ -11,11 +11,14 @@ public struct SampleAPIRequest: Sendable, Equatable {
     public let path: String
     /// The decoded query parameters (`+` read as a space); of repeated names the last one wins.
     public let query: [String: String]
+    /// The request's header fields, names lowercased.
+    public let headers: [String: String]
 
-    public init(method: String, path: String, query: [String: String]) {
+    public init(method: String, path: String, query: [String: String], headers: [String: String] = [:]) {
         self.method = method
         self.path = path
         self.query = query
+        self.headers = headers
     }
 }
 
@@ -145,6 +148,16 @@ public final class SampleAPIServer: Sendable {
         get async { "\(await baseURL)/api/v2/content/misc/media-coverages" }
     }
 
+    /// The base to use in place of `https://picsum.photos/`.
+    public var picsumEndpoint: String {
+        get async { "\(await baseURL)/" }
+    }
+
+    /// The base to use in place of `https://api.unsplash.com/`.
+    public var unsplashEndpoint: String {
+        get async { "\(await baseURL)/unsplash/" }
+    }
+
     /// Closes the listening socket and open connections, and waits until the server has shut down.
     public func stop() async {
         let (server, runTask) = lifecycle.withLock { state in
@@ -226,7 +239,8 @@ struct SampleAPIHTTPHandler: HTTPHandler {
         let sampleRequest = SampleAPIRequest(
             method: request.method.rawValue.uppercased(),
             path: request.target.path(percentEncoded: false),
-            query: Self.decodeQuery(request.target.query(percentEncoded: true))
+            query: Self.decodeQuery(request.target.query(percentEncoded: true)),
+            headers: Dictionary(request.headers.map { ($0.key.rawValue.lowercased(), $0.value) }) { _, last in last }
         )
         let response = await service.respond(to: sampleRequest)
         var headers = HTTPHeaders()

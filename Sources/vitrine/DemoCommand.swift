@@ -10,7 +10,8 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts the sample API on 127.0.0.1, builds a gallery from it with the source chosen by --source, and \
             stops it. pixabay: TERM paired with "TERM graffiti"; flickr: a Flickr search for TERM; flickr-feed: \
-            Flickr's public feed (no key); thumbnails: a square-tiled grid of the thumbnail list.
+            Flickr's public feed (no key); thumbnails: a square-tiled grid of the thumbnail list; random: the \
+            random-image page and its favorites page from the sample Lorem Picsum (a new image every 10 minutes).
             """
     )
 
@@ -19,6 +20,7 @@ struct DemoCommand: AsyncParsableCommand {
         case pixabay, flickr
         case flickrFeed = "flickr-feed"
         case thumbnails
+        case random
     }
 
     @Argument(help: "The search term.")
@@ -82,6 +84,10 @@ struct DemoCommand: AsyncParsableCommand {
                 source: ThumbnailSource(limit: limit, endpoint: await server.thumbnailsEndpoint),
                 label: "the sample thumbnail list", flags: flags, itemsPerPage: perPage ?? limit, secrets: [],
                 tileShape: .square)
+        case .random:
+            try await RandomRun.execute(
+                source: PicsumSource(endpoint: await server.picsumEndpoint), flags: flags,
+                every: UpdateInterval(seconds: 600)!, watch: false, secrets: [])
         }
     }
 }

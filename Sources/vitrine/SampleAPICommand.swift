@@ -8,7 +8,7 @@ struct SampleAPICommand: AsyncParsableCommand {
         abstract: "Run the bundled sample API (Pixabay's shape, sample images) on 127.0.0.1 until interrupted.",
         discussion: """
             --fault injects the failures real APIs have, for trying Vitrine against them by hand:
-            TARGET[,q=TEXT]:KIND[:COUNT], TARGET one of api, flickr, feed, thumbnails, images, all; KIND one of delay=MS, a status code, 429,
+            TARGET[,q=TEXT]:KIND[:COUNT], TARGET one of api, flickr, feed, thumbnails, picsum, unsplash, images, all; KIND one of delay=MS, a status code, 429,
             retry-after=S, retry-after-date=S, truncate, reset, wrong-type, oversized=SIZE, stall=S,
             malformed-json, hostile; COUNT the first N matching requests (default: every one).
             Examples: api:429:3, images:500, all:delay=50, api,q=graffiti:hostile.
@@ -31,7 +31,9 @@ struct SampleAPICommand: AsyncParsableCommand {
         let server = SampleAPIServer(configuration: SampleAPIConfiguration(faults: faults))
         try await server.start(port: port)
         let endpoint = await server.pixabayEndpoint
-        let banner = "Sample API listening on \(endpoint) (key: \(SampleAPIServer.demoKey)); Ctrl-C stops it.\n"
+        let banner =
+            "Sample API listening on \(endpoint) (key: \(SampleAPIServer.demoKey)); Lorem Picsum at "
+            + "\(await server.picsumEndpoint), Unsplash at \(await server.unsplashEndpoint); Ctrl-C stops it.\n"
         FileHandle.standardOutput.write(Data(banner.utf8))
         while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
     }

@@ -43,6 +43,12 @@ final class Terminal: Sendable {
         message("\(summary.line). Open \(output)/index.html")
     }
 
+    func finishRandom(_ summary: RandomRunSummary, output: String) {
+        clearLine()
+        guard !quiet else { return }
+        message("\(summary.line). Open \(output)/index.html")
+    }
+
     /// Says what went wrong in one sentence and returns the exit code to end with.
     func fail(_ error: any Error) -> ExitCode {
         clearLine()

@@ -17,7 +17,7 @@ struct Vitrine: AsyncParsableCommand {
         subcommands: [
             PixabayCommand.self, FlickrCommand.self, ThumbnailsCommand.self, BuildCommand.self, DemoCommand.self,
             ServeCommand.self,
-            SampleAPICommand.self,
+            SampleAPICommand.self, RandomCommand.self,
         ]
     )
 }

@@ -92,7 +92,7 @@ public struct GalleryModel: Sendable {
 
     /// Every rendered page: the element to render, by id, the stylesheet that renders it, and its file.
     public struct PageJob: Sendable, Hashable {
-        public enum Kind: String, Sendable { case grid, preview, home }
+        public enum Kind: String, Sendable { case grid, preview, home, random, favorites }
         public var kind: Kind
         public var id: String
         public var href: String

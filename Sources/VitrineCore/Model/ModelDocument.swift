@@ -121,17 +121,17 @@ enum ModelDocument {
         }
     }
 
-    private static func child(_ parent: xmlNodePtr, _ name: String) -> xmlNodePtr {
+    static func child(_ parent: xmlNodePtr, _ name: String) -> xmlNodePtr {
         xmlNewChild(parent, nil, name, nil)!
     }
 
     /// A child element holding `value` as escaped text.
     @discardableResult
-    private static func text(_ parent: xmlNodePtr, _ name: String, _ value: String) -> xmlNodePtr {
+    static func text(_ parent: xmlNodePtr, _ name: String, _ value: String) -> xmlNodePtr {
         xmlNewTextChild(parent, nil, name, XMLText.clean(value))!
     }
 
-    private static func set(_ node: xmlNodePtr, _ name: String, _ value: String) {
+    static func set(_ node: xmlNodePtr, _ name: String, _ value: String) {
         xmlSetProp(node, name, XMLText.clean(value))
     }
 }

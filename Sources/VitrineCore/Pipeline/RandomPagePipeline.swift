@@ -1,0 +1,350 @@
+import Foundation
+
+/// Settings of one run of the random-image page.
+public struct RandomPageOptions: Sendable {
+    public var output: URL
+    public var every: UpdateInterval
+    public var theme: Theme
+    public var force: Bool
+    /// Never touch the network: keep the image shown.
+    public var offline: Bool
+    /// Fetch a new image now, whatever the schedule says.
+    public var refresh: Bool
+    public var maximumImageBytes: Int
+    public var maximumResponseBytes: Int
+
+    public init(
+        output: URL, every: UpdateInterval, theme: Theme = .builtIn, force: Bool = false, offline: Bool = false,
+        refresh: Bool = false, maximumImageBytes: Int = 40 << 20, maximumResponseBytes: Int = 16 << 20
+    ) {
+        self.output = output
+        self.every = every
+        self.theme = theme
+        self.force = force
+        self.offline = offline
+        self.refresh = refresh
+        self.maximumImageBytes = maximumImageBytes
+        self.maximumResponseBytes = maximumResponseBytes
+    }
+}
+
+/// What one run of the random-image page did.
+public struct RandomRunSummary: Sendable, Equatable {
+    /// What became of the image.
+    public enum Outcome: Sendable, Equatable {
+        /// A new image replaced the old one (or came first).
+        case updated
+        /// It was not time yet; the image stayed.
+        case kept
+        /// It was time, but no new image could be loaded; the earlier one stayed.
+        case stale(reason: String)
+    }
+
+    public var outcome: Outcome
+    public var photoID: String
+    public var fetchedAt: Date
+    public var nextUpdate: Date
+    public var imagesDownloaded = 0
+    public var pagesWritten = 0
+    public var pagesUnchanged = 0
+    public var filesRemoved = 0
+    public var warnings: [String] = []
+    public var seconds: Double = 0
+
+    /// One line for stderr.
+    public var line: String {
+        let what =
+            switch outcome {
+            case .updated: "New image \(photoID)"
+            case .kept: "Kept image \(photoID) (not due yet)"
+            case .stale: "Kept image \(photoID) from \(RandomPagePipeline.describe(fetchedAt))"
+            }
+        var parts = [what, "next update at \(RandomPagePipeline.describe(nextUpdate))"]
+        if imagesDownloaded > 0 {
+            parts.append("\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded")
+        }
+        parts.append("\(pagesWritten) page\(pagesWritten == 1 ? "" : "s") written")
+        if pagesUnchanged > 0 { parts.append("\(pagesUnchanged) unchanged") }
+        if filesRemoved > 0 { parts.append("\(filesRemoved) old file\(filesRemoved == 1 ? "" : "s") removed") }
+        return parts.joined(separator: ", ") + String(format: " in %.1f s", seconds)
+    }
+}
+
+/// `--offline` was given before any image was fetched into the output folder.
+public struct NoRandomImageYet: UserFacingError {
+    public var sentence: String {
+        "No random image has been fetched into this folder yet, and --offline forbids asking the network; run once without --offline first."
+    }
+    public var exitStatus: ExitStatus { .nothingCached }
+}
+
+/// The random-image page on the one pipeline: source -> fetch -> cache -> model -> render -> publish, with the
+/// schedule kept in the output (`random.json`). A run that is not due asks the network nothing; a due run that
+/// cannot load a new image keeps the previous one and says so on the page.
+public struct RandomPagePipeline: Sendable {
+    public var fetcher: any HTTPFetching
+    public var cache: CacheStore
+    public var progress: @Sendable (ProgressEvent) -> Void
+    public var now: @Sendable () -> Date
+
+    public init(
+        fetcher: any HTTPFetching, cache: CacheStore, progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.fetcher = fetcher
+        self.cache = cache
+        self.progress = progress
+        self.now = now
+    }
+
+    public func run(_ source: any RandomImageSource, options: RandomPageOptions) async throws -> RandomRunSummary {
+        let started = ContinuousClock.now
+        let renderer = try PageRenderer(theme: options.theme, kinds: [.random, .favorites])
+        let writer = try OutputWriter(root: options.output, force: options.force)
+        cache.sweepTemporaryFiles()
+        let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
+
+        var previous = RandomPageState.read(in: writer.root).flatMap { state in
+            state.source == source.description.name && isUsable(state, in: writer.root) ? state : nil
+        }
+        if var kept = previous {
+            kept.nextUpdate = RandomSchedule.rescheduled(kept, every: options.every)
+            kept.everySeconds = options.every.seconds
+            previous = kept
+        }
+        var warnings: [String] = []
+        var downloaded = 0
+        let state: RandomPageState
+        let outcome: RandomRunSummary.Outcome
+        let due = options.refresh || RandomSchedule.isDue(previous, source: source.description.name, at: now)
+        if let kept = previous, !due {
+            state = kept
+            outcome = .kept
+        } else if options.offline {
+            guard var kept = previous else { throw NoRandomImageYet() }
+            let reason = "--offline was given, so no new image was asked for"
+            kept.lastFailure = .init(at: now, reason: reason)
+            kept.nextUpdate = RandomSchedule.retry(afterFailureAt: now, every: options.every)
+            state = kept
+            outcome = .stale(reason: reason)
+        } else {
+            progress(.searching(source.description.label))
+            do {
+                var fresh = try await fetchNew(source, avoiding: previous?.photo.id, at: now, options: options)
+                downloaded = fresh.downloaded
+                warnings += fresh.warnings
+                if let previous {
+                    let earlier = (previous.images + previous.history).filter { $0.path != nil }
+                    let current = Set(fresh.state.images.compactMap(\.path))
+                    var seen = current
+                    fresh.state.history = Array(
+                        earlier.filter { seen.insert($0.path!).inserted }.prefix(RandomPageState.historyLimit))
+                }
+                state = fresh.state
+                outcome = .updated
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                guard var kept = previous, Self.previousImageMayStand(after: error) else { throw error }
+                let reason = Self.sentence(of: error)
+                kept.lastFailure = .init(at: now, reason: reason)
+                kept.nextUpdate = RandomSchedule.retry(afterFailureAt: now, every: options.every)
+                state = kept
+                outcome = .stale(reason: reason)
+                warnings.append(
+                    "\(source.description.label): a new image could not be loaded (\(reason)); "
+                        + "the one fetched at \(Self.describe(kept.fetchedAt)) stays.")
+            }
+        }
+        warnings.forEach { progress(.warning($0)) }
+
+        var notices: [GalleryModel.Notice] = []
+        if let failure = state.lastFailure {
+            notices.append(
+                .init(
+                    kind: .stale,
+                    text: "A fresh image could not be loaded at \(Self.describe(failure.at)) (\(failure.reason)). "
+                        + "The image shown was fetched at \(Self.describe(state.fetchedAt))."))
+        }
+        let model = RandomPageModel(
+            state: state, source: source.description, policy: source.usage, every: options.every, notices: notices)
+        let kept = placeableHistory(state, in: writer.root)
+        var written = state
+        written.history = kept
+        var summary = RandomRunSummary(
+            outcome: outcome, photoID: state.photo.id, fetchedAt: state.fetchedAt, nextUpdate: state.nextUpdate,
+            imagesDownloaded: downloaded, warnings: warnings)
+        try await publish(written, model: model, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
+        summary.seconds = (ContinuousClock.now - started).seconds
+        return summary
+    }
+
+    // MARK: - Fetching a new image
+
+    private struct Fresh {
+        var state: RandomPageState
+        var downloaded: Int
+        var warnings: [String]
+    }
+
+    private func fetchNew(
+        _ source: any RandomImageSource, avoiding currentID: String?, at now: Date, options: RandomPageOptions
+    ) async throws -> Fresh {
+        let api = UncachedAPIClient(
+            fetcher: fetcher, maximumResponseBytes: options.maximumResponseBytes, now: { [now] in now })
+        let photo = try await source.pick(avoiding: currentID, using: api)
+        var images: [RandomPageState.ShownImage] = []
+        var downloaded = 0
+        switch source.usage.delivery {
+        case .download:
+            let result = try await ImageDownloader(
+                fetcher: fetcher, cache: cache, offline: false, maximumBytes: options.maximumImageBytes,
+                progress: progress
+            ).download(photo.renditions.map(\.url))
+            downloaded = result.downloaded
+            for rendition in photo.renditions {
+                switch result.outcomes[rendition.url] {
+                case .stored(let record):
+                    let measured = record.width != nil && record.height != nil
+                    images.append(
+                        .init(
+                            remoteURL: rendition.url, path: GalleryAssembler.localPath(of: record),
+                            sha256: record.sha256, byteCount: record.byteCount, mediaType: record.format.mediaType,
+                            width: measured ? record.width : rendition.width,
+                            height: measured ? record.height : rendition.height))
+                case .failed(let reason):
+                    throw RandomDownloadError(reason: reason)
+                case nil:
+                    throw RandomDownloadError(reason: "Not downloaded")
+                }
+            }
+            images = Self.distinct(images)
+        case .hotlink:
+            images = photo.renditions.map {
+                .init(remoteURL: $0.url, path: nil, sha256: nil, byteCount: nil, mediaType: nil, width: $0.width, height: $0.height)
+            }
+        }
+        var warnings: [String] = []
+        if source.usage.reportsUse {
+            if let report = source.useReport(for: photo) {
+                do {
+                    let response = try await fetcher.fetch(report)
+                    if !(200..<300).contains(response.status) {
+                        warnings.append(
+                            "\(source.description.label) answered HTTP \(response.status) when told photo \(photo.id) is used.")
+                    }
+                } catch .cancelled {
+                    throw CancellationError()
+                } catch {
+                    warnings.append("\(source.description.label) could not be told photo \(photo.id) is used: \(error.shortReason).")
+                }
+            } else {
+                warnings.append("\(source.description.label) gave no download_location for photo \(photo.id).")
+            }
+        }
+        let state = RandomPageState(
+            source: source.description.name, delivery: source.usage.delivery, everySeconds: options.every.seconds,
+            photo: photo, images: images, fetchedAt: now,
+            nextUpdate: RandomSchedule.next(afterUpdateAt: now, every: options.every), lastFailure: nil)
+        return Fresh(state: state, downloaded: downloaded, warnings: warnings)
+    }
+
+    /// Renditions that turned out to be the same file are shown once.
+    private static func distinct(_ images: [RandomPageState.ShownImage]) -> [RandomPageState.ShownImage] {
+        var seen = Set<String>()
+        return images.filter { seen.insert($0.path ?? $0.remoteURL).inserted }
+    }
+
+    /// Whether the page may keep its earlier image after `error`: yes when the API could not be reached or
+    /// answered badly; no when the user must act (a missing or rejected key, a wrong option).
+    static func previousImageMayStand(after error: any Error) -> Bool {
+        switch error {
+        case let error as SourceError:
+            switch error {
+            case .keyMissing, .keyRejected, .invalidOption: false
+            default: true
+            }
+        case is FetchError, is RandomDownloadError: true
+        default: false
+        }
+    }
+
+    /// The error's sentence without its final full stop, to sit inside a notice.
+    static func sentence(of error: any Error) -> String {
+        let sentence = (error as? any UserFacingError)?.sentence ?? "\(error)"
+        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    }
+
+    // MARK: - Files
+
+    private func record(of image: RandomPageState.ShownImage) -> CacheStore.ImageRecord? {
+        guard let sha256 = image.sha256, let byteCount = image.byteCount,
+            let format = ImageFormat.allCases.first(where: { $0.mediaType == image.mediaType })
+        else { return nil }
+        return CacheStore.ImageRecord(
+            sha256: sha256, format: format, byteCount: byteCount, width: image.width, height: image.height)
+    }
+
+    /// Whether a file image is in the output folder already or can be copied from the cache.
+    private func isPlaceable(_ image: RandomPageState.ShownImage, in root: URL) -> Bool {
+        guard let path = image.path else { return true }
+        guard let record = record(of: image) else { return false }
+        let size = { (url: URL) in (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int }
+        return size(root.appendingPathComponent(path)) == record.byteCount
+            || size(cache.imageFile(for: record)) == record.byteCount
+    }
+
+    private func isUsable(_ state: RandomPageState, in root: URL) -> Bool {
+        !state.images.isEmpty && state.images.allSatisfy { isPlaceable($0, in: root) }
+    }
+
+    private func placeableHistory(_ state: RandomPageState, in root: URL) -> [RandomPageState.ShownImage] {
+        let current = Set(state.images.compactMap(\.path))
+        return state.history.filter { $0.path != nil && !current.contains($0.path!) && isPlaceable($0, in: root) }
+    }
+
+    private func publish(
+        _ state: RandomPageState, model: RandomPageModel, renderer: PageRenderer, writer: OutputWriter, theme: Theme,
+        into summary: inout RandomRunSummary
+    ) async throws {
+        let document = model.document()
+        let files = (state.images + state.history).filter { $0.path != nil }
+        let assets = theme.assets
+        try Task.checkCancellation()
+        var planned = model.pageJobs.map(\.href)
+        planned += files.map { $0.path! }
+        planned += assets.map { "assets/\($0.name)" }
+        planned += ["gallery.xml", RandomPageState.fileName]
+        try writer.begin(planned: planned)
+        for job in model.pageJobs {
+            try Task.checkCancellation()
+            let page = try renderer.render(job, model: document)
+            if try writer.write(page.bytes, to: page.href) {
+                summary.pagesWritten += 1
+            } else {
+                summary.pagesUnchanged += 1
+            }
+        }
+        for image in files {
+            guard let path = image.path, let record = record(of: image) else { continue }
+            try writer.placeImage(
+                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount, at: path)
+        }
+        for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
+        try writer.write(document.serialized(), to: "gallery.xml")
+        try writer.write(state.encoded(), to: RandomPageState.fileName)
+        summary.filesRemoved = try writer.finish().count
+    }
+
+    /// A time for messages and notices: UTC, to the minute.
+    static func describe(_ date: Date) -> String {
+        GalleryPipeline.describe(date)
+    }
+}
+
+/// A new photo was chosen, but its image could not be downloaded.
+struct RandomDownloadError: UserFacingError {
+    let reason: String
+    var sentence: String { "The new photo's image could not be downloaded (\(reason))." }
+    var exitStatus: ExitStatus { .unavailable }
+}
