@@ -106,15 +106,13 @@
     <div class="random-details">
       <dl class="fields">
         <xsl:for-each select="$photo/field">
-          <div data-field="{@key}">
-            <dt><xsl:value-of select="@label"/></dt>
-            <dd>
-              <xsl:call-template name="external-link">
-                <xsl:with-param name="href" select="@href"/>
-                <xsl:with-param name="text" select="."/>
-              </xsl:call-template>
-            </dd>
-          </div>
+          <dt data-field="{@key}"><xsl:value-of select="@label"/></dt>
+          <dd>
+            <xsl:call-template name="external-link">
+              <xsl:with-param name="href" select="@href"/>
+              <xsl:with-param name="text" select="."/>
+            </xsl:call-template>
+          </dd>
         </xsl:for-each>
       </dl>
       <p class="schedule" data-every="{@every}">

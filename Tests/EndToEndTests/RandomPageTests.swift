@@ -84,9 +84,9 @@ import VitrineTemplates
             #expect(html.strings("//img/@src") == [file])
             #expect(html.strings("//time[@data-next-update]/@datetime") == ["2030-01-01T00:10:00Z"])
             #expect(html.strings("//p[@class='schedule']//time[1]/@datetime").first == "2030-01-01T00:00:00Z")
-            let fields = html.strings("//dl[@class='fields']/div/dt")
+            let fields = html.strings("//dl[@class='fields']/dt")
             #expect((3...5).contains(fields.count) && fields.prefix(3) == ["Author", "Size", "Source page"])
-            #expect(html.strings("//dl[@class='fields']/div[@data-field='author']//a/@href").count == 1)
+            #expect(html.strings("//dl[@class='fields']/dt[@data-field='author']/following-sibling::dd[1]//a/@href").count == 1)
             #expect(infoRequests(server) == 1)
             let index = try Data(contentsOf: workspace.url.appendingPathComponent("out/index.html"))
 
