@@ -45,7 +45,9 @@ final class RandomImageCatalog: Sendable {
                 else { continue }
                 let index = photos.count
                 let author = Self.authors[index]
-                let username = author.lowercased().unicodeScalars.filter { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+                let username = author.lowercased().unicodeScalars.filter {
+                    $0.isASCII && CharacterSet.alphanumerics.contains($0)
+                }
                 photos.append(
                     RandomCatalogPhoto(
                         picsumID: Self.picsumIDs[index], unsplashID: Self.unsplashID(index),
@@ -119,7 +121,10 @@ final class RandomImageCatalog: Sendable {
             sparse
             ? .object([("name", .null), ("city", .null), ("country", .null)])
             : photo.index % 2 == 0
-                ? .object([("name", .string("Hamburg, Germany")), ("city", .string("Hamburg")), ("country", .string("Germany"))])
+                ? .object([
+                    ("name", .string("Hamburg, Germany")), ("city", .string("Hamburg")),
+                    ("country", .string("Germany")),
+                ])
                 : .object([("name", .null), ("city", .string("Lisbon")), ("country", .string("Portugal"))])
         let exif: OrderedJSON =
             sparse

@@ -69,7 +69,9 @@ extension SampleAPIRouter {
         let page = max(Int(query["page"] ?? "") ?? 1, 1)
         let photos = randomCatalog.photos
         let start = (page - 1).multipliedReportingOverflow(by: limit)
-        let slice = start.overflow || start.partialValue >= photos.count ? [] : Array(photos[start.partialValue...].prefix(limit))
+        let slice =
+            start.overflow || start.partialValue >= photos.count
+            ? [] : Array(photos[start.partialValue...].prefix(limit))
         var response = SampleAPIResponse.json(.array(slice.map { randomCatalog.picsumInfo($0, baseURL: baseURL) }))
         var links: [String] = []
         if page > 1 { links.append("<\(baseURL)/v2/list?page=\(page - 1)&limit=\(limit)>; rel=\"prev\"") }

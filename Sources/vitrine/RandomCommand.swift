@@ -11,7 +11,7 @@ struct RandomCommand: AsyncParsableCommand {
             the API tells, and a countdown to the next image), favorites.html (favorites kept in the browser) and \
             random.json (the schedule and the image shown). A run before the next update keeps the image and asks \
             the network nothing; --watch keeps running and replaces the image on schedule, and a restarted watch \
-            keeps the schedule. When no new image can be loaded, the page keeps the previous one and says so.
+            keeps the schedule. When no new image can be loaded, the page keeps the previous one and says so; the run exits 0 with a warning, or 2 with --strict.
 
             Sources: picsum (Lorem Picsum, no key; images are downloaded), or unsplash with --key or \
             UNSPLASH_ACCESS_KEY (images are hotlinked, credited with referral links, and each new photo is \
@@ -40,7 +40,8 @@ struct RandomCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep running and replace the image on schedule; Ctrl-C stops it.")
     var watch = false
 
-    @Option(name: .long, help: ArgumentHelp("The Unsplash access key (default: $UNSPLASH_ACCESS_KEY).", valueName: "key"))
+    @Option(
+        name: .long, help: ArgumentHelp("The Unsplash access key (default: $UNSPLASH_ACCESS_KEY).", valueName: "key"))
     var key: String?
 
     @Option(name: .long, help: ArgumentHelp("Unsplash only: limit the random photo to this search.", valueName: "text"))
@@ -117,7 +118,8 @@ enum RandomRun {
                 concurrentTransfers: flags.jobs, connectTimeoutSeconds: flags.connectTimeout,
                 stallTimeoutSeconds: flags.stallTimeout))
         defer { engine.shutdown() }
-        let fetcher = PoliteFetcher(engine, policy: RetryPolicy(retries: flags.retries), events: terminal.reportTransfer)
+        let fetcher = PoliteFetcher(
+            engine, policy: RetryPolicy(retries: flags.retries), events: terminal.reportTransfer)
         let pipeline = RandomPagePipeline(
             fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), progress: terminal.report, now: now)
         let interruption = Interruption()
@@ -131,7 +133,7 @@ enum RandomRun {
                 while true {
                     let summary = try await pipeline.run(source, options: options)
                     options.refresh = false
-                    report(summary, flags: flags, terminal: terminal, watching: watch)
+                    report(summary, flags: flags, terminal: terminal)
                     if case .stale = summary.outcome, flags.strict { throw RandomStrictLoss() }
                     guard watch else { return false }
                     let wait = max(0.5, summary.nextUpdate.timeIntervalSince(now()))
@@ -152,18 +154,21 @@ enum RandomRun {
             let exit = terminal.fail(interruption.reason ?? error)
             if flags.json {
                 let sentence = (interruption.reason ?? error as? any UserFacingError)?.sentence ?? "\(error)"
-                printJSON(["status": "failure", "error": Redactor(secrets: secrets).redact(sentence), "exitStatus": String(exit.rawValue)])
+                printJSON([
+                    "status": "failure", "error": Redactor(secrets: secrets).redact(sentence),
+                    "exitStatus": String(exit.rawValue),
+                ])
             }
             throw exit
         }
     }
 
-    private static func report(_ summary: RandomRunSummary, flags: BuildFlags, terminal: Terminal, watching: Bool) {
+    private static func report(_ summary: RandomRunSummary, flags: BuildFlags, terminal: Terminal) {
         terminal.finishRandom(summary, output: flags.out)
         guard flags.json else { return }
         let formatter = ISO8601DateFormatter()
         var report = [
-            "status": summary.outcome == .updated || summary.outcome == .kept ? "success" : (flags.strict ? "partial" : "success"),
+            "status": summary.outcome != .updated && summary.outcome != .kept && flags.strict ? "partial" : "success",
             "outcome": {
                 switch summary.outcome {
                 case .updated: "updated"

@@ -86,7 +86,9 @@ import VitrineTemplates
             #expect(html.strings("//p[@class='schedule']//time[1]/@datetime").first == "2030-01-01T00:00:00Z")
             let fields = html.strings("//dl[@class='fields']/dt")
             #expect((3...5).contains(fields.count) && fields.prefix(3) == ["Author", "Size", "Source page"])
-            #expect(html.strings("//dl[@class='fields']/dt[@data-field='author']/following-sibling::dd[1]//a/@href").count == 1)
+            #expect(
+                html.strings("//dl[@class='fields']/dt[@data-field='author']/following-sibling::dd[1]//a/@href").count
+                    == 1)
             #expect(infoRequests(server) == 1)
             let index = try Data(contentsOf: workspace.url.appendingPathComponent("out/index.html"))
 
@@ -106,7 +108,8 @@ import VitrineTemplates
             try checkSite(workspace)
 
             let slower = try await random(workspace, endpoint: endpoint, minutes: 25, ["--every", "1h"])
-            #expect(slower.status == 0 && slower.stderr.contains("Kept image"), "the schedule runs from the last update")
+            #expect(
+                slower.status == 0 && slower.stderr.contains("Kept image"), "the schedule runs from the last update")
             #expect(try state(workspace).nextUpdate == ISO8601DateFormatter().date(from: "2030-01-01T01:10:00Z"))
         }
     }
@@ -129,7 +132,8 @@ import VitrineTemplates
             #expect(try page(workspace).strings("//img/@src") == [before.images.last!.path!])
             try checkSite(workspace)
 
-            let strict = try await random(workspace, endpoint: unreachable, minutes: 17, ["--retries", "0", "--strict"])
+            let strict = try await random(
+                workspace, endpoint: unreachable, minutes: 17, ["--retries", "0", "--strict"])
             #expect(strict.status == 2 && strict.stderr.contains("--strict makes that a failure"), "\(strict.stderr)")
             #expect(try state(workspace).photo == before.photo)
 
@@ -217,7 +221,10 @@ import VitrineTemplates
             #expect(stopped.status == 0 && stopped.stderr.contains("Stopped watching (SIGTERM)"), "\(stopped.stderr)")
 
             let second = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 30))
-            try await waitFor(seconds: 30) { (try? String(contentsOf: second.scratch.appendingPathComponent("stderr"), encoding: .utf8))?.contains("Kept image") == true }
+            try await waitFor(seconds: 30) {
+                (try? String(contentsOf: second.scratch.appendingPathComponent("stderr"), encoding: .utf8))?.contains(
+                    "Kept image") == true
+            }
             #expect(try state(workspace).photo == initial.photo && infoRequests(server) == 1)
             #expect(try state(workspace).nextUpdate == ISO8601DateFormatter().date(from: "2030-01-01T01:00:00Z"))
             second.send(SIGINT)
@@ -253,7 +260,10 @@ import VitrineTemplates
     @Test func theDemoBuildsTheRandomPageFromTheSamplePicsum() async throws {
         let workspace = try Workspace()
         let outcome = try await VitrineProcess.run(
-            ["demo", "--source", "random", "--port", "0", "--out", workspace.path("out"), "--cache", workspace.path("cache")])
+            [
+                "demo", "--source", "random", "--port", "0", "--out", workspace.path("out"), "--cache",
+                workspace.path("cache"),
+            ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         try checkSite(workspace)
         #expect(try state(workspace).source == "picsum")

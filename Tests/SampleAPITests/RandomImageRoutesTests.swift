@@ -85,7 +85,8 @@ struct RandomImageRoutesTests {
             let auth = ["-H", "Authorization: Client-ID \(Self.key)", "-H", "Accept-Version: v1"]
             let none = try await Curl.get(url)
             #expect(none.status == 401)
-            #expect((json(none) as? [String: Any])?["errors"] as? [String] == ["OAuth error: The access token is invalid"])
+            #expect(
+                (json(none) as? [String: Any])?["errors"] as? [String] == ["OAuth error: The access token is invalid"])
             let wrong = try await Curl.get(url, ["-H", "Authorization: Client-ID nope"])
             #expect(wrong.status == 401)
             let one = try await Curl.get(url, auth)

@@ -80,7 +80,8 @@ public struct RandomPageModel: Sendable {
             fields.append(Field(key: "size", label: "Size", value: "\(width) × \(height) px (as shown)", href: nil))
         }
         if let page = policy.link(photo.pageURL) {
-            fields.append(Field(key: "page", label: "Source page", value: Self.shortForm(of: photo.pageURL!), href: page))
+            fields.append(
+                Field(key: "page", label: "Source page", value: Self.shortForm(of: photo.pageURL!), href: page))
         }
         for fact in photo.facts.prefix(Self.extraFieldLimit) {
             let key = fact.label.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }

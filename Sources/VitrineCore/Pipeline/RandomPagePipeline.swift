@@ -174,7 +174,8 @@ public struct RandomPagePipeline: Sendable {
         var summary = RandomRunSummary(
             outcome: outcome, photoID: state.photo.id, fetchedAt: state.fetchedAt, nextUpdate: state.nextUpdate,
             imagesDownloaded: downloaded, warnings: warnings)
-        try await publish(written, model: model, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
+        try await publish(
+            written, model: model, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
         summary.seconds = (ContinuousClock.now - started).seconds
         return summary
     }
@@ -221,7 +222,9 @@ public struct RandomPagePipeline: Sendable {
             images = Self.distinct(images)
         case .hotlink:
             images = photo.renditions.map {
-                .init(remoteURL: $0.url, path: nil, sha256: nil, byteCount: nil, mediaType: nil, width: $0.width, height: $0.height)
+                .init(
+                    remoteURL: $0.url, path: nil, sha256: nil, byteCount: nil, mediaType: nil, width: $0.width,
+                    height: $0.height)
             }
         }
         var warnings: [String] = []
@@ -231,12 +234,15 @@ public struct RandomPagePipeline: Sendable {
                     let response = try await fetcher.fetch(report)
                     if !(200..<300).contains(response.status) {
                         warnings.append(
-                            "\(source.description.label) answered HTTP \(response.status) when told photo \(photo.id) is used.")
+                            "\(source.description.label) answered HTTP \(response.status) when told photo \(photo.id) is used."
+                        )
                     }
                 } catch .cancelled {
                     throw CancellationError()
                 } catch {
-                    warnings.append("\(source.description.label) could not be told photo \(photo.id) is used: \(error.shortReason).")
+                    warnings.append(
+                        "\(source.description.label) could not be told photo \(photo.id) is used: \(error.shortReason)."
+                    )
                 }
             } else {
                 warnings.append("\(source.description.label) gave no download_location for photo \(photo.id).")

@@ -42,7 +42,9 @@ public struct ImageUsagePolicy: Sendable, Hashable {
         guard let url, RemoteURLPolicy.accepts(url) else { return nil }
         guard let referralApp, var components = URLComponents(string: url) else { return url }
         var items = (components.queryItems ?? []).filter { $0.name != "utm_source" && $0.name != "utm_medium" }
-        items += [URLQueryItem(name: "utm_source", value: referralApp), URLQueryItem(name: "utm_medium", value: "referral")]
+        items += [
+            URLQueryItem(name: "utm_source", value: referralApp), URLQueryItem(name: "utm_medium", value: "referral"),
+        ]
         components.setStrictQuery(items)
         return components.string ?? url
     }

@@ -92,7 +92,8 @@ public struct UnsplashSource: RandomImageSource {
         }
         let list = json.array ?? (json.isObject ? [json] : nil)
         guard let list else {
-            throw SourceError.badData(source: "Unsplash", detail: "the random photo answer is neither a photo nor a list")
+            throw SourceError.badData(
+                source: "Unsplash", detail: "the random photo answer is neither a photo nor a list")
         }
         return list.compactMap(decodePhoto)
     }
@@ -135,7 +136,9 @@ public struct UnsplashSource: RandomImageSource {
         let username = user["username"].string
         let profile =
             user["links"]["html"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
-            ?? username.map { "https://unsplash.com/@\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
+            ?? username.map {
+                "https://unsplash.com/@\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)"
+            }
         let page = photo["links"]["html"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
         let caption = [photo["description"].string, photo["alt_description"].string].compactMap {
             $0?.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -16,7 +16,10 @@ import Testing
         #expect(photo.id == "878" && photo.author == "Richard Loader")
         #expect(photo.width == 2500 && photo.height == 1656)
         #expect(photo.pageURL == "https://unsplash.com/photos/qsEJGX4VqYU")
-        #expect(photo.renditions.map(\.url) == ["https://picsum.photos/id/878/960/636", "https://picsum.photos/id/878/1920/1272"])
+        #expect(
+            photo.renditions.map(\.url) == [
+                "https://picsum.photos/id/878/960/636", "https://picsum.photos/id/878/1920/1272",
+            ])
         #expect(photo.facts == [RandomPhoto.Fact(label: "Picsum ID", value: "878")])
     }
 
@@ -90,7 +93,9 @@ import Testing
         #expect(photo.caption == "a red door" && photo.author == "Jane Doe")
         #expect(photo.renditions.map(\.width) == [400, 1080, 2048])
         #expect(photo.renditions.map(\.height) == [300, 810, 1536])
-        #expect(photo.renditions.last?.url.contains("w=2048") == true && photo.renditions.last?.url.contains("ixid=x") == true)
+        #expect(
+            photo.renditions.last?.url.contains("w=2048") == true
+                && photo.renditions.last?.url.contains("ixid=x") == true)
         #expect(photo.facts.map(\.label) == ["Location", "Camera", "Published", "Likes"])
         #expect(photo.facts.map(\.value) == ["Hamburg, Germany", "Canon EOS R5", "2024-05-01", "12"])
         #expect(photo.downloadLocation == "https://api.unsplash.com/photos/abc/download?ixid=x")
@@ -100,10 +105,12 @@ import Testing
         let none = #"[{"id":"x","urls":{"regular":"javascript:alert(1)"}},{"id":null},7]"#
         #expect(try UnsplashSource.decode(Array(none.utf8)).isEmpty)
         #expect(throws: SourceError.self) { try UnsplashSource.decode(Array("nope".utf8)) }
-        let denied = UnsplashSource.error(status: 401, body: Array(#"{"errors":["OAuth error: The access token is invalid"]}"#.utf8))
+        let denied = UnsplashSource.error(
+            status: 401, body: Array(#"{"errors":["OAuth error: The access token is invalid"]}"#.utf8))
         #expect(denied.exitStatus == .keyProblem && denied.sentence.contains("The access token is invalid"))
         #expect(UnsplashSource.error(status: 403, body: Array("Rate Limit Exceeded".utf8)).exitStatus == .unavailable)
-        #expect(UnsplashSource.error(status: 403, body: Array("Rate Limit Exceeded".utf8)).sentence.contains("rate limit"))
+        #expect(
+            UnsplashSource.error(status: 403, body: Array("Rate Limit Exceeded".utf8)).sentence.contains("rate limit"))
         #expect(UnsplashSource.error(status: 500, body: []).sentence.contains("no message"))
     }
 
@@ -111,13 +118,18 @@ import Testing
         let source = UnsplashSource(key: "secret-key-123", endpoint: "https://api.example/v1", query: "red door")
         let request = source.request()
         #expect(request.url == "https://api.example/v1/photos/random?count=3&query=red%20door")
-        #expect(request.headers["Authorization"] == "Client-ID secret-key-123" && request.headers["Accept-Version"] == "v1")
+        #expect(
+            request.headers["Authorization"] == "Client-ID secret-key-123" && request.headers["Accept-Version"] == "v1")
         #expect(!request.url.contains("secret"))
-        let api = FakeAPI { _ in (200, "[\(Self.fullUnsplash), \(Self.fullUnsplash.replacingOccurrences(of: "\"abc\"", with: "\"def\""))]") }
+        let api = FakeAPI { _ in
+            (200, "[\(Self.fullUnsplash), \(Self.fullUnsplash.replacingOccurrences(of: "\"abc\"", with: "\"def\""))]")
+        }
         #expect(try await source.pick(avoiding: "abc", using: api).id == "def")
         #expect(try await source.pick(avoiding: "zzz", using: api).id == "abc")
         let report = try #require(source.useReport(for: try await source.pick(avoiding: nil, using: api)))
-        #expect(report.url.hasPrefix("https://api.unsplash.com/photos/abc/download") && report.headers["Authorization"] != nil)
+        #expect(
+            report.url.hasPrefix("https://api.unsplash.com/photos/abc/download")
+                && report.headers["Authorization"] != nil)
         await #expect(throws: SourceError.self) { try await UnsplashSource(key: "").pick(avoiding: nil, using: api) }
     }
 
@@ -126,9 +138,15 @@ import Testing
         #expect(ImageUsagePolicy.unsplash.delivery == .hotlink && ImageUsagePolicy.unsplash.reportsUse)
         #expect(PicsumSource().usage == .picsum && UnsplashSource(key: "k").usage == .unsplash)
         let unsplash = ImageUsagePolicy.unsplash
-        #expect(unsplash.link("https://unsplash.com/@jane") == "https://unsplash.com/@jane?utm_source=vitrine&utm_medium=referral")
-        #expect(unsplash.link("https://unsplash.com/?utm_source=x&a=1") == "https://unsplash.com/?a=1&utm_source=vitrine&utm_medium=referral")
-        #expect(unsplash.link("javascript:alert(1)") == nil && ImageUsagePolicy.picsum.link("https://x.example/") == "https://x.example/")
+        #expect(
+            unsplash.link("https://unsplash.com/@jane")
+                == "https://unsplash.com/@jane?utm_source=vitrine&utm_medium=referral")
+        #expect(
+            unsplash.link("https://unsplash.com/?utm_source=x&a=1")
+                == "https://unsplash.com/?a=1&utm_source=vitrine&utm_medium=referral")
+        #expect(
+            unsplash.link("javascript:alert(1)") == nil
+                && ImageUsagePolicy.picsum.link("https://x.example/") == "https://x.example/")
         let photo = try #require(try UnsplashSource.decode(Array(Self.fullUnsplash.utf8)).first)
         let credit = unsplash.credit(for: photo, source: UnsplashSource(key: "k").description)
         #expect(credit.author == "Jane Doe" && credit.sourceLabel == "Unsplash")
