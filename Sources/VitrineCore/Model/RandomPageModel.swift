@@ -15,6 +15,7 @@ public struct RandomPageModel: Sendable {
 
     /// An image of the page: a file of the site by its relative path, or a hotlinked URL.
     public struct Image: Sendable, Hashable {
+        /// Where the browser gets the image from.
         public enum Location: Sendable, Hashable {
             case file(path: String, mediaType: String)
             case remote(url: String)

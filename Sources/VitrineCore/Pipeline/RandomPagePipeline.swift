@@ -245,7 +245,9 @@ public struct RandomPagePipeline: Sendable {
                     )
                 }
             } else {
-                warnings.append("\(source.description.label) gave no download_location for photo \(photo.id).")
+                warnings.append(
+                    "\(source.description.label) gave no usable download_location for photo \(photo.id), so its use was not reported."
+                )
             }
         }
         let state = RandomPageState(

@@ -55,8 +55,13 @@ public struct UnsplashSource: RandomImageSource {
         return photo
     }
 
+    /// The authorised request to the photo's `download_location`; nil when it is missing or on another host than
+    /// the API's, which must never see the key.
     public func useReport(for photo: RandomPhoto) -> HTTPRequest? {
-        guard let location = photo.downloadLocation, RemoteURLPolicy.accepts(location) else { return nil }
+        guard let location = photo.downloadLocation, RemoteURLPolicy.accepts(location),
+            let host = URLComponents(string: location)?.host?.lowercased(),
+            host == URLComponents(string: endpoint)?.host?.lowercased()
+        else { return nil }
         return HTTPRequest(url: location, headers: authorization, maximumBodyBytes: 1 << 20)
     }
 

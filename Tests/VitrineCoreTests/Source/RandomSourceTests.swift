@@ -115,9 +115,9 @@ import Testing
     }
 
     @Test func unsplashSendsTheKeyOnlyInTheHeaderAndAvoidsTheCurrentPhoto() async throws {
-        let source = UnsplashSource(key: "secret-key-123", endpoint: "https://api.example/v1", query: "red door")
+        let source = UnsplashSource(key: "secret-key-123", endpoint: "https://api.unsplash.com/v1", query: "red door")
         let request = source.request()
-        #expect(request.url == "https://api.example/v1/photos/random?count=3&query=red%20door")
+        #expect(request.url == "https://api.unsplash.com/v1/photos/random?count=3&query=red%20door")
         #expect(
             request.headers["Authorization"] == "Client-ID secret-key-123" && request.headers["Accept-Version"] == "v1")
         #expect(!request.url.contains("secret"))
@@ -130,6 +130,8 @@ import Testing
         #expect(
             report.url.hasPrefix("https://api.unsplash.com/photos/abc/download")
                 && report.headers["Authorization"] != nil)
+        let elsewhere = UnsplashSource(key: "secret-key-123", endpoint: "https://unsplash.proxy.example/")
+        #expect(elsewhere.useReport(for: try await source.pick(avoiding: nil, using: api)) == nil, "the key stays home")
         await #expect(throws: SourceError.self) { try await UnsplashSource(key: "").pick(avoiding: nil, using: api) }
     }
 
