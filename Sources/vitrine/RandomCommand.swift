@@ -134,7 +134,7 @@ enum RandomRun {
                     let summary = try await pipeline.run(source, options: options)
                     options.refresh = false
                     report(summary, flags: flags, terminal: terminal)
-                    if case .stale = summary.outcome, flags.strict { throw RandomStrictLoss() }
+                    if case .stale = summary.outcome, flags.strict { throw terminal.fail(RandomStrictLoss()) }
                     guard watch else { return false }
                     let wait = max(0.5, summary.nextUpdate.timeIntervalSince(now()))
                     do {

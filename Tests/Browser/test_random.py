@@ -181,6 +181,25 @@ def test_favorites_add_list_and_remove(name, origin, browser, random_sites):
     assert not browser.console_problems()
 
 
+def test_a_favorite_whose_file_is_gone_shows_a_note_and_bad_entries_are_ignored(browser, random_sites):
+    from selenium.webdriver.common.by import By
+
+    page = random_sites.url("http", "random-picsum")
+    browser.open(page)
+    browser.js("""localStorage.setItem('vitrine-favorites', JSON.stringify([
+      {id: 'picsum:gone', src: 'images/0000.jpg', caption: 'An old favorite', author: 'A', authorHref: 'javascript:alert(1)'},
+      {id: 'bad', src: 'javascript:alert(1)'}, 'junk', null]))""")
+    browser.open(random_sites.url("http", "random-picsum", "favorites.html"))
+    assert browser.js(FAVORITES) == ["picsum:gone"], "entries with unusable addresses are left out"
+    browser.wait(lambda d: d.execute_script("return !!document.querySelector('[data-favorites-list] .ph')"), 15,
+                 "the note for a missing file")
+    note = browser.driver.find_element(By.CSS_SELECTOR, "[data-favorites-list] .ph").text
+    assert note == "This image is no longer part of the site."
+    assert not browser.driver.find_elements(By.CSS_SELECTOR, "[data-favorites-list] .credit a"), "no javascript: link"
+    browser.js("localStorage.clear()")
+    browser.console_problems()  # the missing file's 404 is the point of this test
+
+
 def test_without_javascript_the_page_still_shows_image_fields_and_next_time(browser_nojs, random_sites):
     from selenium.webdriver.common.by import By
 

@@ -17,10 +17,12 @@ import VitrineTemplates
     }
 
     func withServer(
-        faults: [SampleAPIFault] = [], _ body: (SampleAPIServer, Workspace) async throws -> Void
+        faults: [SampleAPIFault] = [], unsplashRateLimit: Int = 50,
+        _ body: (SampleAPIServer, Workspace) async throws -> Void
     ) async throws {
         var configuration = SampleAPIConfiguration(faults: faults)
         configuration.unsplashKey = Self.key
+        configuration.unsplashRateLimit = unsplashRateLimit
         let server = SampleAPIServer(configuration: configuration)
         try await server.start()
         let workspace = try Workspace()
@@ -203,6 +205,32 @@ import VitrineTemplates
             #expect(!rejected.stderr.contains("wrong-key-5555"))
             let missing = try await random(workspace, endpoint: endpoint, minutes: 20, ["--source", "unsplash"])
             #expect(missing.status == 77 && missing.stderr.contains("UNSPLASH_ACCESS_KEY"))
+        }
+    }
+
+    @Test func unsplashsRateLimitKeepsThePreviousPhotoAndJSONReportsIt() async throws {
+        // Two requests an hour: the random photo and its download_location; the next update is refused (403).
+        try await withServer(unsplashRateLimit: 2) { server, workspace in
+            let endpoint = await server.unsplashEndpoint
+            let arguments = ["--source", "unsplash", "--key", Self.key, "--json"]
+            let first = try await random(workspace, endpoint: endpoint, minutes: 0, arguments)
+            #expect(first.status == 0, "\(first.stderr)")
+            let shown = try state(workspace)
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: String])
+            #expect(report["status"] == "success" && report["outcome"] == "updated")
+            #expect(report["photo"] == shown.photo.id && report["nextUpdate"] == "2030-01-01T00:10:00Z")
+            let limited = try await random(workspace, endpoint: endpoint, minutes: 10, arguments + ["--strict"])
+            #expect(limited.status == 2, "\(limited.stderr)")
+            #expect(limited.stderr.contains("Unsplash's rate limit was reached (Rate Limit Exceeded)"))
+            let firstLine = try #require(limited.stdout.split(separator: "\n").first)
+            let stale = try #require(
+                try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: String])
+            #expect(stale["status"] == "partial" && stale["outcome"] == "stale" && stale["photo"] == shown.photo.id)
+            #expect(try state(workspace).photo == shown.photo)
+            #expect(try page(workspace).strings("//p[@class='notice']").joined().contains("rate limit"))
+            #expect(limited.stdout.split(separator: "\n").count == 1, "one report, not a second failure report")
+            #expect(!limited.stdout.contains(Self.key) && !limited.stderr.contains(Self.key))
         }
     }
 
