@@ -55,7 +55,8 @@ public struct ImageUsagePolicy: Sendable, Hashable {
         RandomCredit(
             author: photo.author.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
                 ?? "an unknown author",
-            authorURL: link(photo.authorURL ?? photo.pageURL), sourceLabel: source.label, sourceURL: link(source.home))
+            authorURL: link(photo.authorURL) ?? link(photo.pageURL), sourceLabel: source.label,
+            sourceURL: link(source.home))
     }
 }
 
