@@ -48,8 +48,9 @@ public struct PixabaySearchResult: Codable, Sendable, Equatable {
 
 /// The sample API's deterministic image catalogue: result counts and hits as pure functions of the query.
 ///
-/// Every query has up to 500 hits. Hit `i` depends only on the normalised query and `i` (plus the server's base URL),
-/// so pages can be computed independently, and a `graffiti` query shares every fifth hit with its base term.
+/// Every query has up to 500 hits (more when the cap is raised for benchmarks). Hit `i` depends only on the
+/// normalised query and `i` (plus the server's base URL and whether hit `i` is revised), so pages can be computed
+/// independently, and a `graffiti` query shares every fifth hit with its base term.
 public struct PixabayCatalog: Sendable {
     /// Pixabay's cap on `totalHits`.
     public static let maxTotalHits = 500
@@ -69,16 +70,26 @@ public struct PixabayCatalog: Sendable {
         ("nightferry", 13_704_915), ("wandmaler", 14_819_446), ("deichblick", 15_927_681),
     ]
 
+    /// The most hits a query has: `maxTotalHits` unless raised.
+    public let hitCap: Int
     private let hitCounts: [String: Int]
+    private let revisedHits: Set<Int>
     private let images: SampleImages
 
-    /// `hitCounts` overrides `totalHits` per query; keys are normalised and values clamped to `0...500`.
-    public init(hitCounts: [String: Int] = SampleAPIConfiguration.demoHitCounts, images: SampleImages = .bundled) {
+    /// `hitCounts` overrides `totalHits` per query; keys are normalised and values clamped to `0...hitCap`.
+    /// Hits whose 1-based number is in `revisedHits` carry other tags, as after an edit.
+    public init(
+        hitCounts: [String: Int] = SampleAPIConfiguration.demoHitCounts, hitCap: Int = maxTotalHits,
+        revisedHits: Set<Int> = [], images: SampleImages = .bundled
+    ) {
+        let hitCap = max(hitCap, 1)
         var normalised: [String: Int] = [:]
         for (query, count) in hitCounts {
-            normalised[Self.normalize(query)] = min(max(count, 0), Self.maxTotalHits)
+            normalised[Self.normalize(query)] = min(max(count, 0), hitCap)
         }
+        self.hitCap = hitCap
         self.hitCounts = normalised
+        self.revisedHits = revisedHits
         self.images = images
     }
 
@@ -97,22 +108,22 @@ public struct PixabayCatalog: Sendable {
         return hash
     }
 
-    /// `totalHits` for `query`: the configured override, 16–55 for a `graffiti` query, else 500.
+    /// `totalHits` for `query`: the configured override, 16–55 for a `graffiti` query, else the cap (500).
     public func totalHits(for query: String) -> Int {
         let query = Self.normalize(query)
         if let count = hitCounts[query] {
             return count
         }
         if Self.isGraffiti(query) {
-            return 16 + Int(Self.stableHash(query) % 40)
+            return min(16 + Int(Self.stableHash(query) % 40), hitCap)
         }
-        return Self.maxTotalHits
+        return hitCap
     }
 
-    /// `total` for `query`: larger than `totalHits` only when the latter is capped at 500.
+    /// `total` for `query`: larger than `totalHits` only when the latter is capped.
     public func total(for query: String) -> Int {
         let hits = totalHits(for: query)
-        guard hits == Self.maxTotalHits else { return hits }
+        guard hits == hitCap else { return hits }
         return hits + Int(Self.stableHash(Self.normalize(query)) % 5000)
     }
 
@@ -171,7 +182,10 @@ public struct PixabayCatalog: Sendable {
         let imageWidth = 3 * (large?.width ?? 0)
         let imageHeight = 3 * (large?.height ?? 0)
 
-        let tags = Self.tags(query: query, theme: theme, index: index, random: &random)
+        var tags = Self.tags(query: query, theme: theme, index: index, random: &random)
+        if revisedHits.contains(index + 1) {
+            tags[tags.count - 1] = "revised"
+        }
         let views = 800 + random.next(below: 250_000)
         let downloads = views * (15 + random.next(below: 50)) / 100
         let likes = downloads / (8 + random.next(below: 20))

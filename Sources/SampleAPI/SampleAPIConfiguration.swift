@@ -2,8 +2,16 @@
 public struct SampleAPIConfiguration: Sendable {
     /// The only `key` the Pixabay search endpoint accepts.
     public var apiKey: String
-    /// `totalHits` overrides by query (lowercased, whitespace-normalised); values are clamped to `0...500`.
+    /// `totalHits` overrides by query (lowercased, whitespace-normalised); values are clamped to `0...hitCap`.
     public var hitCounts: [String: Int]
+    /// The most hits one Pixabay query has: 500, like the real API, unless raised for benchmarks (at least 1).
+    public var hitCap: Int
+    /// 1-based hit numbers whose data is revised in every Pixabay query (other tags, as after an edit), so that a
+    /// rebuild can be shown one changed item.
+    public var revisedHits: Set<Int>
+    /// Every image URL serves different bytes (its file name in a JPEG comment), as real photos would, instead of
+    /// the same bundled picture under many URLs.
+    public var distinctImages: Bool
     /// Search requests allowed per key in each window.
     public var rateLimit: Int
     /// Length of the fixed rate-limit window in seconds.
@@ -28,6 +36,9 @@ public struct SampleAPIConfiguration: Sendable {
     public init(
         apiKey: String = SampleAPIServer.demoKey,
         hitCounts: [String: Int] = SampleAPIConfiguration.demoHitCounts,
+        hitCap: Int = PixabayCatalog.maxTotalHits,
+        revisedHits: Set<Int> = [],
+        distinctImages: Bool = false,
         rateLimit: Int = 100,
         rateWindowSeconds: Int = 60,
         faults: [SampleAPIFault] = [],
@@ -37,6 +48,9 @@ public struct SampleAPIConfiguration: Sendable {
     ) {
         self.apiKey = apiKey
         self.hitCounts = hitCounts
+        self.hitCap = max(hitCap, 1)
+        self.revisedHits = revisedHits
+        self.distinctImages = distinctImages
         self.rateLimit = rateLimit
         self.rateWindowSeconds = rateWindowSeconds
         self.faults = faults

@@ -49,7 +49,7 @@ extension SampleAPIRouter {
         guard let image = flickr.image(server: String(server), file: String(file)) else {
             return .text(404, "No such Flickr photo: \(server)/\(file)")
         }
-        return .jpeg(image)
+        return jpeg(image, servedAs: "\(server)/\(file)")
     }
 
     /// `/api/v2/content/misc/media-coverages?limit=N`: a JSON array; `limit` defaults to 100 (also when it is not
@@ -68,7 +68,7 @@ extension SampleAPIRouter {
         else {
             return .text(404, "No such thumbnail: \(imageID)/\(quality)")
         }
-        return .jpeg(image)
+        return jpeg(image, servedAs: "\(imageID)/\(quality)")
     }
 
     /// A whole number above zero, or nil for anything else (missing, empty, zero, negative, not a number).

@@ -85,7 +85,9 @@ struct SampleAPIRouter: Sendable {
 
     init(configuration: SampleAPIConfiguration, images: SampleImages = .bundled) {
         self.configuration = configuration
-        self.catalog = PixabayCatalog(hitCounts: configuration.hitCounts, images: images)
+        self.catalog = PixabayCatalog(
+            hitCounts: configuration.hitCounts, hitCap: configuration.hitCap, revisedHits: configuration.revisedHits,
+            images: images)
         self.flickr = FlickrCatalog(counts: configuration.flickrCounts, images: images)
         self.thumbnails = ThumbnailCatalog(count: configuration.thumbnailCount, images: images)
         self.images = images
@@ -177,7 +179,17 @@ struct SampleAPIRouter: Sendable {
         else {
             return .text(404, "No such sample image: \(fileName)")
         }
-        return .jpeg(image)
+        return jpeg(image, servedAs: fileName)
+    }
+
+    /// The image's response; with ``SampleAPIConfiguration/distinctImages``, its bytes also carry `name`, so that
+    /// every URL serves a file of its own.
+    func jpeg(_ image: SampleImage, servedAs name: some StringProtocol) -> SampleAPIResponse {
+        var response = SampleAPIResponse.jpeg(image)
+        if configuration.distinctImages {
+            response.body = JPEGComment.insert("Vitrine sample image \(name)", into: image.bytes)
+        }
+        return response
     }
 
     private func redirect(to target: String?) -> SampleAPIResponse {

@@ -51,12 +51,22 @@ struct PixabayGallery: GalleryOptions {
         help: ArgumentHelp("The API's base URL (tests, mirrors, proxies).", valueName: "url"))
     var endpoint = PixabaySource.defaultEndpoint
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most hits used from one search: Pixabay's cap, raised only for a mirror or `vitrine sample-api --hit-cap`.",
+            valueName: "n"))
+    var hitCap = PixabaySource.hitCap
+
     func validate() throws {
         guard !term.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("TERM must not be empty.")
         }
         guard (1...200).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 200.") }
         guard (1...500).contains(pages) else { throw ValidationError("--pages must be between 1 and 500.") }
+        guard (1...1_000_000).contains(hitCap) else {
+            throw ValidationError("--hit-cap must be between 1 and 1000000.")
+        }
     }
 
     var folderName: String { term }
@@ -65,7 +75,7 @@ struct PixabayGallery: GalleryOptions {
         let key = key ?? environment["PIXABAY_API_KEY"] ?? ""
         let source = PixabaySource(
             term: term, variantWord: noVariant ? nil : variant, itemCount: perPage * pages, key: key,
-            endpoint: endpoint)
+            endpoint: endpoint, hitCap: hitCap)
         return GallerySetup(
             plan: GalleryPlan(folder: folder, source: source, label: "Pixabay for “\(term)”", itemsPerPage: perPage),
             secrets: [key])

@@ -12,6 +12,10 @@ struct SampleAPICommand: AsyncParsableCommand {
             retry-after=S, retry-after-date=S, truncate, reset, wrong-type, oversized=SIZE, stall=S,
             malformed-json, hostile; COUNT the first N matching requests (default: every one).
             Examples: api:429:3, images:500, all:delay=50, api,q=graffiti:hostile.
+
+            For benchmarks: --hit-cap raises Pixabay's 500-hit cap, --hits sets how many hits a query has,
+            --distinct-images gives every image URL bytes of its own, --revise changes one hit's data, and
+            --rate-limit lifts the search budget (100 a minute per key, like Pixabay's).
             """
     )
 
@@ -21,6 +25,56 @@ struct SampleAPICommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A fault to inject (repeatable; see above).", valueName: "spec"))
     var fault: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The most hits a Pixabay query has (the real API's cap is 500).", valueName: "n"))
+    var hitCap = PixabayCatalog.maxTotalHits
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many hits a Pixabay query has, as QUERY=N (repeatable; at most --hit-cap).", valueName: "query=n"))
+    var hits: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Hit N (1-based) of every Pixabay query has revised tags (repeatable).", valueName: "n"))
+    var revise: [Int] = []
+
+    @Flag(name: .long, help: "Every image URL serves bytes of its own (its name in a JPEG comment).")
+    var distinctImages = false
+
+    @Option(name: .long, help: ArgumentHelp("Pixabay searches allowed per key and window.", valueName: "n"))
+    var rateLimit = 100
+
+    @Option(name: .long, help: ArgumentHelp("The rate-limit window in seconds.", valueName: "s"))
+    var rateWindow = 60
+
+    func validate() throws {
+        guard (1...1_000_000).contains(hitCap) else {
+            throw ValidationError("--hit-cap must be between 1 and 1000000.")
+        }
+        guard revise.allSatisfy({ $0 >= 1 }) else { throw ValidationError("--revise takes hit numbers from 1.") }
+        guard rateLimit >= 1, rateWindow >= 1 else {
+            throw ValidationError("--rate-limit and --rate-window must be at least 1.")
+        }
+        _ = try hitCounts()
+    }
+
+    /// `--hits` as a dictionary; the query is everything before the last `=`.
+    func hitCounts() throws -> [String: Int] {
+        var counts = SampleAPIConfiguration.demoHitCounts
+        for spec in hits {
+            guard let equals = spec.lastIndex(of: "="), let count = Int(spec[spec.index(after: equals)...]),
+                count >= 0, !spec[..<equals].trimmingCharacters(in: .whitespaces).isEmpty
+            else {
+                throw ValidationError("--hits takes QUERY=N with a whole number N, as in --hits \"hamburg=1000\".")
+            }
+            counts[PixabayCatalog.normalize(String(spec[..<equals]))] = count
+        }
+        return counts
+    }
+
     func run() async throws {
         let faults: [SampleAPIFault]
         do {
@@ -28,7 +82,10 @@ struct SampleAPICommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let server = SampleAPIServer(configuration: SampleAPIConfiguration(faults: faults))
+        let configuration = SampleAPIConfiguration(
+            hitCounts: try hitCounts(), hitCap: hitCap, revisedHits: Set(revise), distinctImages: distinctImages,
+            rateLimit: rateLimit, rateWindowSeconds: rateWindow, faults: faults)
+        let server = SampleAPIServer(configuration: configuration)
         try await server.start(port: port)
         let endpoint = await server.pixabayEndpoint
         let banner =

@@ -83,17 +83,40 @@ public struct CacheStore: Sendable {
         public var height: Int?
     }
 
-    /// The image last downloaded from `url`, if its bytes are still in the cache.
+    /// The image last downloaded from `url`, if its bytes are still in the cache (a file of the recorded size).
     public func imageRecord(for url: String) -> ImageRecord? {
-        guard let data = try? Data(contentsOf: urlIndexFile(for: url)),
-            let record = try? JSONDecoder().decode(ImageRecord.self, from: data)
+        guard let bytes = Self.smallFile(atPath: urlIndexPath(for: url)),
+            let record = ImageRecord(flatJSON: bytes)
+                ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes))),
+            FileSize.of(imagePath(for: record)) == record.byteCount
         else { return nil }
-        let file = imageFile(for: record)
-        guard FileSize.of(file.path) == record.byteCount else { return nil }
         return record
     }
 
-    /// Stores image bytes by content and remembers that `url` served them.
+    /// The bytes of a file of at most 4 KiB (a URL index entry), read without Foundation; nil when it is missing,
+    /// unreadable or larger.
+    static func smallFile(atPath path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let capacity = 4096
+        var bytes = [UInt8](repeating: 0, count: capacity + 1)
+        var count = 0
+        while count <= capacity {
+            let read = bytes.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= capacity else { return nil }
+        return Array(bytes[..<count])
+    }
+
+    /// Stores image bytes by content and remembers that `url` served them (in the URL index, as JSON with sorted
+    /// keys, which ``ImageRecord/init(flatJSON:)`` reads back without a decoder).
     public func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
         -> ImageRecord
     {
@@ -101,25 +124,90 @@ public struct CacheStore: Sendable {
         let record = ImageRecord(
             sha256: SHA256.hex(of: bytes), format: format, byteCount: bytes.count, width: size?.width,
             height: size?.height)
-        let file = imageFile(for: record)
-        if FileSize.of(file.path) != bytes.count {
-            try AtomicFile.write(bytes, to: file, temporaryFolder: temporaryFolder)
+        if FileSize.of(imagePath(for: record)) != bytes.count {
+            try AtomicFile.write(bytes, to: imageFile(for: record), temporaryFolder: temporaryFolder)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let index = (try? encoder.encode(record)) ?? Data()
-        try AtomicFile.write(index, to: urlIndexFile(for: url), temporaryFolder: temporaryFolder)
+        try AtomicFile.write(
+            index, to: URL(fileURLWithPath: urlIndexPath(for: url)), temporaryFolder: temporaryFolder)
         return record
     }
 
-    public func imageFile(for record: ImageRecord) -> URL {
-        sharded("images", record.sha256, extension: record.format.fileExtension)
+    public func imageFile(for record: ImageRecord) -> URL { URL(fileURLWithPath: imagePath(for: record)) }
+
+    private func imagePath(for record: ImageRecord) -> String {
+        shardedPath("images", record.sha256, extension: record.format.fileExtension)
     }
 
-    private func urlIndexFile(for url: String) -> URL { sharded("urls", SHA256.hex(of: url), extension: "json") }
+    private func urlIndexPath(for url: String) -> String { shardedPath("urls", SHA256.hex(of: url), extension: "json") }
+
+    /// The same as ``sharded(_:_:extension:)`` as a plain path, for lookups made thousands of times a run.
+    private func shardedPath(_ kind: String, _ digest: String, extension fileExtension: String) -> String {
+        "\(root.path)/\(kind)/\(digest.prefix(2))/\(digest).\(fileExtension)"
+    }
 
     private func sharded(_ kind: String, _ digest: String, extension fileExtension: String) -> URL {
         root.appendingPathComponent(kind).appendingPathComponent(String(digest.prefix(2)))
             .appendingPathComponent("\(digest).\(fileExtension)")
+    }
+}
+
+extension CacheStore.ImageRecord {
+    /// Reads the flat JSON object the URL index holds (string and whole-number values only, as `storeImage` writes
+    /// it) without a `JSONDecoder`, which costs more than the rest of a lookup; nil for anything else, which is then
+    /// left to the decoder.
+    init?(flatJSON bytes: [UInt8]) {
+        var fields: [String: String] = [:]
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+        /// The bytes up to the next quote, after an opening one; nil at an escape or the end.
+        func quoted() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                if bytes[end] == UInt8(ascii: "\\") { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            index = end + 1
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+        index += 1
+        while true {
+            guard let key = quoted(), index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            if let text = quoted() {
+                fields[key] = text
+            } else {
+                let start = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                guard index > start, index - start <= 18 else { return nil }
+                fields[key] = String(decoding: bytes[start..<index], as: UTF8.self)
+            }
+            guard index < bytes.count else { return nil }
+            index += 1
+            if bytes[index - 1] == UInt8(ascii: "}") { break }
+            guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
+        }
+        skipSpace()
+        guard index == bytes.count,
+            let sha256 = fields["sha256"], sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit),
+            let format = fields["format"].flatMap({ ImageFormat(rawValue: $0) }),
+            let byteCount = fields["byteCount"].flatMap({ Int($0) }),
+            Set(fields.keys).isSubset(of: ["sha256", "format", "byteCount", "width", "height"])
+        else { return nil }
+        let width = fields["width"].flatMap { Int($0) }
+        let height = fields["height"].flatMap { Int($0) }
+        guard (fields["width"] == nil) == (width == nil), (fields["height"] == nil) == (height == nil) else {
+            return nil
+        }
+        self.init(sha256: sha256, format: format, byteCount: byteCount, width: width, height: height)
     }
 }

@@ -33,7 +33,7 @@ public final class TransferEngine: HTTPFetching {
     }
 
     private struct Inbox: Sendable {
-        var waiting: [Waiting] = []
+        var waiting = WaitingQueue()
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
         var shuttingDown = false
@@ -102,11 +102,14 @@ public final class TransferEngine: HTTPFetching {
             let room = configuration.concurrentTransfers - active.count
             let (admitted, refused, cancelled, stopping) = inbox.withLock {
                 inbox -> ([Waiting], [Waiting], Set<UInt64>, Bool) in
-                let refused = inbox.waiting.filter { inbox.shuttingDown || inbox.cancelled.contains($0.id) }
-                inbox.waiting.removeAll { inbox.shuttingDown || inbox.cancelled.contains($0.id) }
-                let admitted = Array(inbox.waiting.prefix(max(0, room)))
-                inbox.waiting.removeFirst(admitted.count)
                 let cancelled = inbox.cancelled
+                var refused: [Waiting] = []
+                if inbox.shuttingDown {
+                    refused = inbox.waiting.removeAll()
+                } else if !cancelled.isEmpty {
+                    refused = inbox.waiting.remove { cancelled.contains($0.id) }
+                }
+                let admitted = inbox.waiting.removeFirst(max(0, room))
                 inbox.cancelled = []
                 return (admitted, refused, cancelled, inbox.shuttingDown)
             }
@@ -126,6 +129,7 @@ public final class TransferEngine: HTTPFetching {
             var running: Int32 = 0
             curl_multi_perform(multi.raw, &running)
             var remaining: Int32 = 0
+            var finished = 0
             while let message = curl_multi_info_read(multi.raw, &remaining) {
                 guard vitrine_curl_msg_is_done(message) != 0, let easy = vitrine_curl_msg_easy_handle(message),
                     let transfer = active.removeValue(forKey: Int(bitPattern: easy))
@@ -138,7 +142,10 @@ public final class TransferEngine: HTTPFetching {
                     if case .success(let response) = outcome { $0.connectionsOpened += response.connectionsOpened }
                 }
                 transfer.continuation.resume(with: outcome.mapError { $0 as any Error })
+                finished += 1
             }
+            // A freed slot is filled at once rather than after the next socket event of the others.
+            if finished > 0 && !inbox.withLock({ $0.waiting.isEmpty }) { continue }
             if active.isEmpty {
                 let idle = inbox.withLock { $0.waiting.isEmpty && $0.cancelled.isEmpty && !$0.shuttingDown }
                 if idle { curl_multi_poll(multi.raw, nil, 0, 1000, nil) }
@@ -147,6 +154,46 @@ public final class TransferEngine: HTTPFetching {
             }
         }
         loopFinished.signal()
+    }
+}
+
+/// The requests waiting for a transfer slot, first come first served; taking from the front costs what is taken, not
+/// what is left (a gallery queues thousands of images at once).
+private struct WaitingQueue: Sendable {
+    private var entries: [Waiting] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == entries.count }
+
+    mutating func append(_ waiting: Waiting) { entries.append(waiting) }
+
+    /// Takes up to `count` requests from the front.
+    mutating func removeFirst(_ count: Int) -> [Waiting] {
+        let end = min(head + count, entries.count)
+        let taken = Array(entries[head..<end])
+        head = end
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 && head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+        return taken
+    }
+
+    /// Takes every waiting request.
+    mutating func removeAll() -> [Waiting] { removeFirst(entries.count - head) }
+
+    /// Takes the requests that `shouldRemove` picks, keeping the others in order.
+    mutating func remove(where shouldRemove: (Waiting) -> Bool) -> [Waiting] {
+        guard !isEmpty else { return [] }
+        let pending = entries[head...]
+        let removed = pending.filter(shouldRemove)
+        guard !removed.isEmpty else { return [] }
+        entries = pending.filter { !shouldRemove($0) }
+        head = 0
+        return removed
     }
 }
 
@@ -234,6 +281,10 @@ private let collectHeader: vitrine_curl_data_callback = { data, size, count, use
         let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
         transfer.headers[name] = value
+        // One allocation of the announced size instead of a body that doubles its way up (and is copied each time).
+        if name == "content-length", let announced = Int(value), announced > transfer.body.capacity {
+            transfer.body.reserveCapacity(min(announced, transfer.request.maximumBodyBytes))
+        }
     }
     return length
 }

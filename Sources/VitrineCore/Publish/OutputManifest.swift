@@ -126,13 +126,9 @@ enum TemporaryFileSweeper {
     /// Removes orphaned temporary files anywhere below `root`; returns how many.
     @discardableResult
     static func sweep(_ root: URL) -> Int {
-        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return 0 }
-        var removed = 0
-        for case let relative as String in walker
-        where isOrphanedTemporaryFile((relative as NSString).lastPathComponent) {
-            if unlink(root.appendingPathComponent(relative).path) == 0 { removed += 1 }
-        }
-        return removed
+        FolderWalk.hiddenFiles(under: root.path, where: isOrphanedTemporaryFile).filter {
+            unlink(root.appendingPathComponent($0).path) == 0
+        }.count
     }
 }
 

@@ -15,14 +15,20 @@ public struct PixabaySource: ImageSource {
     public var variantWord: String?
     public var itemCount: Int
     public var key: String
+    /// The most hits used from one search: Pixabay's cap, unless a mirror or the benchmarks' sample API has more.
+    public var hitCap: Int
     public var endpoint: String
 
-    public init(term: String, variantWord: String?, itemCount: Int, key: String, endpoint: String = defaultEndpoint) {
+    public init(
+        term: String, variantWord: String?, itemCount: Int, key: String, endpoint: String = defaultEndpoint,
+        hitCap: Int = PixabaySource.hitCap
+    ) {
         self.term = term
         self.variantWord = variantWord
         self.itemCount = itemCount
         self.key = key
         self.endpoint = endpoint
+        self.hitCap = max(hitCap, 1)
     }
 
     public var variantQuery: String? {
@@ -37,7 +43,7 @@ public struct PixabaySource: ImageSource {
         var pages: Int
     }
 
-    static func plan(itemCount: Int) -> Plan {
+    static func plan(itemCount: Int, hitCap: Int = hitCap) -> Plan {
         let wanted = min(max(itemCount, 0), hitCap)
         let pages = max(1, (wanted + perPageRange.upperBound - 1) / perPageRange.upperBound)
         let perPage = min(max((wanted + pages - 1) / pages, perPageRange.lowerBound), perPageRange.upperBound)
@@ -46,14 +52,14 @@ public struct PixabaySource: ImageSource {
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try validate()
-        let plan = Self.plan(itemCount: itemCount)
+        let plan = Self.plan(itemCount: itemCount, hitCap: hitCap)
         async let originals = search(term, plan: plan, api: api)
         async let variants = searchVariant(plan: plan, api: api)
         let original = try await originals
         let variant = try await variants
         var warnings = original.warnings + (variant?.warnings ?? [])
-        if itemCount > Self.hitCap {
-            warnings.append("Pixabay returns at most \(Self.hitCap) hits per search; the gallery stops there.")
+        if itemCount > hitCap {
+            warnings.append("Pixabay returns at most \(hitCap) hits per search; the gallery stops there.")
         }
         let variantLabel = variantWord.map { $0.prefix(1).uppercased() + $0.dropFirst() }
         let items = original.hits.prefix(plan.wanted).enumerated().map { index, hit in
@@ -135,7 +141,7 @@ public struct PixabaySource: ImageSource {
         let first = try await page(1, of: query, plan: plan, api: api)
         var outcome = SearchOutcome(
             hits: first.hits, fetchedAt: first.fetchedAt, warnings: first.warnings, skipped: first.skipped)
-        let available = min(first.totalHits, plan.wanted, Self.hitCap)
+        let available = min(first.totalHits, plan.wanted, hitCap)
         let lastPage = min(plan.pages, (available + plan.perPage - 1) / plan.perPage)
         guard lastPage > 1, first.hits.count == plan.perPage else { return outcome }
         let rest = try await withThrowingTaskGroup(of: (Int, PageOutcome).self) { group in

@@ -6,22 +6,20 @@ enum AtomicFile {
     /// renames it over `url`: a killed process leaves the old bytes or the new ones. `durable` also flushes the bytes
     /// to disk before the rename, so that a power cut does too; it costs a disk flush per file, so only records
     /// that other files are checked against (the output manifest) ask for it. Readers of the other files check
-    /// their sizes (the cache's index, the manifest) and treat a short file as missing.
+    /// their sizes (the cache's index, the manifest) and treat a short file as missing. Missing folders are created
+    /// when the first attempt finds them missing, not checked before every file.
     static func write<Bytes: ContiguousBytes>(
         _ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil, durable: Bool = false
     ) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         let scratch = temporaryFolder ?? directory
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            if temporaryFolder != nil {
-                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            }
-        } catch {
-            throw FileWriteError(path: directory.path, reason: describe(error))
-        }
         let temporary = scratch.appendingPathComponent(".\(url.lastPathComponent).vitrine-\(temporarySuffix())")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        var descriptor = open(temporary.path, flags, 0o644)
+        if descriptor < 0 && errno == ENOENT {
+            try createFolder(scratch)
+            descriptor = open(temporary.path, flags, 0o644)
+        }
         guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
         var failure: String?
         bytes.withUnsafeBytes { buffer in
@@ -38,24 +36,47 @@ enum AtomicFile {
         }
         if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
-        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil {
+            failure = renameCreatingFolder(temporary, to: url, folder: directory)
+        }
         if let failure {
             unlink(temporary.path)
             throw FileWriteError(path: url.path, reason: failure)
         }
     }
 
+    /// Renames `source` to `destination`, creating `folder` (the destination's) when it is missing; returns why it
+    /// failed, or nil.
+    private static func renameCreatingFolder(_ source: URL, to destination: URL, folder: URL) -> String? {
+        if rename(source.path, destination.path) == 0 { return nil }
+        guard errno == ENOENT else { return String(cString: strerror(errno)) }
+        do {
+            try createFolder(folder)
+        } catch {
+            return error.reason
+        }
+        return rename(source.path, destination.path) == 0 ? nil : String(cString: strerror(errno))
+    }
+
+    private static func createFolder(_ folder: URL) throws(FileWriteError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw FileWriteError(path: folder.path, reason: describe(error))
+        }
+    }
+
     /// Makes `destination` hold the same bytes as `source`: a hard link where the file system allows, else a copy.
     static func place(copyOf source: URL, at destination: URL) throws(FileWriteError) {
         let directory = destination.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileWriteError(path: directory.path, reason: describe(error))
-        }
         let temporary = directory.appendingPathComponent(
             ".\(destination.lastPathComponent).vitrine-\(temporarySuffix())")
-        if link(source.path, temporary.path) == 0 {
+        var linked = link(source.path, temporary.path) == 0
+        if !linked && errno == ENOENT && FileManager.default.fileExists(atPath: source.path) {
+            try createFolder(directory)
+            linked = link(source.path, temporary.path) == 0
+        }
+        if linked {
             if rename(temporary.path, destination.path) == 0 { return }
             let reason = String(cString: strerror(errno))
             unlink(temporary.path)

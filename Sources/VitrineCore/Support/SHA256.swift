@@ -18,27 +18,47 @@ struct SHA256 {
     ]
 
     mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        totalLength &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(UnsafeRawBufferPointer(buffer))
+        }
+        if handled == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
+        }
+    }
+
+    /// Hashes whole blocks straight from `buffer`; only a trailing partial block is kept for later.
+    mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        totalLength &+= UInt64(buffer.count)
         var offset = 0
-        while pending.count - offset >= 64 {
-            compress(pending, at: offset)
+        if !pending.isEmpty {
+            let taken = min(64 - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<taken])
+            offset = taken
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0, at: 0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while buffer.count - offset >= 64 {
+            compress(buffer, at: offset)
             offset += 64
         }
-        pending.removeFirst(offset)
+        pending.append(contentsOf: buffer[offset...])
     }
 
     mutating func finalize() -> [UInt8] {
         let bitLength = totalLength &* 8
-        pending.append(0x80)
-        while pending.count % 64 != 56 { pending.append(0) }
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) {
-            pending.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> shift))
         }
-        var offset = 0
-        while offset < pending.count {
-            compress(pending, at: offset)
-            offset += 64
+        tail.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                compress(buffer, at: offset)
+                offset += 64
+            }
         }
         pending = []
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - $0 * 8)) } }
@@ -51,49 +71,56 @@ struct SHA256 {
         return hasher.finalize().hexString
     }
 
-    static func hex(of text: String) -> String { hex(of: Array(text.utf8)) }
+    static func hex(of text: String) -> String {
+        var text = text
+        return text.withUTF8 { hex(of: $0) }
+    }
 
-    private mutating func compress(_ block: [UInt8], at offset: Int) {
-        var words = [UInt32](repeating: 0, count: 64)
-        block.withUnsafeBufferPointer { buffer in
+    /// One 64-byte block at `offset`, with the message schedule on the stack.
+    private mutating func compress(_ block: UnsafeRawBufferPointer, at offset: Int) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { words in
             for index in 0..<16 {
                 let base = offset + index * 4
                 words[index] =
-                    UInt32(buffer[base]) << 24 | UInt32(buffer[base + 1]) << 16 | UInt32(buffer[base + 2]) << 8
-                    | UInt32(buffer[base + 3])
+                    UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8
+                    | UInt32(block[base + 3])
             }
+            for index in 16..<64 {
+                let s0 =
+                    words[index - 15].rotatedRight(7) ^ words[index - 15].rotatedRight(18) ^ (words[index - 15] >> 3)
+                let s1 =
+                    words[index - 2].rotatedRight(17) ^ words[index - 2].rotatedRight(19) ^ (words[index - 2] >> 10)
+                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+            }
+            var a = state[0], b = state[1], c = state[2], d = state[3]
+            var e = state[4], f = state[5], g = state[6], h = state[7]
+            SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                for index in 0..<64 {
+                    let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choice = (e & f) ^ (~e & g)
+                    let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ words[index]
+                    let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let temp2 = sum0 &+ majority
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ temp1
+                    d = c
+                    c = b
+                    b = a
+                    a = temp1 &+ temp2
+                }
+            }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
         }
-        for index in 16..<64 {
-            let s0 = words[index - 15].rotatedRight(7) ^ words[index - 15].rotatedRight(18) ^ (words[index - 15] >> 3)
-            let s1 = words[index - 2].rotatedRight(17) ^ words[index - 2].rotatedRight(19) ^ (words[index - 2] >> 10)
-            words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
-        }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for index in 0..<64 {
-            let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choice &+ SHA256.roundConstants[index] &+ words[index]
-            let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sum0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ temp1
-            d = c
-            c = b
-            b = a
-            a = temp1 &+ temp2
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
     }
 }
 

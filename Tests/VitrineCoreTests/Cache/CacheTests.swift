@@ -37,6 +37,39 @@ import Testing
         #expect(cache.imageRecord(for: "https://a/1.jpg") == nil)
     }
 
+    @Test func theURLIndexIsReadWithoutADecoderAndAgreesWithOne() throws {
+        let sha = String(repeating: "ab", count: 32)
+        let records = [
+            CacheStore.ImageRecord(sha256: sha, format: .webp, byteCount: 12, width: 640, height: 427),
+            CacheStore.ImageRecord(sha256: sha, format: .jpeg, byteCount: 0, width: nil, height: nil),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for record in records {
+            let bytes = [UInt8](try encoder.encode(record))
+            #expect(CacheStore.ImageRecord(flatJSON: bytes) == record)
+            #expect(try JSONDecoder().decode(CacheStore.ImageRecord.self, from: Data(bytes)) == record)
+        }
+        let pretty = "{\n  \"byteCount\" : 12,\n  \"format\" : \"png\",\n  \"sha256\" : \"\(sha)\"\n}"
+        for odd in [
+            pretty, "{}", "[]", "{\"byteCount\":12,\"format\":\"jpeg\"}",
+            "{\"byteCount\":-1,\"format\":\"jpeg\",\"sha256\":\"\(sha)\"}",
+            "{\"byteCount\":1,\"format\":\"tiff\",\"sha256\":\"\(sha)\"}",
+            "{\"byteCount\":1,\"format\":\"jpeg\",\"sha256\":\"\(sha)\",\"extra\":\"x\"}",
+            "{\"byteCount\":1,\"format\":\"jp\\\"eg\",\"sha256\":\"\(sha)\"}", "{\"byteCount\":1,",
+        ] {
+            #expect(CacheStore.ImageRecord(flatJSON: Array(odd.utf8)) == nil, "\(odd)")
+        }
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let stored = try cache.storeImage([0xFF, 0xD8, 0xFF, 9], format: .jpeg, from: "https://a/9.jpg")
+        let urls = folder.url.appendingPathComponent("urls")
+        let index = try #require(FileManager.default.subpaths(atPath: urls.path)?.first { $0.hasSuffix(".json") })
+        let prettyIndex = "{\n  \"byteCount\" : 4,\n  \"format\" : \"jpeg\",\n  \"sha256\" : \"\(stored.sha256)\"\n}"
+        try Data(prettyIndex.utf8).write(to: urls.appendingPathComponent(index))
+        #expect(cache.imageRecord(for: "https://a/9.jpg")?.sha256 == stored.sha256, "other layouts go to the decoder")
+    }
+
     @Test func followsTheDefaultLocationRules() {
         #expect(
             CacheStore.defaultRoot(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path

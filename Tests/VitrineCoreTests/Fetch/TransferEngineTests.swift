@@ -109,6 +109,35 @@ import Testing
         await #expect(throws: (any Error).self) { try await task.value }
     }
 
+    @Test func cancellingQueuedRequestsLeavesTheOthersToFinish() async throws {
+        let server = SampleAPIServer(configuration: .init(faults: [.init(.delay(milliseconds: 50), on: .images)]))
+        try await server.start()
+        let base = await server.baseURL
+        let engine = TransferEngine(configuration: .init(concurrentTransfers: 1))
+        let tasks = (1...40).map { index in
+            Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg")) }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        for (index, task) in tasks.enumerated() where index % 2 == 1 { task.cancel() }
+        var finished = 0
+        var cancelled = 0
+        for task in tasks {
+            do {
+                let response = try await task.value
+                #expect(response.status == 200)
+                finished += 1
+            } catch {
+                #expect(error as? FetchError == .cancelled)
+                cancelled += 1
+            }
+        }
+        #expect(finished + cancelled == 40)
+        #expect(finished >= 20, "no request that was not cancelled is lost")
+        #expect(cancelled >= 15, "queued requests are dropped when cancelled, not transferred")
+        engine.shutdown()
+        await server.stop()
+    }
+
     @Test func shutsDownWithWorkInFlight() async throws {
         try await withServer { engine, base in
             let tasks = (1...8).map { index in

@@ -14,6 +14,29 @@ import Testing
         #expect((500 + capped.perPage - 1) / capped.perPage >= capped.pages)
     }
 
+    @Test func aRaisedHitCapFetchesPastPixabaysFiveHundred() async throws {
+        #expect(PixabaySource.plan(itemCount: 1_000, hitCap: 1_000) == .init(wanted: 1_000, perPage: 200, pages: 5))
+        let api = FakeAPI { url in
+            let page = Int(url.query("page")!)!
+            let perPage = Int(url.query("per_page")!)!
+            let ids = ((page - 1) * perPage..<page * perPage).map { 1_000 + $0 }
+            return (200, "{\"totalHits\": 1000, \"hits\": [\(ids.map { pixabayHit(id: $0) }.joined(separator: ","))]}")
+        }
+        let endpoint = "http://127.0.0.1:1/api/"
+        let raised = PixabaySource(
+            term: "bench", variantWord: nil, itemCount: 1_000, key: "k", endpoint: endpoint, hitCap: 1_000)
+        let result = try await raised.collect(using: api)
+        #expect(result.items.count == 1_000)
+        #expect(result.warnings.isEmpty)
+        #expect(api.urls.count == 5)
+        let capped = try await PixabaySource(
+            term: "bench", variantWord: nil, itemCount: 1_000, key: "k", endpoint: endpoint
+        )
+        .collect(using: api)
+        #expect(capped.items.count == 500)
+        #expect(capped.warnings.contains { $0.contains("at most 500 hits") })
+    }
+
     @Test func pairsHitIOfEachSearchAndSaysWhenTheVariantRunsOut() async throws {
         let api = FakeAPI { url in
             let query = url.query("q")!

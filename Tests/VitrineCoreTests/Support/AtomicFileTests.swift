@@ -14,6 +14,23 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["page.html"])
     }
 
+    @Test func createsMissingFoldersOnlyWhenNeededAndCanSkipTheFlush() throws {
+        let folder = try TemporaryFolder()
+        let scratch = folder.url.appendingPathComponent("cache/tmp")
+        for index in 0..<3 {
+            let file = folder.url.appendingPathComponent("cache/images/a\(index)/\(index).jpg")
+            try AtomicFile.write([UInt8(index)], to: file, temporaryFolder: scratch, durable: index % 2 == 0)
+            #expect(try Data(contentsOf: file) == Data([UInt8(index)]))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
+        let placed = folder.url.appendingPathComponent("out/deep/images/a.jpg")
+        try AtomicFile.place(copyOf: folder.url.appendingPathComponent("cache/images/a1/1.jpg"), at: placed)
+        #expect(try Data(contentsOf: placed) == Data([1]))
+        #expect(throws: FileWriteError.self) {
+            try AtomicFile.place(copyOf: folder.url.appendingPathComponent("missing.jpg"), at: placed)
+        }
+    }
+
     @Test func reportsAFolderThatCannotBeCreated() throws {
         let folder = try TemporaryFolder()
         let blocker = folder.url.appendingPathComponent("file")

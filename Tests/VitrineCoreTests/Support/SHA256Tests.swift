@@ -24,4 +24,19 @@ import Testing
         #expect(hasher.finalize().hexString == "d414b085826eb06778483ba35564dc849e643359f69ed9747878ba6e54985bed")
         #expect(SHA256.hex(of: bytes) == "d414b085826eb06778483ba35564dc849e643359f69ed9747878ba6e54985bed")
     }
+
+    @Test func everySplitOfTheInputGivesTheSameDigest() {
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let whole = SHA256.hex(of: bytes)
+        for split in [1, 63, 64, 65, 127, 128, 200] {
+            var hasher = SHA256()
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + split, bytes.count)
+                hasher.update(bytes[start..<end].lazy.map { $0 })
+                start = end
+            }
+            #expect(hasher.finalize().hexString == whole, "pieces of \(split) bytes")
+        }
+    }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import SampleAPI
+import Testing
+
+/// The sample API's options for benchmarks: more hits than Pixabay's cap, one revised hit, distinct image bytes.
+@Suite("Sample API benchmark options")
+struct BenchmarkOptionsTests {
+    private let base = "http://127.0.0.1:4321"
+
+    @Test func theCapStaysAt500UnlessRaised() {
+        let real = PixabayCatalog(hitCounts: ["bench": 1000])
+        #expect(real.hitCap == 500)
+        #expect(real.totalHits(for: "bench") == 500)
+        #expect(real.lastPage(for: "bench", perPage: 200) == 3)
+
+        let raised = PixabayCatalog(hitCounts: ["bench": 1000, "bench graffiti": 1000, "huge": 5000], hitCap: 1000)
+        #expect(raised.totalHits(for: "bench") == 1000)
+        #expect(raised.totalHits(for: "bench graffiti") == 1000)
+        #expect(raised.totalHits(for: "huge") == 1000)
+        #expect(raised.totalHits(for: "anything") == 1000, "a query without an override has the cap")
+        #expect(raised.total(for: "bench") > 1000)
+        #expect(raised.lastPage(for: "bench", perPage: 200) == 5)
+    }
+
+    @Test func aThousandHitsHaveDistinctIDsAndImageURLs() {
+        let catalog = PixabayCatalog(hitCounts: ["bench": 1000], hitCap: 1000)
+        let hits = (1...5).flatMap { catalog.search(query: "bench", page: $0, perPage: 200, baseURL: base).hits }
+        #expect(hits.count == 1000)
+        #expect(Set(hits.map(\.id)).count == 1000)
+        #expect(Set(hits.flatMap { [$0.webformatURL, $0.largeImageURL] }).count == 2000)
+    }
+
+    @Test func aRevisedHitChangesItsTagsAndNothingElse() {
+        let original = PixabayCatalog()
+        let revised = PixabayCatalog(revisedHits: [2])
+        for query in ["hamburg", "hamburg graffiti"] {
+            let before = original.search(query: query, page: 1, perPage: 10, baseURL: base).hits
+            let after = revised.search(query: query, page: 1, perPage: 10, baseURL: base).hits
+            #expect(after[1].tags != before[1].tags)
+            #expect(after[1].tags.hasSuffix("revised"))
+            var unchanged = after[1]
+            unchanged.tags = before[1].tags
+            #expect(unchanged == before[1], "only the tags differ")
+            #expect(after[0] == before[0] && Array(after[2...]) == Array(before[2...]))
+        }
+    }
+
+    @Test func distinctImagesServeBytesOfTheirOwnThatAreStillTheSamePicture() async throws {
+        let configuration = SampleAPIConfiguration(distinctImages: true)
+        try await withServer(configuration) { server in
+            let baseURL = await server.baseURL
+            let first = try await Curl.get("\(baseURL)/get/1000001-city01_640.jpg")
+            let second = try await Curl.get("\(baseURL)/get/1000002-city01_640.jpg")
+            #expect(first.status == 200 && second.status == 200)
+            #expect(first.body != second.body)
+            #expect(isJPEG(first.body) && first.body.suffix(2) == Data([0xFF, 0xD9]))
+            let picture = try #require(SampleImages.bundled.image(theme: "city", number: 1, longestEdge: 640))
+            #expect(first.body.count > picture.bytes.count)
+            #expect(jpegDimensions(first.body)?.width == picture.width)
+            #expect(jpegDimensions(first.body)?.height == picture.height)
+            #expect(first.header("Content-Length") == String(first.body.count))
+        }
+        try await withServer { server in
+            let baseURL = await server.baseURL
+            let plain = try await Curl.get("\(baseURL)/get/1000001-city01_640.jpg")
+            #expect(plain.body == SampleImages.bundled.image(theme: "city", number: 1, longestEdge: 640)?.bytes)
+        }
+    }
+
+    @Test func theRaisedCapAndRevisionReachTheSearchEndpoint() async throws {
+        let configuration = SampleAPIConfiguration(
+            hitCounts: ["bench": 1000], hitCap: 1000, revisedHits: [1], rateLimit: 1000)
+        try await withServer(configuration) { server in
+            let endpoint = await server.pixabayEndpoint
+            let last = try await Curl.get("\(endpoint)?key=sample-key&q=bench&per_page=200&page=5")
+            #expect(last.status == 200)
+            let page = try JSONDecoder().decode(PixabaySearchResult.self, from: last.body)
+            #expect(page.totalHits == 1000 && page.hits.count == 200)
+            let beyond = try await Curl.get("\(endpoint)?key=sample-key&q=bench&per_page=200&page=6")
+            #expect(beyond.status == 400)
+            let first = try await Curl.get("\(endpoint)?key=sample-key&q=bench&per_page=3")
+            let hits = try JSONDecoder().decode(PixabaySearchResult.self, from: first.body).hits
+            #expect(hits[0].tags.hasSuffix("revised") && !hits[1].tags.contains("revised"))
+        }
+    }
+}
