@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Helpers of bench/run: the URL list for curl, the Hugo content, and the results table."""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ElementTree
+
+
+def api_pages(endpoint, key, query, items):
+    """The search URLs Vitrine asks for `items` hits (PixabaySource.plan: at most 200 a page, as few pages as can be)."""
+    pages = max(1, -(-items // 200))
+    per_page = min(max(-(-items // pages), 3), 200)
+    urls = []
+    for page in range(1, pages + 1):
+        parameters = [("key", key), ("q", query), ("safesearch", "true"), ("page", str(page)),
+                      ("per_page", str(per_page))]
+        urls.append(endpoint + "?" + urllib.parse.urlencode(parameters, quote_via=urllib.parse.quote))
+    return urls, per_page
+
+
+def command_urls(arguments):
+    """Writes a curl config that fetches what a cold Vitrine run fetches: the API pages and every distinct image."""
+    api = []
+    images = []
+    seen = set()
+    for query in arguments.queries:
+        urls, _ = api_pages(arguments.endpoint, arguments.key, query, arguments.items)
+        hits = []
+        for url in urls:
+            api.append(url)
+            with urllib.request.urlopen(url, timeout=60) as response:
+                hits += json.load(response)["hits"]
+        for hit in hits[: arguments.items]:
+            for field in ("webformatURL", "largeImageURL"):
+                if hit[field] not in seen:
+                    seen.add(hit[field])
+                    images.append(hit[field])
+    with open(arguments.config, "w", encoding="utf-8") as config:
+        for index, url in enumerate(api + images):
+            config.write(f'url = "{url}"\noutput = "{arguments.output}/{index}"\n')
+    print(f"{len(api)} API pages and {len(images)} images", file=sys.stderr)
+
+
+def command_hugo_content(arguments):
+    """Turns Vitrine's gallery.xml into Hugo content: one page per item and variant, with the same data."""
+    model = ElementTree.parse(arguments.model).getroot()
+    variants = [variant.get("key") for variant in model.find("variants")]
+    labels = {variant.get("key"): variant.get("label") for variant in model.find("variants")}
+    items = model.findall("collection/item")
+    content = os.path.join(arguments.site, "content", "items")
+    os.makedirs(content, exist_ok=True)
+    with open(os.path.join(arguments.site, "content", "_index.md"), "w", encoding="utf-8") as index:
+        json.dump({"title": model.findtext("title")}, index)
+        index.write("\n")
+    def page_name(item, variant):
+        entry = next(entry for entry in item.findall("entry") if entry.get("variant") == variant)
+        return os.path.basename(entry.get("href"))
+
+    count = 0
+    for position, item in enumerate(items):
+        entries = {entry.get("variant"): entry for entry in item.findall("entry")}
+        for variant in variants:
+            entry = entries[variant]
+            front = {
+                "title": entry.findtext("caption") or f"Image {position + 1}",
+                "weight": position * len(variants) + variants.index(variant) + 1,
+                "variant": variant,
+                "primary": variant == variants[0],
+                "label": labels[variant],
+                "position": position + 1,
+                "count": len(items),
+                "gridPage": int(item.get("page")),
+                "anchor": item.get("id"),
+                "switch": [{"label": labels[other], "href": page_name(item, other), "current": other == variant}
+                           for other in variants],
+            }
+            if position > 0:
+                front["prev"] = page_name(items[position - 1], variant)
+            if position + 1 < len(items):
+                front["next"] = page_name(items[position + 1], variant)
+            credit = entry.find("credit")
+            if credit is not None:
+                front["credit"] = credit.get("name")
+                front["creditURL"] = credit.get("href")
+            for image in entry.findall("image"):
+                if image.get("src"):
+                    front[image.get("role")] = {"src": image.get("src"), "width": int(image.get("width")),
+                                                "height": int(image.get("height"))}
+            if entry.find("missing") is not None:
+                front["missing"] = entry.findtext("missing")
+            name = page_name(item, variant)[: -len(".html")] + ".md"
+            with open(os.path.join(content, name), "w", encoding="utf-8") as page:
+                json.dump(front, page, ensure_ascii=False)
+                page.write("\n")
+            count += 1
+    print(f"{count} Hugo pages for {len(items)} items", file=sys.stderr)
+
+
+def load_result(path):
+    """The first command's result in a hyperfine JSON export, or None when the export is missing or incomplete."""
+    try:
+        with open(path, encoding="utf-8") as export:
+            return json.load(export)["results"][0]
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def load_runs(path):
+    """(median, min, max) wall seconds of a hyperfine JSON export's first command, or None."""
+    result = load_result(path)
+    if not result or not result.get("times"):
+        return None
+    times = result["times"]
+    return statistics.median(times), min(times), max(times)
+
+
+def load_cpu(path):
+    """Mean CPU seconds (user + system) per run of a hyperfine JSON export's first command, or None."""
+    result = load_result(path)
+    return None if result is None else result["user"] + result["system"]
+
+
+def cpu(value):
+    if value is None:
+        return "—"
+    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def load_rss(path):
+    """The median peak RSS in MiB of the measured runs (`/usr/bin/time -f %M` lines, KiB), or None."""
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as lines:
+        values = [int(line) for line in lines if line.strip().isdigit()]
+    return statistics.median(values) / 1024 if values else None
+
+
+def seconds(value):
+    if value is None:
+        return "—"
+    median, low, high = value
+    if median < 1:
+        return f"{median * 1000:.0f} ms ({low * 1000:.0f}–{high * 1000:.0f})"
+    return f"{median:.2f} s ({low:.2f}–{high:.2f})"
+
+
+def command_report(arguments):
+    """Prints the results table (Markdown) from the exports in the work folder."""
+    work = arguments.work
+    rows = [
+        "| workload | N | Vitrine median (min–max) | Vitrine CPU | reference | reference median (min–max) | "
+        "reference CPU | ratio | Vitrine peak RSS | target |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+
+    def row(workload, size, name, reference, reference_name, ratio, target):
+        ours = load_runs(f"{work}/{name}-{size}.json")
+        theirs = load_runs(f"{work}/{reference_name}-{size}.json") if reference_name else None
+        rss = load_rss(f"{work}/{name}-{size}.rss")
+        ratio_text, met = ratio(ours, theirs) if ours and (theirs or not reference_name) else ("—", None)
+        mark = "" if met is None else (" ✔" if met else " ✘")
+        their_cpu = cpu(load_cpu(f"{work}/{reference_name}-{size}.json")) if reference_name else "—"
+        rows.append(
+            f"| {workload} | {size} | {seconds(ours)} | {cpu(load_cpu(f'{work}/{name}-{size}.json'))} | {reference} | "
+            f"{seconds(theirs)} | {their_cpu} | {ratio_text} | {mib(rss)} | {target}{mark} |")
+
+    for size in arguments.sizes:
+        row("W1 cold", size, "w1-vitrine", "curl --parallel", "w1-curl",
+            lambda ours, theirs: (f"{ours[0] / theirs[0]:.2f}× curl", ours[0] <= 1.10 * theirs[0]), "≤ 1.10× curl")
+    for size in arguments.sizes:
+        row("W2 no change", size, "w2-vitrine", "Hugo", "w2-hugo",
+            lambda ours, theirs: (f"Hugo {theirs[0] / ours[0]:.1f}× slower",
+                                  ours[0] < 0.050 and theirs[0] >= 5 * ours[0]),
+            "< 50 ms and ≥ 5× faster than Hugo")
+    for size in arguments.sizes:
+        row("W3 one item changed", size, "w3-vitrine", "—", None,
+            lambda ours, theirs: ("—", ours[0] < 0.100), "< 100 ms")
+    print("\n".join(rows))
+
+
+def mib(value):
+    return "—" if value is None else f"{value:.1f} MiB"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    urls = commands.add_parser("urls")
+    urls.add_argument("--endpoint", required=True)
+    urls.add_argument("--key", required=True)
+    urls.add_argument("--items", type=int, required=True)
+    urls.add_argument("--config", required=True)
+    urls.add_argument("--output", required=True)
+    urls.add_argument("queries", nargs="+")
+    hugo = commands.add_parser("hugo-content")
+    hugo.add_argument("--model", required=True)
+    hugo.add_argument("--site", required=True)
+    report = commands.add_parser("report")
+    report.add_argument("--work", required=True)
+    report.add_argument("sizes", nargs="+", type=int)
+    arguments = parser.parse_args()
+    {"urls": command_urls, "hugo-content": command_hugo_content, "report": command_report}[arguments.command](
+        arguments)
+
+
+if __name__ == "__main__":
+    main()
