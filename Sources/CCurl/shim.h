@@ -57,4 +57,9 @@ static inline CURL *vitrine_curl_msg_easy_handle(const CURLMsg *message) { retur
 static inline int vitrine_curl_msg_is_done(const CURLMsg *message) { return message->msg == CURLMSG_DONE; }
 static inline CURLcode vitrine_curl_msg_result(const CURLMsg *message) { return message->data.result; }
 
+/* glibc's malloc arenas: the transfer thread and the cooperative pool each get one by default (mallopt is in
+   <malloc.h>, which no Swift module map of Glibc covers). */
+#include <malloc.h>
+static inline int vitrine_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+
 #endif

@@ -20,6 +20,12 @@ struct Vitrine: AsyncParsableCommand {
             SampleAPICommand.self, RandomCommand.self,
         ]
     )
+
+    /// Bounds the allocator's arenas (MemoryTuning) before anything else runs.
+    static func main() async {
+        MemoryTuning.limitAllocatorArenas()
+        await main(nil)
+    }
 }
 
 /// The exit statuses as `--help` lists them.

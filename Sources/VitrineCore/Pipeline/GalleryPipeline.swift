@@ -134,8 +134,7 @@ public struct GalleryPipeline: Sendable {
         let renderer = try PageRenderer(
             theme: options.theme, kinds: site == nil ? [.grid, .preview] : [.grid, .preview, .home])
         let writer = try OutputWriter(root: options.output, force: options.force)
-        let previous = OutputManifest.read(in: options.output.standardizedFileURL)
-        if options.frozen && previous == nil { throw FrozenBuildError.noManifest(folder: options.output.path) }
+        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         var policy = policy
         if options.frozen { policy.offline = true }
         cache.sweepTemporaryFiles()
@@ -147,7 +146,7 @@ public struct GalleryPipeline: Sendable {
             galleries.append(try await prepare(plan, site: link, policy: policy, options: options))
         }
         if options.frozen {
-            try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: previous!)
+            try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: writer.previousGalleries)
         }
 
         let salt = Self.salt(of: options.theme)

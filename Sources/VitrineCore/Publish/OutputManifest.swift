@@ -155,10 +155,12 @@ public enum FrozenBuildError: UserFacingError {
     public var exitStatus: ExitStatus { .nothingCached }
 
     /// Checks that each rebuilt gallery is the one the manifest lists: same folder, same items in the same order.
-    static func check(_ galleries: [(folder: String, model: GalleryModel)], against manifest: OutputManifest) throws {
+    static func check(_ galleries: [(folder: String, model: GalleryModel)], against recorded: [OutputManifest.Gallery])
+        throws
+    {
         for (folder, model) in galleries {
             let name = folder.isEmpty ? "at the output root" : "in \(folder)"
-            guard let recorded = manifest.galleries.first(where: { $0.path == folder }) else {
+            guard let recorded = recorded.first(where: { $0.path == folder }) else {
                 throw FrozenBuildError.changed(gallery: name, detail: "is not in the manifest")
             }
             let ids = model.collections.flatMap(\.items).map { $0.sourceID ?? $0.id }

@@ -4,23 +4,32 @@ import Foundation
 /// only inside the folder, and only over or instead of files that its manifest says Vitrine wrote.
 public final class OutputWriter {
     public let root: URL
+    /// `root` as a path ending in "/", to which relative paths are appended.
+    private let rootPath: String
     private let force: Bool
     private var previous: Set<String>
     /// The previous run's record of each file, for skipping renders whose inputs did not change.
     private let previousFiles: [String: OutputManifest.File]
-    private let previousGalleries: [OutputManifest.Gallery]
+    /// The galleries the previous run's manifest records.
+    public let previousGalleries: [OutputManifest.Gallery]
+    /// Whether the folder held a manifest of an earlier run.
+    public let foundManifest: Bool
     private var written: [String: OutputManifest.File] = [:]
+    /// Whether `begin` rewrote the manifest with this run's new paths.
+    private var wroteIntent = false
 
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind.
     public init(root: URL, force: Bool = false) throws(OutputOwnershipError) {
         self.root = root.standardizedFileURL
+        rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
         self.force = force
         let manifest = OutputManifest.read(in: self.root)
         previous = Set(manifest?.files.map(\.path) ?? [])
         previousFiles = Dictionary(
             (manifest?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         previousGalleries = manifest?.galleries ?? []
+        foundManifest = manifest != nil
         if manifest == nil && !force {
             let foreign = Self.foreignEntries(in: self.root)
             guard foreign.isEmpty else { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign) }
@@ -33,18 +42,20 @@ public final class OutputWriter {
     /// half-way leaves nothing the next run would not own.
     public func begin(planned paths: [String]) throws {
         var foreign: [String] = []
-        for path in paths {
-            let url = try destination(path)
-            if !previous.contains(path) && FileManager.default.fileExists(atPath: url.path) { foreign.append(path) }
+        var new: [String] = []
+        for path in paths where !previous.contains(path) {
+            new.append(path)
+            if access(try destination(path), F_OK) == 0 { foreign.append(path) }
         }
         if !foreign.isEmpty && !force { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign.sorted()) }
-        let earlier = Array(previousFiles.values)
-        let intent =
-            earlier + paths.filter { previousFiles[$0] == nil }.map { OutputManifest.File(path: $0, sha256: "") }
+        // A run that writes only paths the manifest lists already has nothing new to declare.
+        guard !new.isEmpty else { return }
+        wroteIntent = true
+        let intent = Array(previousFiles.values) + new.map { OutputManifest.File(path: $0, sha256: "") }
         try AtomicFile.write(
             OutputManifest(files: intent, galleries: previousGalleries).encoded(),
             to: root.appendingPathComponent(OutputManifest.fileName), durable: true)
-        previous.formUnion(paths)
+        previous.formUnion(new)
     }
 
     /// Top-level entries of a folder without a manifest that make it someone else's: anything but hidden files and
@@ -64,8 +75,7 @@ public final class OutputWriter {
     /// its recorded size; returns whether it did (otherwise the caller renders and writes it).
     public func keep(_ relativePath: String, inputs: String) -> Bool {
         guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
-            let size = record.size, let url = try? destination(relativePath),
-            FileSize.of(url.path) == size
+            let size = record.size, let path = try? destination(relativePath), FileSize.of(path) == size
         else { return false }
         written[relativePath] = record
         return true
@@ -75,14 +85,14 @@ public final class OutputWriter {
     /// `inputs` is the digest of what the bytes were made from, recorded for `keep(_:inputs:)`.
     @discardableResult
     public func write(_ bytes: [UInt8], to relativePath: String, inputs: String? = nil) throws -> Bool {
-        let url = try destination(relativePath)
+        let path = try destination(relativePath)
         written[relativePath] = OutputManifest.File(
             path: relativePath, sha256: SHA256.hex(of: bytes), size: bytes.count, inputs: inputs)
-        if let existing = FileManager.default.contents(atPath: url.path) {
+        if let existing = FileManager.default.contents(atPath: path) {
             if existing.elementsEqual(bytes) { return false }
             try claim(relativePath)
         }
-        try AtomicFile.write(bytes, to: url)
+        try AtomicFile.write(bytes, to: URL(fileURLWithPath: path))
         return true
     }
 
@@ -90,13 +100,13 @@ public final class OutputWriter {
     /// already holds it; returns whether it wrote.
     @discardableResult
     public func placeImage(from source: URL, sha256: String, byteCount: Int, at relativePath: String) throws -> Bool {
-        let url = try destination(relativePath)
+        let path = try destination(relativePath)
         written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount)
-        if let size = FileSize.of(url.path) {
+        if let size = FileSize.of(path) {
             if size == byteCount && previous.contains(relativePath) { return false }
             try claim(relativePath)
         }
-        try AtomicFile.place(copyOf: source, at: url)
+        try AtomicFile.place(copyOf: source, at: URL(fileURLWithPath: path))
         return true
     }
 
@@ -106,11 +116,15 @@ public final class OutputWriter {
     public func finish(galleries: [OutputManifest.Gallery] = []) throws -> [String] {
         var removed: [String] = []
         for path in previous.subtracting(written.keys).sorted() {
-            guard let url = try? destination(path) else { continue }
-            if unlink(url.path) == 0 { removed.append(path) }
+            guard let file = try? destination(path) else { continue }
+            if unlink(file) == 0 { removed.append(path) }
         }
         removeEmptiedFolders(of: removed)
+        // A run that kept every file as it was, for the same galleries, leaves the manifest as it was too.
         let manifest = OutputManifest(files: Array(written.values), galleries: galleries)
+        if removed.isEmpty && !wroteIntent && written == previousFiles && manifest.galleries == previousGalleries {
+            return removed
+        }
         try AtomicFile.write(
             manifest.encoded(), to: root.appendingPathComponent(OutputManifest.fileName), durable: true)
         return removed
@@ -139,13 +153,14 @@ public final class OutputWriter {
         }
     }
 
-    private func destination(_ relativePath: String) throws(FileWriteError) -> URL {
-        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
-        guard !relativePath.hasPrefix("/"), !parts.isEmpty,
-            parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
+    /// The absolute path of `relativePath`, which must stay inside the output folder.
+    private func destination(_ relativePath: String) throws(FileWriteError) -> String {
+        let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard relativePath.utf8.first != UInt8(ascii: "/"), !parts.isEmpty,
+            parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }),
             relativePath != OutputManifest.fileName
         else { throw FileWriteError(path: relativePath, reason: "the path leaves the output folder") }
-        return root.appendingPathComponent(relativePath)
+        return rootPath + relativePath
     }
 }
 
