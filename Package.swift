@@ -38,6 +38,8 @@ let package = Package(
                 .embedInCode("random.xsl"),
                 .embedInCode("favorites.xsl"),
                 .embedInCode("random.js"),
+                .embedInCode("list.xsl"),
+                .embedInCode("photo.xsl"),
                 .embedInCode("vitrine.css"),
                 .embedInCode("vitrine.js"),
                 .embedInCode("gallery.rng"),

@@ -9,6 +9,8 @@ public enum DefaultTheme {
         "random.xsl": PackageResources.random_xsl,
         "favorites.xsl": PackageResources.favorites_xsl,
         "random.js": PackageResources.random_js,
+        "list.xsl": PackageResources.list_xsl,
+        "photo.xsl": PackageResources.photo_xsl,
         "vitrine.css": PackageResources.vitrine_css,
         "vitrine.js": PackageResources.vitrine_js,
         "gallery.rng": PackageResources.gallery_rng,

@@ -12,6 +12,11 @@
 
   <xsl:template match="page" mode="body-class">grid-page</xsl:template>
 
+  <!-- A grid page inside a hierarchy (an album): the toolbar with the breadcrumb. -->
+  <xsl:template match="page[../parent::collection]" mode="bar">
+    <xsl:call-template name="toolbar"/>
+  </xsl:template>
+
   <xsl:template match="page" mode="title">
     <xsl:call-template name="collection-title"/>
     <xsl:if test="count(../page) &gt; 1">
@@ -56,9 +61,14 @@
     <xsl:choose>
       <xsl:when test="$items">
         <ol class="grid" start="{$items[1]/@position}">
-          <xsl:if test="$current/../@layout = 'square'">
-            <xsl:attribute name="class">grid grid-square</xsl:attribute>
-          </xsl:if>
+          <xsl:choose>
+            <xsl:when test="$current/../@kind = 'album'">
+              <xsl:attribute name="class">grid grid-square grid-album</xsl:attribute>
+            </xsl:when>
+            <xsl:when test="$current/../@layout = 'square'">
+              <xsl:attribute name="class">grid grid-square</xsl:attribute>
+            </xsl:when>
+          </xsl:choose>
           <xsl:apply-templates select="$items" mode="tile"/>
         </ol>
       </xsl:when>
@@ -151,6 +161,25 @@
           </figcaption>
         </xsl:if>
       </figure>
+    </li>
+  </xsl:template>
+
+  <!-- A photo of an album: the picture, its title laid over the bottom of it. -->
+  <xsl:template match="item[../@kind = 'album']" mode="tile">
+    <xsl:variable name="main" select="entry[1]"/>
+    <xsl:variable name="eager" select="position() &lt;= 6"/>
+    <li class="tile" id="{@id}">
+      <a class="frame" href="{concat($root, $main/@href)}">
+        <xsl:for-each select="$main">
+          <xsl:call-template name="image">
+            <xsl:with-param name="role" select="'tile'"/>
+            <xsl:with-param name="eager" select="$eager"/>
+            <xsl:with-param name="decorative" select="true()"/>
+            <xsl:with-param name="sizes" select="'(min-width: 1400px) 14vw, (min-width: 700px) 25vw, 50vw'"/>
+          </xsl:call-template>
+          <span class="overlay"><span class="overlay-text"><xsl:call-template name="caption-or-position"/></span></span>
+        </xsl:for-each>
+      </a>
     </li>
   </xsl:template>
 

@@ -75,6 +75,7 @@
   <xsl:template match="*" mode="body-class"/>
   <xsl:template match="*" mode="head"/>
   <xsl:template match="*" mode="bar"/>
+  <xsl:template match="*" mode="toolbar-extra"/>
 
   <!-- ============================================================ header / footer -->
 
@@ -148,6 +149,76 @@
     </footer>
   </xsl:template>
 
+  <!-- ============================================================ toolbar (album hierarchies) -->
+
+  <!--
+    The toolbar of a page inside a hierarchy of collections: a back link to the level
+    above and a breadcrumb from the top list to this page. Context: none ($current is
+    a <page> of a nested collection, or an <entry>). A page of the top collection has
+    no level above, so only the breadcrumb. The importing stylesheet may add controls
+    after the breadcrumb in mode toolbar-extra.
+  -->
+  <xsl:template name="toolbar">
+    <xsl:variable name="is-entry" select="boolean($current/self::entry)"/>
+    <xsl:variable name="item" select="$current/parent::item"/>
+    <xsl:variable name="trail" select="$current/ancestor::collection"/>
+    <!-- the collection one level up: for a page, the parent of its collection; for an entry, its collection -->
+    <xsl:variable name="up" select="$current/ancestor::collection[position() = 2 - number($is-entry)]"/>
+    <nav class="toolbar" aria-label="Breadcrumb">
+      <xsl:if test="$up">
+        <a class="up" data-nav="up">
+          <xsl:attribute name="href">
+            <xsl:choose>
+              <xsl:when test="$is-entry">
+                <xsl:value-of select="concat($root, $up/page[@number = $item/@page]/@href, '#', $item/@id)"/>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:value-of select="concat($root, $up/page[1]/@href, '#', $current/../@id)"/>
+              </xsl:otherwise>
+            </xsl:choose>
+          </xsl:attribute>
+          <span aria-hidden="true">←</span>
+          <xsl:text>Back</xsl:text>
+          <span class="vh"> to <xsl:call-template name="collection-name"><xsl:with-param name="c" select="$up"/></xsl:call-template></span>
+        </a>
+      </xsl:if>
+      <ol class="crumbs">
+        <xsl:for-each select="$trail">
+          <li>
+            <xsl:choose>
+              <xsl:when test="not($is-entry) and position() = last()">
+                <span aria-current="page"><xsl:call-template name="collection-name"/></span>
+              </xsl:when>
+              <xsl:when test="$is-entry and position() = last()">
+                <a href="{concat($root, page[@number = $item/@page]/@href, '#', $item/@id)}"><xsl:call-template name="collection-name"/></a>
+              </xsl:when>
+              <xsl:otherwise>
+                <a href="{concat($root, page[1]/@href)}"><xsl:call-template name="collection-name"/></a>
+              </xsl:otherwise>
+            </xsl:choose>
+          </li>
+        </xsl:for-each>
+        <xsl:if test="$is-entry">
+          <li>
+            <span aria-current="page">
+              <xsl:for-each select="$current"><xsl:call-template name="caption-or-position"/></xsl:for-each>
+            </span>
+          </li>
+        </xsl:if>
+      </ol>
+      <xsl:apply-templates select="$current" mode="toolbar-extra"/>
+    </nav>
+  </xsl:template>
+
+  <!-- A collection's title, or the gallery title when it is empty. -->
+  <xsl:template name="collection-name">
+    <xsl:param name="c" select="."/>
+    <xsl:choose>
+      <xsl:when test="normalize-space($c/@title) != ''"><xsl:value-of select="normalize-space($c/@title)"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="/gallery/title"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <!-- ============================================================ shared pieces -->
 
   <!-- A link to an outside page, or plain text when the URL is absent or not http(s). -->
@@ -217,10 +288,14 @@
     <xsl:param name="eager" select="false()"/>
     <!-- the sizes attribute for a srcset of both renditions; empty: no srcset -->
     <xsl:param name="sizes" select="''"/>
+    <!-- true() when text next to the image already says what it shows: alt="" -->
+    <xsl:param name="decorative" select="false()"/>
     <xsl:variable name="small" select="image[@role = 'tile'][@src]"/>
     <xsl:variable name="large" select="image[@role = 'full'][@src]"/>
     <xsl:variable name="img" select="(image[@role = $role] | image[not(../image[@role = $role])])[1]"/>
-    <xsl:variable name="alt"><xsl:call-template name="caption-or-position"/></xsl:variable>
+    <xsl:variable name="alt">
+      <xsl:if test="not($decorative)"><xsl:call-template name="caption-or-position"/></xsl:if>
+    </xsl:variable>
     <xsl:variable name="w" select="floor(number($img/@width))"/>
     <xsl:variable name="h" select="floor(number($img/@height))"/>
     <xsl:variable name="sized" select="$w &gt; 0 and $h &gt; 0"/>
@@ -256,7 +331,7 @@
             <xsl:if test="normalize-space($img/unavailable) != ''">
               <span class="ph-why"><xsl:value-of select="normalize-space($img/unavailable)"/></span>
             </xsl:if>
-            <span class="vh">: <xsl:value-of select="$alt"/></span>
+            <xsl:if test="$alt != ''"><span class="vh">: <xsl:value-of select="$alt"/></span></xsl:if>
           </span>
         </span>
       </xsl:otherwise>

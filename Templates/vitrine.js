@@ -61,6 +61,26 @@
     zone.addEventListener('touchcancel', function () { x0 = null; }, passive);
   }
 
+  // Photo pages: a tap on the image hides or shows the toolbar and the details (both stay visible without this
+  // script). The image becomes a toggle button for keyboards and screen readers too.
+  var stage = first('[data-toggle-chrome]');
+  if (stage) {
+    var root = d.documentElement;
+    stage.setAttribute('role', 'button');
+    stage.setAttribute('tabindex', '0');
+    stage.setAttribute('aria-label', 'Hide or show the toolbar and details');
+    stage.setAttribute('aria-pressed', 'false');
+    var toggle = function () {
+      var off = !root.classList.contains('chrome-off');
+      root.classList.toggle('chrome-off', off);
+      stage.setAttribute('aria-pressed', off ? 'true' : 'false');
+    };
+    stage.addEventListener('click', toggle);
+    stage.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); }
+    });
+  }
+
   // Warm the cache with the next page and its image once this page is done.
   function prefetch() {
     var c = navigator.connection;

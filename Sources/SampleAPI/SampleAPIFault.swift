@@ -14,8 +14,10 @@ import Foundation
 ///             | "thumbnails"                   ; media-coverage list, /api/v2/content/misc/media-coverages
 ///             | "picsum"                       ; Lorem Picsum's list, info and random routes
 ///             | "unsplash"                     ; Unsplash, /unsplash/
+///             | "albums"                       ; JSONPlaceholder lists: /users, /users/N/albums, /albums, …
 ///             | "images"                       ; every image: /photo/, /get/, /flickr/, /cimg/, /unsplash-images/,
-///                                              ; Lorem Picsum's /id/{id}/{w}/{h} and /seed/{seed}/{w}/{h}
+///                                              ; Lorem Picsum's /id/{id}/{w}/{h}, /seed/{seed}/{w}/{h} and
+///                                              ; /seed/{seed}/{size}
 ///             | "all"                          ; every request
 ///     text    = percent-encoded text the request's search term must contain (ignoring case): the decoded `q`,
 ///               `text` or `tags` parameter
@@ -48,6 +50,8 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case picsum
         /// Unsplash's routes under `/unsplash/`.
         case unsplash
+        /// The JSONPlaceholder lists: `/users`, `/users/N/albums`, `/albums`, `/albums/N/photos`, `/photos`.
+        case albums
         /// Everything under `/photo/`, `/get/`, `/flickr/`, `/cimg/` and `/unsplash-images/`, and Lorem Picsum's
         /// images.
         case images
@@ -114,9 +118,11 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
             case .thumbnails: components.elementsEqual(["api", "v2", "content", "misc", "media-coverages"])
             case .picsum: Self.isPicsumAPI(components)
             case .unsplash: components.first == "unsplash"
+            case .albums: SampleAPIRouter.isJSONPlaceholderList(components)
             case .images:
                 ["photo", "get", "flickr", "cimg", "unsplash-images"].contains(components.first ?? "")
                     || (["id", "seed"].contains(components.first ?? "") && components.count == 4)
+                    || (components.first == "seed" && components.count == 3 && components[2] != "info")
             case .all: true
             }
         guard targetMatches else { return false }
@@ -163,7 +169,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let plainText = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
-    private static let targetList = "api, flickr, feed, thumbnails, picsum, unsplash, images or all"
+    private static let targetList = "api, flickr, feed, thumbnails, picsum, unsplash, albums, images or all"
 
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "

@@ -32,6 +32,9 @@ extension SampleAPIRouter {
             return picsumImage(randomCatalog.photo(picsumID: components[1]), components[2], components[3], json: json)
         case ("seed", 4):
             return picsumImage(randomCatalog.photo(seed: components[1]), components[2], components[3], json: json)
+        case ("seed", 3):
+            // `/seed/{seed}/{size}`: square, where vitrine albums sends via.placeholder.com's URLs.
+            return picsumImage(randomCatalog.photo(seed: components[1]), components[2], components[2], json: json)
         case (let width?, 2) where Self.decimal(width) != nil && Self.decimal(components[1]) != nil:
             return picsumRandom(width, components[1], baseURL: baseURL, json: json)
         case ("unsplash", 3) where components[1] == "photos" && components[2] == "random":

@@ -63,7 +63,7 @@ struct SampleAPIResponse: Sendable {
 }
 
 /// Maps a request to its response: the Pixabay search, the Flickr REST methods and feed, the media-coverage list,
-/// the image files, the stand-in web pages and the index.
+/// JSONPlaceholder's users, albums and photos, the image files (seeded Picsum-like ones too), the stand-in web pages and the index.
 struct SampleAPIRouter: Sendable {
     static let invalidKeyMessage = "[ERROR 400] Invalid or missing API key (https://pixabay.com/api/docs/)."
     static let queryTooLongMessage = "[ERROR 400] \"q\" is too long."
@@ -131,6 +131,8 @@ struct SampleAPIRouter: Sendable {
                 title: "Sample user page",
                 paragraph: "This page stands for the user profile https://pixabay.com\(request.path) on Pixabay."
             )
+        case _ where Self.isJSONPlaceholderList(components):
+            return jsonPlaceholderList(components, query: request.query, path: request.path, baseURL: baseURL)
         case ("redirect", 1):
             return redirect(to: request.query["to"])
         case ("redirect-chain", 2):
@@ -277,10 +279,14 @@ struct SampleAPIRouter: Sendable {
         GET /v2/list?page=N&limit=N                   Lorem Picsum's list (Link header)
         GET /id/{id}/info, /seed/{seed}/info          Lorem Picsum's photo information
         GET /id/{id}/{w}/{h}, /seed/{seed}/{w}/{h}    Lorem Picsum image (header Picsum-ID; sizes up to 5000)
+        GET /seed/{seed}/{size}                       the same, square (where via.placeholder.com URLs go)
         GET /{w}/{h}                                  a random Lorem Picsum image: 302 to /id/{id}/{w}/{h}
         GET /unsplash/photos/random?count=N           Unsplash's random photo (Authorization: Client-ID KEY)
         GET /unsplash/photos/{id}/download            Unsplash's download_location (counted in the request log)
         GET /unsplash-images/photo-{n}-{id}?w=N       a hotlinked Unsplash image
+        GET /users, /users/{id}/albums, /albums?userId=N, /albums/{id}/photos, /photos?albumId=N
+                                                      JSONPlaceholder (10 users, 100 albums, 5,000 photos):
+                                                      field filters, _page/_limit (Link header), _start/_end
 
         """
 }

@@ -158,6 +158,11 @@ public final class SampleAPIServer: Sendable {
         get async { "\(await baseURL)/unsplash/" }
     }
 
+    /// The base to use in place of `https://jsonplaceholder.typicode.com` (`/users`, `/albums`, `/photos` below it).
+    public var jsonPlaceholderEndpoint: String {
+        get async { await baseURL }
+    }
+
     /// Closes the listening socket and open connections, and waits until the server has shut down.
     public func stop() async {
         let (server, runTask) = lifecycle.withLock { state in

@@ -11,7 +11,8 @@ struct DemoCommand: AsyncParsableCommand {
             Starts the sample API on 127.0.0.1, builds a gallery from it with the source chosen by --source, and \
             stops it. pixabay: TERM paired with "TERM graffiti"; flickr: a Flickr search for TERM; flickr-feed: \
             Flickr's public feed (no key); thumbnails: a square-tiled grid of the thumbnail list; random: the \
-            random-image page and its favorites page from the sample Lorem Picsum (a new image every 10 minutes).
+            random-image page and its favorites page from the sample Lorem Picsum (a new image every 10 minutes); albums: \
+            JSONPlaceholder's users, albums and photos (--users and --albums, default 3 of each).
             """
     )
 
@@ -21,6 +22,7 @@ struct DemoCommand: AsyncParsableCommand {
         case flickrFeed = "flickr-feed"
         case thumbnails
         case random
+        case albums
     }
 
     @Argument(help: "The search term.")
@@ -39,6 +41,12 @@ struct DemoCommand: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp("Port for the sample API; 0 picks a free one (default: 8717 if free).", valueName: "n"))
     var port: UInt16?
+
+    @Option(name: .long, help: ArgumentHelp("albums: the first N users.", valueName: "n"))
+    var users = 3
+
+    @Option(name: .long, help: ArgumentHelp("albums: the first N albums of each user.", valueName: "n"))
+    var albums = 3
 
     @OptionGroup var flags: BuildFlags
 
@@ -88,6 +96,13 @@ struct DemoCommand: AsyncParsableCommand {
             try await RandomRun.execute(
                 source: PicsumSource(endpoint: await server.picsumEndpoint), flags: flags,
                 every: UpdateInterval(seconds: 600)!, watch: false, secrets: [])
+        case .albums:
+            let source = JSONPlaceholderSource(
+                endpoint: await server.jsonPlaceholderEndpoint, imageEndpoint: await server.picsumEndpoint,
+                userLimit: users, albumLimit: albums)
+            try await GalleryRun.execute(
+                source: source, label: "the sample JSONPlaceholder albums", flags: flags,
+                itemsPerPage: perPage ?? 25, secrets: [])
         }
     }
 }

@@ -13,7 +13,7 @@ struct SiteConfig {
 
     /// The gallery commands a `[[gallery]]` table may name as its `source`.
     static let galleryTypes: [any GalleryOptions.Type] = [
-        PixabayGallery.self, FlickrGallery.self, ThumbnailsGallery.self,
+        PixabayGallery.self, FlickrGallery.self, ThumbnailsGallery.self, AlbumsGallery.self,
     ]
 
     /// Folder names the site itself uses.

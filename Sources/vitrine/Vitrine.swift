@@ -15,7 +15,8 @@ struct Vitrine: AsyncParsableCommand {
             """,
         version: VitrineVersion.current,
         subcommands: [
-            PixabayCommand.self, FlickrCommand.self, ThumbnailsCommand.self, BuildCommand.self, DemoCommand.self,
+            PixabayCommand.self, FlickrCommand.self, ThumbnailsCommand.self, AlbumsCommand.self, BuildCommand.self,
+            DemoCommand.self,
             ServeCommand.self,
             SampleAPICommand.self, RandomCommand.self,
         ]

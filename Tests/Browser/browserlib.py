@@ -162,6 +162,71 @@ class Site:
         return (1, 0) if other.shown_src("tile") else (0, 1)
 
 
+class AlbumSite:
+    """A site of `vitrine albums`: nested collections (users -> albums -> photos) read from its gallery.xml."""
+
+    def __init__(self, name: str, root: Path):
+        self.name = name
+        self.root = root
+        g = ET.parse(root / "gallery.xml").getroot()
+        self.layout = "album"
+        self.variants = [v.get("key") for v in g.find("variants")]
+        self.top = g.find("collection")
+        self.lists: dict[str, ET.Element] = {}  # href -> collection of kind list
+        self.albums: dict[str, tuple[ET.Element, int]] = {}  # href -> (album collection, page number)
+        self.photos: dict[str, tuple[ET.Element, ET.Element]] = {}  # href -> (entry, album collection)
+        self.parent: dict[str, ET.Element] = {}  # collection id -> its parent collection
+
+        def visit(c: ET.Element) -> None:
+            for p in c.findall("page"):
+                if c.get("kind") == "list":
+                    self.lists[p.get("href")] = c
+                else:
+                    self.albums[p.get("href")] = (c, int(p.get("number")))
+            for it in c.findall("item"):
+                for en in it.findall("entry"):
+                    self.photos[en.get("href")] = (en, c)
+            for child in c.findall("collection"):
+                self.parent[child.get("id")] = c
+                visit(child)
+
+        visit(self.top)
+
+    def first(self, kind: str) -> str:
+        """The first href of a page kind: users (the top list), user (a list of albums), album, photo."""
+        if kind == "users":
+            return self.top.find("page").get("href")
+        if kind == "user":
+            return next(h for h, c in self.lists.items() if c is not self.top)
+        if kind == "album":
+            return next(iter(self.albums))
+        return list(self.photos)[1]  # not the first: it has a previous photo
+
+    def with_placeholder(self, kind: str) -> str:
+        for href in (self.albums if kind == "album" else self.photos):
+            if self.expected_media(href)[1] > 0:
+                return href
+        raise LookupError(f"{self.name}: no {kind} page with a placeholder")
+
+    @staticmethod
+    def _has_src(element: ET.Element | None) -> bool:
+        return element is not None and bool(element.get("src"))
+
+    def expected_media(self, href: str) -> tuple[int, int]:
+        """(images, placeholders) in the page's main content, from the model."""
+        if href in self.lists:
+            rows = [c for c in self.lists[href].findall("collection") if c.find("image[@role='cover']") is not None]
+            imgs = sum(1 for c in rows if self._has_src(c.find("image[@role='cover']")))
+            return imgs, len(rows) - imgs
+        if href in self.albums:
+            album, number = self.albums[href]
+            items = [it for it in album.findall("item") if int(it.get("page")) == number]
+            imgs = sum(1 for it in items if self._has_src(it.find("entry/image[@role='tile']")))
+            return imgs, len(items) - imgs
+        entry, _ = self.photos[href]
+        return (1, 0) if self._has_src(entry.find("image[@role='full']")) else (0, 1)
+
+
 # Page kinds: name -> (site, a function picking the page's href from the model).
 def _preview_with_both_variants(site: Site, variant_index: int) -> str:
     for item in site.items[1:]:  # not the first: it has no previous item
@@ -213,6 +278,12 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "site-home": ("site", lambda s: "index.html"),
     "site-grid": ("site", lambda s: s.pages[1]),
     "site-preview": ("site", lambda s: _preview_with_both_variants(s, 0)),
+    "albums-users": ("albums", lambda s: s.first("users")),
+    "albums-user": ("albums", lambda s: s.first("user")),
+    "albums-album": ("albums", lambda s: s.first("album")),
+    "albums-photo": ("albums", lambda s: s.first("photo")),
+    "albums-placeholder-album": ("albums-broken", lambda s: s.with_placeholder("album")),
+    "albums-placeholder-photo": ("albums-broken", lambda s: s.with_placeholder("photo")),
 }
 GRID_KINDS = [k for k in KINDS if k.endswith("-grid")]
 
@@ -264,12 +335,12 @@ def clean_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site]:
-    """The three demo sites, a Pixabay site whose first three image downloads fail (placeholders), and a site of
-    three galleries under a home page (`vitrine build`)."""
+def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site | AlbumSite]:
+    """The four demo sites, a Pixabay and an albums site whose first three image downloads fail (placeholders),
+    and a site of three galleries under a home page (`vitrine build`)."""
     binary = str(vitrine_binary())
     env = clean_env(tmp)
-    for source in ("pixabay", "flickr", "thumbnails"):
+    for source in ("pixabay", "flickr", "thumbnails", "albums"):
         run(
             [binary, "demo", "--source", source, "--port", "0", "--out", str(site_root / source),
              "--cache", str(cache), "--quiet"],
@@ -310,8 +381,28 @@ def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site]:
         )
     finally:
         stop_process(api, signal.SIGINT)
-    sites = {name: Site(name, site_root / name) for name in ("pixabay", "flickr", "thumbnails", "placeholders")}
+    # The same for an album: one transfer at a time, so photo 1's tile and full image and photo 2's tile fail.
+    with open(log, "wb") as out:
+        api = subprocess.Popen(
+            [binary, "sample-api", "--port", "0", "--fault", "images:404:3"],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=_die_with_parent,
+        )
+    try:
+        base = _wait_for_endpoint(api, log, timeout=30).removesuffix("/api/")
+        run(
+            [binary, "albums", "--endpoint", base, "--image-endpoint", base, "--users", "1", "--albums", "1",
+             "--jobs", "1", "--out", str(site_root / "albums-broken"), "--cache", str(tmp / "cache-albums-broken"),
+             "--quiet"],
+            timeout=300, env=env,
+        )
+    finally:
+        stop_process(api, signal.SIGINT)
+    sites: dict[str, Site | AlbumSite] = {
+        name: Site(name, site_root / name) for name in ("pixabay", "flickr", "thumbnails", "placeholders")
+    }
     sites["site"] = Site("site", site_root / "site", model="hamburg/gallery.xml")
+    for name in ("albums", "albums-broken"):
+        sites[name] = AlbumSite(name, site_root / name)
     return sites
 
 

@@ -9,7 +9,10 @@ import pytest
 
 from browserlib import HEIGHTS, SCREENSHOTS, WIDTHS, png_size, same_picture, write_if_changed
 
-SHOTS = ("pixabay-grid", "pixabay-preview", "pixabay-missing", "thumbnails-grid", "site-home")
+SHOTS = (
+    "pixabay-grid", "pixabay-preview", "pixabay-missing", "thumbnails-grid", "site-home", "albums-user", "albums-album",
+    "albums-photo",
+)
 
 # Every image in view loaded, the fonts ready, two frames painted. (Not img.decode(): it decodes at full size,
 # racing the painter's decode at the drawn size, and the screenshot would differ from run to run.)

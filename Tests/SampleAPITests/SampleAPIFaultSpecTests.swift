@@ -56,7 +56,7 @@ struct SampleAPIFaultSpecTests {
         (":500", "must look like TARGET:KIND or TARGET:KIND:COUNT"),
         (
             "web:500",
-            #"Unknown fault target "web" in "web:500"; expected api, flickr, feed, thumbnails, picsum, unsplash, images or all."#
+            #"Unknown fault target "web" in "web:500"; expected api, flickr, feed, thumbnails, picsum, unsplash, albums, images or all."#
         ),
         ("rest:500", #"Unknown fault target "rest""#),
         ("api,x=1:500", #"Unknown fault option "x=1""#),

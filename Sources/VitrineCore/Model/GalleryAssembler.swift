@@ -34,6 +34,10 @@ public struct GalleryAssembler: Sendable {
     public func assemble(
         _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice] = []
     ) -> GalleryModel {
+        if !result.groups.isEmpty {
+            return HierarchyAssembler(itemsPerPage: itemsPerPage, language: language, folder: folder, site: site)
+                .assemble(result, images: images, notices: notices)
+        }
         let pageCount = max(1, (result.items.count + itemsPerPage - 1) / itemsPerPage)
         let pages = (1...pageCount).map { number in
             GalleryModel.GridPage(
@@ -60,7 +64,7 @@ public struct GalleryAssembler: Sendable {
             variants: result.variants, site: site, collections: [collection])
     }
 
-    private func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {
+    func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {
         switch entry {
         case .missing(let reason):
             return .missing(reason: reason)
@@ -72,7 +76,7 @@ public struct GalleryAssembler: Sendable {
 
     /// The local rendition of `image`: its size as read from the downloaded bytes where possible, else as the API
     /// said.
-    private func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
+    func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
         switch images[image.url] {
         case .stored(let record):
             let measured = record.width != nil && record.height != nil

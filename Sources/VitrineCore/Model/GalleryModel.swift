@@ -43,7 +43,19 @@ public struct GalleryModel: Sendable {
         public var pages: [GridPage]
         public var collections: [Collection]
         public var items: [Item]
+        /// What its pages show: a grid of its items, a list of its nested collections, or an album.
+        public var kind: CollectionKind = .gallery
+        /// A second name shown beside the title (a user's username).
+        public var subtitle: String?
+        /// The API's id of what the collection stands for.
+        public var sourceID: String?
+        /// The picture standing for the collection in its parent's list.
+        public var cover: LocalImage?
     }
+
+    /// What a collection's pages show: `gallery`, a grid of items with preview pages; `list`, a list of its nested
+    /// collections; `album`, a grid of photos with their titles on the pictures and a full-screen page per photo.
+    public enum CollectionKind: String, Sendable { case gallery, list, album }
 
     /// How grid tiles are shaped: each picture in its own proportions, or square crops (thumbnail grids).
     public enum TileShape: String, Sendable { case natural, square }
@@ -92,7 +104,7 @@ public struct GalleryModel: Sendable {
 
     /// Every rendered page: the element to render, by id, the stylesheet that renders it, and its file.
     public struct PageJob: Sendable, Hashable {
-        public enum Kind: String, Sendable { case grid, preview, home, random, favorites }
+        public enum Kind: String, Sendable { case grid, preview, home, random, favorites, list, photo }
         public var kind: Kind
         public var id: String
         public var href: String
@@ -101,10 +113,12 @@ public struct GalleryModel: Sendable {
     public var pageJobs: [PageJob] {
         var jobs: [PageJob] = []
         func visit(_ collection: Collection) {
-            jobs += collection.pages.map { PageJob(kind: .grid, id: $0.id, href: $0.href) }
+            let pageKind: PageJob.Kind = collection.kind == .list ? .list : .grid
+            let entryKind: PageJob.Kind = collection.kind == .album ? .photo : .preview
+            jobs += collection.pages.map { PageJob(kind: pageKind, id: $0.id, href: $0.href) }
             collection.collections.forEach(visit)
             for item in collection.items {
-                jobs += item.entries.map { PageJob(kind: .preview, id: $0.id, href: $0.href) }
+                jobs += item.entries.map { PageJob(kind: entryKind, id: $0.id, href: $0.href) }
             }
         }
         collections.forEach(visit)

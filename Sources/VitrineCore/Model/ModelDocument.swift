@@ -64,6 +64,10 @@ enum ModelDocument {
         set(element, "item-count", String(collection.items.count))
         set(element, "page-count", String(collection.pages.count))
         if collection.tileShape != .natural { set(element, "layout", collection.tileShape.rawValue) }
+        if collection.kind != .gallery { set(element, "kind", collection.kind.rawValue) }
+        if let subtitle = collection.subtitle { set(element, "subtitle", subtitle) }
+        if let sourceID = collection.sourceID { set(element, "source-id", sourceID) }
+        if let cover = collection.cover { add(cover, role: "cover", to: element) }
         for page in collection.pages {
             let node = child(element, "page")
             set(node, "id", page.id)
@@ -101,8 +105,8 @@ enum ModelDocument {
         }
     }
 
-    private static func add(_ image: GalleryModel.LocalImage, role: String, to entry: xmlNodePtr) {
-        let node = child(entry, "image")
+    private static func add(_ image: GalleryModel.LocalImage, role: String, to parent: xmlNodePtr) {
+        let node = child(parent, "image")
         set(node, "role", role)
         switch image.state {
         case .available(let path, let mediaType):

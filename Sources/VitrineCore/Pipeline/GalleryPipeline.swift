@@ -162,6 +162,7 @@ public struct GalleryPipeline: Sendable {
         let feeds = site.flatMap { site in
             site.baseURL.map { SiteFeeds(baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry)) }
         }
+        try renderer.prepare(for: galleries.flatMap(\.model.pageJobs))
         try Task.checkCancellation()
         var planned = galleries.flatMap { $0.model.pageJobs.map(\.href) + [$0.plan.folder + "gallery.xml"] }
         planned += stored.map(GalleryAssembler.localPath(of:))
@@ -252,7 +253,7 @@ public struct GalleryPipeline: Sendable {
         }
         summary.apiRequests = api.counters.requests
         summary.apiCacheHits = api.counters.cacheHits
-        summary.items = result.items.count
+        summary.items = result.allItems.count
         summary.resultsSkipped = result.skipped
         summary.warnings += result.warnings
         var notices: [GalleryModel.Notice] = []
@@ -318,16 +319,7 @@ public struct GalleryPipeline: Sendable {
     }
 
     /// Every distinct remote URL the gallery needs, in a stable order.
-    static func imageURLs(of result: SourceResult) -> [String] {
-        var seen = Set<String>()
-        var urls: [String] = []
-        for item in result.items {
-            for case .found(_, _, let tile, let full) in item.entries {
-                for url in [tile.url, full.url] where seen.insert(url).inserted { urls.append(url) }
-            }
-        }
-        return urls
-    }
+    static func imageURLs(of result: SourceResult) -> [String] { result.remoteImageURLs }
 
     /// A time for a notice: UTC, to the minute.
     static func describe(_ date: Date) -> String {

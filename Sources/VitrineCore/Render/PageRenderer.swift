@@ -18,6 +18,11 @@ final class PageRenderer {
         for kind in kinds { _ = try stylesheet(for: kind) }
     }
 
+    /// Compiles the stylesheets of every kind of page in `jobs`, before any of them is written.
+    func prepare(for jobs: [GalleryModel.PageJob]) throws(TemplateError) {
+        for kind in Set(jobs.map(\.kind)) { _ = try stylesheet(for: kind) }
+    }
+
     func render(_ job: GalleryModel.PageJob, model: XMLDocument) throws(TemplateError) -> RenderedPage {
         let depth = job.href.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)

@@ -78,6 +78,11 @@ public struct SourceResult: Sendable {
     public var warnings: [String]
     /// Results the API returned that could not be used (each has a warning).
     public var skipped: Int
+    /// A tree of groups (users, their albums) holding the items, for sources that have one; when it is not empty,
+    /// `items` is empty and the gallery is a hierarchy of list pages above grid pages.
+    public var groups: [SourceGroup] = []
+    /// The title of the top list of a hierarchy (`Users`); the gallery title when empty.
+    public var groupsTitle = ""
 
     public init(
         title: String, source: SourceDescription, variants: [SourceVariant], items: [SourceItem],
@@ -90,6 +95,61 @@ public struct SourceResult: Sendable {
         self.fetchedAt = fetchedAt
         self.warnings = warnings
         self.skipped = skipped
+    }
+}
+
+/// A group of a hierarchical result, such as a user or an album: either further groups or items.
+public struct SourceGroup: Sendable, Hashable {
+    /// The API's id of the group.
+    public var sourceID: String
+    public var title: String
+    /// A second name shown beside the title, such as a user's username.
+    public var subtitle: String?
+    /// A picture standing for the group in the list of its parent, such as one photo of an album.
+    public var cover: RemoteImage?
+    /// The folder of the output its pages go in (`users`, `albums`): `FOLDER/ID/index.html`.
+    public var folder: String
+    /// The folder the pages of its items go in (`photos`): `FOLDER/ID.html`.
+    public var itemFolder: String
+    public var groups: [SourceGroup]
+    public var items: [SourceItem]
+
+    public init(
+        sourceID: String, title: String, subtitle: String? = nil, cover: RemoteImage? = nil, folder: String,
+        itemFolder: String = "items", groups: [SourceGroup] = [], items: [SourceItem] = []
+    ) {
+        self.sourceID = sourceID
+        self.title = title
+        self.subtitle = subtitle
+        self.cover = cover
+        self.folder = folder
+        self.itemFolder = itemFolder
+        self.groups = groups
+        self.items = items
+    }
+
+    /// Every item of the group and of the groups below it, depth first.
+    public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
+
+    /// Every cover of the group and of the groups below it, depth first.
+    public var allCovers: [RemoteImage] { [cover].compactMap { $0 } + groups.flatMap(\.allCovers) }
+}
+
+extension SourceResult {
+    /// Every item, of the flat list and of the groups.
+    public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
+
+    /// Every remote picture the gallery needs, in a stable order: item renditions, then group covers.
+    public var remoteImageURLs: [String] {
+        var seen = Set<String>()
+        var urls: [String] = []
+        for item in allItems {
+            for case .found(_, _, let tile, let full) in item.entries {
+                for url in [tile.url, full.url] where seen.insert(url).inserted { urls.append(url) }
+            }
+        }
+        for cover in groups.flatMap(\.allCovers) where seen.insert(cover.url).inserted { urls.append(cover.url) }
+        return urls
     }
 }
 

@@ -1,0 +1,220 @@
+import Foundation
+import SampleAPI
+import Testing
+import VitrineTemplates
+
+@testable import VitrineCore
+
+/// `vitrine albums` built by the real binary against the sample API's JSONPlaceholder and seeded images.
+@Suite struct AlbumsTests {
+    func withServer(
+        faults: [SampleAPIFault] = [], _ body: (SampleAPIServer, Workspace) async throws -> Void
+    ) async throws {
+        let server = SampleAPIServer(configuration: SampleAPIConfiguration(faults: faults))
+        try await server.start()
+        let workspace = try Workspace()
+        do {
+            try await body(server, workspace)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    func albums(_ server: SampleAPIServer, _ workspace: Workspace, _ extra: [String]) async throws
+        -> VitrineProcess.Outcome
+    {
+        let base = await server.baseURL
+        return try await VitrineProcess.run(
+            ["albums", "--endpoint", base, "--image-endpoint", base] + extra + [
+                "--cache", workspace.path("cache"), "--out", workspace.path("out"), "--json",
+            ])
+    }
+
+    /// The `summary` object of a `--json` report.
+    func summary(_ outcome: VitrineProcess.Outcome) throws -> [String: Any] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        return try #require(report["summary"] as? [String: Any])
+    }
+
+    func model(_ workspace: Workspace) throws -> XMLDocument {
+        try XMLDocument.parse([UInt8](Data(contentsOf: workspace.url.appendingPathComponent("out/gallery.xml"))))
+    }
+
+    @Test func aQuickRunBuildsEveryPageKindWithWorkingLinks() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await albums(server, workspace, ["--users", "2", "--albums", "2", "--per-page", "20"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let counts = try summary(outcome)
+            #expect(counts["items"] as? Int == 200)
+            let pageCount = 215  // users + 2 album lists + 4 albums × 3 grid pages + 200 photos
+            #expect(counts["pagesWritten"] as? Int == pageCount)
+            #expect(counts["imagesFailed"] as? Int == 0)
+
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            let crawl = try site.crawl()
+            #expect(crawl.broken == [])
+            #expect(crawl.pages.count == pageCount)
+            #expect(crawl.pages.contains("users/2/index.html") && crawl.pages.contains("albums/12/page-3.html"))
+            #expect(crawl.pages.contains("photos/600.html") && !crawl.pages.contains("photos/601.html"))
+            for image in crawl.files where image.hasPrefix("images/") {
+                #expect(ImageFormat.sniff(try Data(contentsOf: site.root.appendingPathComponent(image))) != nil)
+            }
+            let document = try model(workspace)
+            #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+            #expect(document.strings("//collection[@kind='album']").count == 4)
+
+            let users = try site.page("index.html")
+            #expect(users.strings("//li[@class='row']//span[@class='row-title']") == ["Leanne Graham", "Ervin Howell"])
+            #expect(users.strings("//li[@class='row']//span[@class='row-subtitle']") == ["Bret", "Antonette"])
+            let photo = try site.page("photos/27.html")
+            #expect(photo.strings("//section[@class='details']//dd/a") == ["quidem molestiae enim", "Leanne Graham"])
+            #expect(photo.strings("//a[@data-nav='up']/@href") == ["../albums/1/page-2.html#photos-27"])
+            #expect(photo.strings("//ol[@class='crumbs']/li").count == 4)
+        }
+    }
+
+    @Test func viaPlaceholderURLsAreRewrittenToSeededImagesAndNeverReachAPage() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await albums(server, workspace, ["--users", "1", "--albums", "1"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let seeds = server.requests().filter { $0.path.hasPrefix("/seed/") }.map(\.path)
+            #expect(seeds.contains("/seed/92c952/600") && seeds.contains("/seed/92c952/150"))
+            #expect(seeds.count == 100)
+            let files = try workspace.tree("out")
+            for (path, bytes) in files where path.hasSuffix(".html") || path.hasSuffix(".xml") {
+                #expect(!String(decoding: bytes, as: UTF8.self).contains("placeholder.com"), "\(path)")
+            }
+            #expect(
+                Set(server.requests().map(\.path)).isSuperset(of: ["/users", "/users/1/albums", "/albums/1/photos"]))
+        }
+    }
+
+    @Test func theFullDataSetWorksAndASecondRunDownloadsNothing() async throws {
+        try await withServer { server, workspace in
+            let cold = ContinuousClock.now
+            let first = try await albums(server, workspace, [])
+            let coldTime = ContinuousClock.now - cold
+            #expect(first.status == 0, "\(first.stderr)")
+            let firstCounts = try summary(first)
+            #expect(firstCounts["items"] as? Int == 5_000)
+            #expect(firstCounts["apiRequests"] as? Int == 111)
+            // Two renditions per distinct colour code (a few photos share one, as in the real data).
+            let colours = Set((2...5_000).map(JSONPlaceholderCatalog.colour(ofPhoto:)) + ["92c952"])
+            #expect(colours.count > 4_900)
+            #expect(firstCounts["imagesDownloaded"] as? Int == colours.count * 2)
+            #expect(firstCounts["pagesWritten"] as? Int == 5_211)
+            let document = try model(workspace)
+            #expect(document.strings("//collection[@kind='list']").count == 11)
+            #expect(document.strings("//collection[@kind='album']").count == 100)
+            #expect(document.strings("//entry").count == 5_000)
+
+            server.resetRequests()
+            let warm = ContinuousClock.now
+            let second = try await albums(server, workspace, [])
+            let warmTime = ContinuousClock.now - warm
+            #expect(second.status == 0, "\(second.stderr)")
+            let secondCounts = try summary(second)
+            #expect(secondCounts["apiRequests"] as? Int == 0)
+            #expect(secondCounts["apiCacheHits"] as? Int == 111)
+            #expect(secondCounts["imagesDownloaded"] as? Int == 0)
+            #expect(secondCounts["imagesFromCache"] as? Int == colours.count * 2)
+            #expect(secondCounts["pagesWritten"] as? Int == 0)
+            #expect(secondCounts["pagesRendered"] as? Int == 0)
+            #expect(secondCounts["pagesUnchanged"] as? Int == 5_211)
+            #expect(server.requests().isEmpty)
+            print("albums full data set: cold \(coldTime), warm \(warmTime)")
+        }
+    }
+
+    @Test func anImageThatStillFailsBecomesAPlaceholder() async throws {
+        try await withServer(faults: [try SampleAPIFault.parse("images:404:3")]) { server, workspace in
+            let outcome = try await albums(server, workspace, ["--users", "1", "--albums", "1"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(try summary(outcome)["imagesFailed"] as? Int == 3)
+            #expect(outcome.stderr.contains("3 failed"))
+            let document = try model(workspace)
+            let failed = document.strings("//entry/image/unavailable")
+            #expect(failed.count == 3 && failed.allSatisfy { $0 == "Download failed: HTTP 404" })
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            var placeholders = 0
+            for page in try site.crawl().pages {
+                let html = try site.page(page)
+                placeholders += html.strings("//main//span[@class='ph']").count
+                #expect(html.strings("//img[not(@src) or @src='']").isEmpty)
+            }
+            #expect(placeholders >= 3)
+
+            let strict = try await albums(server, workspace, ["--users", "1", "--albums", "1", "--strict"])
+            #expect(strict.status == 0, "the failed images are downloaded on the second try: \(strict.stderr)")
+        }
+    }
+
+    @Test func anUnreachableOrBrokenAPIIsOneSentence() async throws {
+        try await withServer(faults: [try SampleAPIFault.parse("albums:404")]) { server, workspace in
+            let outcome = try await albums(server, workspace, ["--users", "1"])
+            #expect(outcome.status == VitrineCore.ExitStatus.unavailable.rawValue)
+            #expect(outcome.stderr.contains("vitrine: JSONPlaceholder refused the request with HTTP 404"))
+            #expect(!FileManager.default.fileExists(atPath: workspace.path("out/index.html")))
+        }
+        try await withServer(faults: [try SampleAPIFault.parse("albums:malformed-json")]) { server, workspace in
+            let outcome = try await albums(server, workspace, ["--users", "1"])
+            #expect(outcome.status == VitrineCore.ExitStatus.badData.rawValue, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("JSONPlaceholder returned data Vitrine cannot read"))
+        }
+        let workspace = try Workspace()
+        let bad = try await VitrineProcess.run(
+            ["albums", "--image-endpoint", "ftp://example.org", "--out", workspace.path("out")])
+        #expect(bad.status == VitrineCore.ExitStatus.usage.rawValue)
+        #expect(bad.stderr.contains("The endpoint ftp://example.org is not an http or https URL."))
+        let zero = try await VitrineProcess.run(["albums", "--users", "0"])
+        #expect(zero.status == VitrineCore.ExitStatus.usage.rawValue && zero.stderr.contains("--users"))
+    }
+
+    @Test func theDemoBuildsAQuickSubsetFromTheSampleAPI() async throws {
+        let workspace = try Workspace()
+        let outcome = try await VitrineProcess.run(
+            [
+                "demo", "--source", "albums", "--port", "0", "--out", workspace.path("out"), "--cache",
+                workspace.path("c"),
+            ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("450 items"))
+        let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+        #expect(try site.crawl().broken == [])
+        #expect(try site.page("index.html").strings("//li[@class='row']").count == 3)
+    }
+
+    @Test func anAlbumsGalleryCanBePartOfASite() async throws {
+        try await withServer { server, workspace in
+            let base = await server.baseURL
+            let config = workspace.url.appendingPathComponent("vitrine.toml")
+            try """
+            title = "Snapshots"
+
+            [[gallery]]
+            source = "albums"
+            path = "people"
+            users = 1
+            albums = 2
+            per-page = 30
+            endpoint = "\(base)"
+            image-endpoint = "\(base)"
+            """.write(to: config, atomically: true, encoding: .utf8)
+            let outcome = try await VitrineProcess.run(
+                ["build", "--config", config.path, "--out", workspace.path("out"), "--cache", workspace.path("c")])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            let crawl = try site.crawl()
+            #expect(crawl.broken == [])
+            #expect(crawl.pages.contains("people/index.html") && crawl.pages.contains("people/photos/100.html"))
+            #expect(crawl.pages.contains("people/albums/2/page-2.html"))
+            let photo = try site.page("people/photos/100.html")
+            #expect(photo.strings("//ol[@class='crumbs']/li/a/@href").first == "../../people/index.html")
+            let document = try XMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("people/gallery.xml"))))
+            #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+        }
+    }
+}
