@@ -215,6 +215,22 @@ import VitrineTemplates
             let document = try XMLDocument.parse(
                 [UInt8](Data(contentsOf: site.root.appendingPathComponent("people/gallery.xml"))))
             #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+            // The home page's card and the manifest count the photos of every album, not the top list's none.
+            let home = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("site.xml"))))
+            #expect(home.strings("//gallery/@item-count") == ["100"])
+            #expect(home.strings("//gallery/image[@role='cover']/@src").count == 1)
+            let manifest = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: site.root.appendingPathComponent(".vitrine-manifest.json")))
+                    as? [String: Any])
+            let galleries = try #require(manifest["galleries"] as? [[String: Any]])
+            #expect((galleries.first?["items"] as? [Any])?.count == 100)
+            let frozen = try await VitrineProcess.run(
+                [
+                    "build", "--config", config.path, "--out", workspace.path("out"), "--cache", workspace.path("c"),
+                    "--frozen",
+                ])
+            #expect(frozen.status == 0, "\(frozen.stderr)")
         }
     }
 }

@@ -51,7 +51,13 @@ public struct GalleryModel: Sendable {
         public var sourceID: String?
         /// The picture standing for the collection in its parent's list.
         public var cover: LocalImage?
+
+        /// Its items and those of the collections below it, depth first.
+        public var allItems: [Item] { items + collections.flatMap(\.allItems) }
     }
+
+    /// Every item of every collection, nested ones included, depth first.
+    public var allItems: [Item] { collections.flatMap(\.allItems) }
 
     /// What a collection's pages show: `gallery`, a grid of items with preview pages; `list`, a list of its nested
     /// collections; `album`, a grid of photos with their titles on the pictures and a full-screen page per photo.

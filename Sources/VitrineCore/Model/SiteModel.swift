@@ -35,12 +35,12 @@ public struct SiteModel: Sendable {
     /// The home page's entry for `gallery`: its first grid page and its first available tile as the cover.
     static func card(for gallery: GalleryModel, id: String) -> Gallery {
         let collection = gallery.collections.first
-        let cover = collection?.items.lazy.flatMap(\.entries).compactMap { entry -> GalleryModel.LocalImage? in
+        let cover = gallery.allItems.lazy.flatMap(\.entries).compactMap { entry -> GalleryModel.LocalImage? in
             guard case .picture(_, _, let tile, _) = entry.content, case .available = tile.state else { return nil }
             return tile
         }.first
         return Gallery(
             id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
-            queries: gallery.variants.compactMap(\.query), itemCount: collection?.items.count ?? 0, cover: cover)
+            queries: gallery.variants.compactMap(\.query), itemCount: gallery.allItems.count, cover: cover)
     }
 }

@@ -330,7 +330,7 @@ public struct GalleryPipeline: Sendable {
 extension GalleryPipeline.Prepared {
     /// The gallery as the output's manifest records it.
     var manifestRecord: OutputManifest.Gallery {
-        let items = model.collections.flatMap(\.items).map { item in
+        let items = model.allItems.map { item in
             OutputManifest.Item(
                 id: item.sourceID ?? item.id,
                 credits: item.entries.compactMap { entry in

@@ -163,7 +163,7 @@ public enum FrozenBuildError: UserFacingError {
             guard let recorded = recorded.first(where: { $0.path == folder }) else {
                 throw FrozenBuildError.changed(gallery: name, detail: "is not in the manifest")
             }
-            let ids = model.collections.flatMap(\.items).map { $0.sourceID ?? $0.id }
+            let ids = model.allItems.map { $0.sourceID ?? $0.id }
             if ids != recorded.items.map(\.id) {
                 throw FrozenBuildError.changed(
                     gallery: name,
