@@ -70,6 +70,15 @@ struct BuildFlags: ParsableArguments {
         if offline && refresh { throw ValidationError("--offline and --refresh contradict each other; pick one.") }
     }
 
+    /// The transfer engine these flags ask for, and the polite fetcher over it that reports waits and retries on
+    /// `terminal`; shut the engine down when done.
+    func network(reporting terminal: Terminal) -> (engine: TransferEngine, fetcher: PoliteFetcher) {
+        let engine = TransferEngine(
+            configuration: .init(
+                concurrentTransfers: jobs, connectTimeoutSeconds: connectTimeout, stallTimeoutSeconds: stallTimeout))
+        return (engine, PoliteFetcher(engine, policy: RetryPolicy(retries: retries), events: terminal.reportTransfer))
+    }
+
     var cacheRoot: URL { cache.map { URL(fileURLWithPath: $0) } ?? CacheStore.defaultRoot() }
     var outputFolder: URL { URL(fileURLWithPath: out) }
     var policy: CachePolicy { CachePolicy(offline: offline, refresh: refresh) }
@@ -154,13 +163,8 @@ enum GalleryRun {
         build: @escaping @Sendable (GalleryPipeline, BuildOptions) async throws -> BuildSummary
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
-        let engine = TransferEngine(
-            configuration: .init(
-                concurrentTransfers: flags.jobs, connectTimeoutSeconds: flags.connectTimeout,
-                stallTimeoutSeconds: flags.stallTimeout))
+        let (engine, fetcher) = flags.network(reporting: terminal)
         defer { engine.shutdown() }
-        let fetcher = PoliteFetcher(
-            engine, policy: RetryPolicy(retries: flags.retries), events: terminal.reportTransfer)
         let pipeline = GalleryPipeline(
             fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
             progress: terminal.report)

@@ -113,13 +113,8 @@ enum RandomRun {
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
         let now = try testClock()
-        let engine = TransferEngine(
-            configuration: .init(
-                concurrentTransfers: flags.jobs, connectTimeoutSeconds: flags.connectTimeout,
-                stallTimeoutSeconds: flags.stallTimeout))
+        let (engine, fetcher) = flags.network(reporting: terminal)
         defer { engine.shutdown() }
-        let fetcher = PoliteFetcher(
-            engine, policy: RetryPolicy(retries: flags.retries), events: terminal.reportTransfer)
         let pipeline = RandomPagePipeline(
             fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), progress: terminal.report, now: now)
         let interruption = Interruption()
