@@ -184,16 +184,9 @@ enum GalleryRun {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            let exit = terminal.fail(interruption.reason ?? error)
-            if flags.json {
-                let sentence = (interruption.reason ?? error as? any UserFacingError)?.sentence ?? "\(error)"
-                let report = ["status": "failure", "error": sentence, "exitStatus": String(exit.rawValue)]
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                if let data = try? encoder.encode(report) {
-                    FileHandle.standardOutput.write(data + Data("\n".utf8))
-                }
-            }
+            let reason = interruption.reason ?? error
+            let exit = terminal.fail(reason)
+            if flags.json { terminal.writeFailureJSON(reason, exit: exit) }
             throw exit
         }
     }

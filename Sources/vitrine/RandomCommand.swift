@@ -146,14 +146,9 @@ enum RandomRun {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            let exit = terminal.fail(interruption.reason ?? error)
-            if flags.json {
-                let sentence = (interruption.reason ?? error as? any UserFacingError)?.sentence ?? "\(error)"
-                printJSON([
-                    "status": "failure", "error": Redactor(secrets: secrets).redact(sentence),
-                    "exitStatus": String(exit.rawValue),
-                ])
-            }
+            let reason = interruption.reason ?? error
+            let exit = terminal.fail(reason)
+            if flags.json { terminal.writeFailureJSON(reason, exit: exit, compact: true) }
             throw exit
         }
     }
@@ -175,13 +170,7 @@ enum RandomRun {
             "nextUpdate": formatter.string(from: summary.nextUpdate),
         ]
         if !summary.warnings.isEmpty { report["warnings"] = summary.warnings.joined(separator: "\n") }
-        printJSON(report)
-    }
-
-    private static func printJSON(_ object: [String: String]) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(object) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+        terminal.writeJSON(report, compact: true)
     }
 }
 

@@ -52,16 +52,38 @@ final class Terminal: Sendable {
     /// Says what went wrong in one sentence and returns the exit code to end with.
     func fail(_ error: any Error) -> ExitCode {
         clearLine()
+        printError("vitrine: \(Self.sentence(for: error))")
+        return switch error {
+        case let error as any UserFacingError: ExitCode(error.exitStatus.rawValue)
+        case is CancellationError: ExitCode(ExitStatus.interrupted.rawValue)
+        default: ExitCode(ExitStatus.failure.rawValue)
+        }
+    }
+
+    /// The `--json` report of a failed run on stdout: the sentence stderr got, with secrets redacted, and the exit
+    /// status.
+    func writeFailureJSON(_ error: any Error, exit: ExitCode, compact: Bool = false) {
+        writeJSON(
+            [
+                "status": "failure", "error": redactor.redact(Self.sentence(for: error)),
+                "exitStatus": String(exit.rawValue),
+            ],
+            compact: compact)
+    }
+
+    /// A `--json` report on stdout with sorted keys; `compact` keeps it on one line.
+    func writeJSON(_ report: [String: String], compact: Bool = false) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(report) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+    }
+
+    private static func sentence(for error: any Error) -> String {
         switch error {
-        case let error as any UserFacingError:
-            printError("vitrine: \(error.sentence)")
-            return ExitCode(error.exitStatus.rawValue)
-        case is CancellationError:
-            printError("vitrine: \(Interruption.Stop.signal(SIGINT).sentence)")
-            return ExitCode(ExitStatus.interrupted.rawValue)
-        default:
-            printError("vitrine: unexpected error: \(error).")
-            return ExitCode(ExitStatus.failure.rawValue)
+        case let error as any UserFacingError: error.sentence
+        case is CancellationError: Interruption.Stop.signal(SIGINT).sentence
+        default: "unexpected error: \(error)."
         }
     }
 
