@@ -123,6 +123,8 @@ public struct GalleryPipeline: Sendable {
     fileprivate struct Prepared {
         var plan: GalleryPlan
         var model: GalleryModel
+        /// The model's pages, in order (worked out once: `GalleryModel.pageJobs` walks every item).
+        var jobs: [GalleryModel.PageJob]
         var document: XMLDocument
         var stored: [CacheStore.ImageRecord]
         var summary: BuildSummary
@@ -162,21 +164,21 @@ public struct GalleryPipeline: Sendable {
         let feeds = site.flatMap { site in
             site.baseURL.map { SiteFeeds(baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry)) }
         }
-        try renderer.prepare(for: galleries.flatMap(\.model.pageJobs))
+        try renderer.prepare(for: galleries.flatMap(\.jobs))
         try Task.checkCancellation()
-        var planned = galleries.flatMap { $0.model.pageJobs.map(\.href) + [$0.plan.folder + "gallery.xml"] }
+        var planned = galleries.flatMap { $0.jobs.map(\.href) + [$0.plan.folder + "gallery.xml"] }
         planned += stored.map(GalleryAssembler.localPath(of:))
         planned += assets.map { "assets/\($0.name)" }
         if siteDocument != nil { planned += [SiteModel.homeHref, "site.xml"] }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
         try writer.begin(planned: planned)
 
-        let total = galleries.reduce(0) { $0 + $1.model.pageJobs.count } + (siteDocument == nil ? 0 : 1)
+        let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteDocument == nil ? 0 : 1)
         var done = 0
         for index in galleries.indices {
             let document = galleries[index].document
             let inputs = PageInputs(of: document, salt: salt)
-            for job in galleries[index].model.pageJobs {
+            for job in galleries[index].jobs {
                 try Task.checkCancellation()
                 try publish(
                     job, from: { inputs.view(of: job.id) ?? document },
@@ -283,7 +285,8 @@ public struct GalleryPipeline: Sendable {
         ).assemble(result, images: images.outcomes, notices: notices)
         let stored = images.outcomes.values.compactMap { if case .stored(let record) = $0 { record } else { nil } }
         return Prepared(
-            plan: plan, model: model, document: ModelDocument.make(model), stored: stored, summary: summary,
+            plan: plan, model: model, jobs: model.pageJobs, document: ModelDocument.make(model), stored: stored,
+            summary: summary,
             fetchedAt: result.fetchedAt)
     }
 
