@@ -174,20 +174,95 @@ import VitrineTemplates
             try FileManager.default.setAttributes(
                 [.modificationDate: past], ofItemAtPath: root.appendingPathComponent(path).path)
         }
+        // The touched files no longer match the build state, so this rebuild reads, models and compares it all.
         let again = try await build()
         #expect(again.status == 0, "stderr: \(again.stderr)")
         let summary = try report(again)
+        #expect(!summary.upToDate)
         #expect(summary.pagesRendered == 0)
         #expect(summary.pagesWritten == 0)
         #expect(summary.pagesUnchanged > 40)
         #expect(summary.filesRemoved == 0)
         // The manifest too: nothing changed, so nothing in it did.
-        for path in try workspace.tree("site").keys {
-            let date =
-                try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[
-                    .modificationDate] as? Date
-            #expect(date == past, "\(path) was rewritten")
+        func expectUntouched() throws {
+            for path in try workspace.tree("site").keys {
+                let date =
+                    try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[
+                        .modificationDate] as? Date
+                #expect(date == past, "\(path) was rewritten")
+            }
         }
+        try expectUntouched()
+
+        // With nothing touched since, the next rebuild finds it all current from the build state alone and reports
+        // the same counts, every answer and image from the cache.
+        let third = try await build()
+        #expect(third.status == 0, "stderr: \(third.stderr)")
+        var current = try report(third)
+        #expect(current.upToDate)
+        #expect(current.galleries?.allSatisfy { $0.summary.upToDate } == true)
+        #expect(current.pagesUnchanged == summary.pagesUnchanged)
+        #expect(current.seconds < 5)
+        current.upToDate = false
+        current.seconds = summary.seconds
+        current.galleries = summary.galleries
+        #expect(current == summary)
+        try expectUntouched()
+        // The state lives in the cache, not in what gets published.
+        #expect(try workspace.tree("site").keys.allSatisfy { !$0.contains("state") })
+    }
+
+    @Test func theUpToDateCheckNoticesEveryChangeToItsInputsAndOutputs() async throws {
+        try await writeConfig()
+        #expect(try await build().status == 0)
+        func rebuild(_ extra: [String] = []) async throws -> BuildSummary {
+            let outcome = try await build(extra)
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            return try report(outcome)
+        }
+        #expect(try await rebuild().upToDate)
+
+        // A page removed or edited: the long path puts it back.
+        let root = workspace.url.appendingPathComponent("site")
+        let slug = try firstItemSlug(SiteInspector(root: root))
+        let page = root.appendingPathComponent("hamburg/items/\(slug)-original.html")
+        let original = try Data(contentsOf: page)
+        try FileManager.default.removeItem(at: page)
+        var summary = try await rebuild()
+        #expect(!summary.upToDate)
+        #expect(summary.pagesWritten == 1)
+        #expect(try Data(contentsOf: page) == original)
+        #expect(try await rebuild().upToDate)
+        try Data("edited".utf8).write(to: page)
+        #expect(try await !rebuild().upToDate)
+        #expect(try Data(contentsOf: page) == original)
+
+        // The manifest rewritten by someone else.
+        let manifest = root.appendingPathComponent(OutputManifest.fileName)
+        try Data(contentsOf: manifest).write(to: manifest)
+        #expect(try await !rebuild().upToDate)
+        #expect(try await rebuild().upToDate)
+
+        // Another theme, other options, or asking the API again.
+        let theme = workspace.url.appendingPathComponent("theme")
+        try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
+        for (name, bytes) in DefaultTheme.files {
+            try Data(bytes).write(to: theme.appendingPathComponent(name))
+        }
+        try Data("/* mine */".utf8).write(to: theme.appendingPathComponent("vitrine.css"))
+        summary = try await rebuild(["--templates", theme.path])
+        #expect(!summary.upToDate)
+        #expect(try await rebuild(["--templates", theme.path]).upToDate)
+        #expect(try await !rebuild().upToDate)
+        summary = try await rebuild(["--refresh"])
+        #expect(!summary.upToDate)
+        #expect(summary.apiRequests > 0)
+        #expect(try await rebuild().upToDate)
+        try await writeConfig(pages: 1)
+        summary = try await rebuild()
+        #expect(!summary.upToDate)
+        #expect(summary.filesRemoved > 0)
+        #expect(try await rebuild().upToDate)
     }
 
     @Test func oneChangedItemRerendersOnlyThePagesThatShowIt() async throws {
@@ -200,6 +275,7 @@ import VitrineTemplates
         let again = try await build(["--offline"])
         #expect(again.status == 0, "stderr: \(again.stderr)")
         let summary = try report(again)
+        #expect(!summary.upToDate)
         // Its two preview pages, its neighbours' four (they may show it in their previous/next links) and the grid
         // page; of these, the grid page and its own preview page show its caption, so only they get new bytes.
         #expect(summary.pagesRendered == 7)

@@ -42,13 +42,49 @@ public struct CacheStore: Sendable {
         public var body: Data
     }
 
-    public func storedResponse(for request: HTTPRequest) -> StoredResponse? {
-        guard let data = try? Data(contentsOf: responseFile(for: request)) else { return nil }
+    public func storedResponse(for request: HTTPRequest) -> StoredResponse? { stampedResponse(for: request)?.response }
+
+    /// The stored response for `request` and the stamp of the file it was read from, which a later build compares
+    /// to tell that the cache still holds the same answer.
+    func stampedResponse(for request: HTTPRequest) -> (response: StoredResponse, stamp: FileStamp)? {
+        let descriptor = open(responseFile(for: request).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let stamp = FileStamp.of(descriptor: descriptor), let bytes = Self.contents(of: descriptor, stamp.size)
+        else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard let stored = try? decoder.decode(StoredResponse.self, from: data), stored.url == request.publicURL
+        guard let stored = try? decoder.decode(StoredResponse.self, from: Data(bytes)), stored.url == request.publicURL
         else { return nil }
-        return stored
+        return (stored, stamp)
+    }
+
+    /// Exactly `size` bytes from an open file; nil when it is shorter, longer or unreadable.
+    private static func contents(of descriptor: Int32, _ size: Int64) -> [UInt8]? {
+        guard size >= 0, size < Int64(Int32.max) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size) + 1)
+        var count = 0
+        while count <= Int(size) {
+            let read = bytes.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            count += read
+        }
+        guard count == Int(size) else { return nil }
+        bytes.removeLast()
+        return bytes
+    }
+
+    /// The stamp of the file holding the stored response for `request`.
+    func responseStamp(for request: HTTPRequest) -> FileStamp? { FileStamp.of(responseFile(for: request).path) }
+
+    /// Where the response for `request` is stored, relative to `root`.
+    func responsePath(for request: HTTPRequest) -> String {
+        let digest = SHA256.hex(of: request.publicURL)
+        return "responses/\(digest.prefix(2))/\(digest).json"
     }
 
     public func store(_ response: HTTPResponse, for request: HTTPRequest, at date: Date) throws(FileWriteError) {
@@ -67,8 +103,11 @@ public struct CacheStore: Sendable {
         try AtomicFile.write(data, to: responseFile(for: request), temporaryFolder: temporaryFolder)
     }
 
-    func responseFile(for request: HTTPRequest) -> URL {
-        sharded("responses", SHA256.hex(of: request.publicURL), extension: "json")
+    func responseFile(for request: HTTPRequest) -> URL { root.appendingPathComponent(responsePath(for: request)) }
+
+    /// Where the ``BuildState`` of the output folder `output` is kept.
+    func buildStatePath(for output: URL) -> String {
+        shardedPath("builds", SHA256.hex(of: output.standardizedFileURL.path), extension: "state")
     }
 
     // MARK: Images
@@ -143,14 +182,9 @@ public struct CacheStore: Sendable {
 
     private func urlIndexPath(for url: String) -> String { shardedPath("urls", SHA256.hex(of: url), extension: "json") }
 
-    /// The same as ``sharded(_:_:extension:)`` as a plain path, for lookups made thousands of times a run.
+    /// `root/KIND/ab/DIGEST.EXT`, as a plain path (lookups are made thousands of times a run).
     private func shardedPath(_ kind: String, _ digest: String, extension fileExtension: String) -> String {
         "\(root.path)/\(kind)/\(digest.prefix(2))/\(digest).\(fileExtension)"
-    }
-
-    private func sharded(_ kind: String, _ digest: String, extension fileExtension: String) -> URL {
-        root.appendingPathComponent(kind).appendingPathComponent(String(digest.prefix(2)))
-            .appendingPathComponent("\(digest).\(fileExtension)")
     }
 }
 

@@ -63,6 +63,9 @@ public final class CachedAPIClient: APIResponseLoading {
     private let now: @Sendable () -> Date
     private let maximumResponseBytes: Int
     private let counts = Mutex(Counters())
+    /// The cached responses served, by cache path; nil once an answer was served that the cache does not hold as
+    /// it was served.
+    private let used = Mutex<[String: BuildState.Response]?>([:])
 
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, maximumResponseBytes: Int = 16 << 20,
@@ -77,14 +80,32 @@ public final class CachedAPIClient: APIResponseLoading {
 
     public var counters: Counters { counts.withLock { $0 } }
 
+    /// Every response this client served, as the cache holds it, for a later build to check that they are unchanged;
+    /// nil when one answer is not in the cache as it was served (an error status, or an older copy standing in for
+    /// a failed request), so that a rebuild cannot stand on the cache alone.
+    var responsesUsed: [BuildState.Response]? {
+        used.withLock { $0.map { $0.values.sorted { $0.path < $1.path } } }
+    }
+
+    private func use(_ request: HTTPRequest, stamp: FileStamp?, fetchedAt: Date) {
+        let path = cache.responsePath(for: request)
+        used.withLock { used in
+            guard used != nil else { return }
+            guard let stamp else { return used = nil }
+            used?[path] = BuildState.Response(path: path, stamp: stamp, fetchedAt: fetchedAt)
+        }
+    }
+
     public func load(_ request: HTTPRequest) async throws -> APIResponse {
         var request = request
         request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
-        let stored = cache.storedResponse(for: request)
-        if let stored {
+        let stamped = cache.stampedResponse(for: request)
+        let stored = stamped?.response
+        if let stamped, let stored {
             let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
             if fresh || policy.offline {
                 counts.withLock { $0.cacheHits += 1 }
+                use(request, stamp: stamped.stamp, fetchedAt: stored.fetchedAt)
                 return APIResponse(
                     status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
             }
@@ -105,11 +126,15 @@ public final class CachedAPIClient: APIResponseLoading {
         let fetchedAt = now()
         if (200..<300).contains(response.status) {
             try cache.store(response, for: request, at: fetchedAt)
+            use(request, stamp: cache.responseStamp(for: request), fetchedAt: fetchedAt)
+        } else {
+            used.withLock { $0 = nil }
         }
         return APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false)
     }
 
     private func fallBack(to stored: CacheStore.StoredResponse) -> APIResponse {
+        used.withLock { $0 = nil }
         counts.withLock { counters in
             counters.staleFallbacks += 1
             counters.staleSince = min(counters.staleSince ?? stored.fetchedAt, stored.fetchedAt)

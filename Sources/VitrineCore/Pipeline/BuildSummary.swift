@@ -20,6 +20,9 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     public var filesRemoved = 0
     public var warnings: [String] = []
     public var seconds: Double = 0
+    /// The output was found to be exactly what these inputs give, so nothing was read beyond `stat`s, rendered or
+    /// written.
+    public var upToDate = false
     /// Each gallery's own counts (only in the totals).
     public var galleries: [Gallery]?
 
@@ -53,6 +56,28 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         galleries = (galleries ?? []) + [gallery]
     }
 
+    /// What the same build reports when run again and finding nothing to do: every answer and image from the
+    /// cache, every page unchanged, nothing removed.
+    var unchanged: BuildSummary {
+        var summary = self
+        summary.apiCacheHits += apiRequests
+        summary.apiRequests = 0
+        summary.imagesFromCache += imagesDownloaded
+        summary.imagesDownloaded = 0
+        summary.pagesUnchanged += pagesWritten
+        summary.pagesRendered = 0
+        summary.pagesWritten = 0
+        summary.filesRemoved = 0
+        summary.seconds = 0
+        summary.upToDate = true
+        summary.galleries = galleries?.map { gallery in
+            var gallery = gallery
+            gallery.summary = gallery.summary.unchanged
+            return gallery
+        }
+        return summary
+    }
+
     /// Anything the gallery lacks that a perfect run would have: failed images, skipped results, stale results.
     public var losses: Int { imagesFailed + resultsSkipped + (staleSince == nil ? 0 : 1) }
 
@@ -72,6 +97,11 @@ public struct BuildSummary: Sendable, Codable, Equatable {
 
     /// One line: items, images downloaded / from cache, pages written, time.
     public var line: String {
+        if upToDate {
+            return
+                "Up to date: \(items) item\(items == 1 ? "" : "s"), \(pagesUnchanged) page\(pagesUnchanged == 1 ? "" : "s") "
+                + String(format: "unchanged (checked in %.2f s)", seconds)
+        }
         var parts = ["\(items) item\(items == 1 ? "" : "s")"]
         parts.append(
             "\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded, \(imagesFromCache) from cache")

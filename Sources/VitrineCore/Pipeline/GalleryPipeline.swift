@@ -129,16 +129,32 @@ public struct GalleryPipeline: Sendable {
         var stored: [CacheStore.ImageRecord]
         var summary: BuildSummary
         var fetchedAt: Date?
+        /// The cached answers the gallery was built from; nil when not all of them are in the cache as served.
+        var responses: [BuildState.Response]?
     }
 
     private func build(_ plans: [GalleryPlan], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
         let started = ContinuousClock.now
-        let renderer = try PageRenderer(
-            theme: options.theme, kinds: site == nil ? [.grid, .preview] : [.grid, .preview, .home])
-        let writer = try OutputWriter(root: options.output, force: options.force)
-        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         var policy = policy
         if options.frozen { policy.offline = true }
+        let salt = Self.salt(of: options.theme)
+        let fingerprint = Self.fingerprint(of: plans, site: site, options: options, cache: cache, salt: salt)
+        let statePath = cache.buildStatePath(for: options.output)
+        // --frozen proves that the cache alone can rebuild the output, which the output being current does not.
+        if !options.frozen, let state = BuildState.read(atPath: statePath),
+            state.isCurrent(
+                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date())
+        {
+            var summary = state.summary
+            summary.warnings.forEach { progress(.warning($0)) }
+            summary.seconds = (ContinuousClock.now - started).seconds
+            return summary
+        }
+
+        let renderer = try PageRenderer(
+            theme: options.theme, kinds: site == nil ? [.grid, .preview] : [.grid, .preview, .home])
+        let writer = try OutputWriter(root: options.output, force: options.force, statePath: statePath)
+        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         cache.sweepTemporaryFiles()
 
         let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
@@ -151,7 +167,6 @@ public struct GalleryPipeline: Sendable {
             try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: writer.previousGalleries)
         }
 
-        let salt = Self.salt(of: options.theme)
         let siteModel = site.map { site in
             SiteModel(
                 title: site.title,
@@ -235,8 +250,42 @@ public struct GalleryPipeline: Sendable {
                     summary: gallery.summary))
         }
         totals.filesRemoved = removed.count
+        let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
+            gallery.responses.flatMap { responses in all.map { $0 + responses } }
+        }
+        writer.recordState(
+            fingerprint: fingerprint, summary: totals.unchanged,
+            responses: totals.imagesFailed == 0 && totals.staleSince == nil ? responses.map(Self.distinct) : nil,
+            temporaryFolder: cache.temporaryFolder)
         totals.seconds = (ContinuousClock.now - started).seconds
         return totals
+    }
+
+    /// Responses in path order, each once (galleries of a site may share one).
+    private static func distinct(_ responses: [BuildState.Response]) -> [BuildState.Response] {
+        var seen = Set<String>()
+        return responses.sorted { $0.path < $1.path }.filter { seen.insert($0.path).inserted }
+    }
+
+    /// The digest of everything besides the API's answers that shapes a build's output: this executable and the
+    /// theme (`salt`), the options, the site, each gallery's plan and source configuration, and the cache it reads.
+    static func fingerprint(
+        of plans: [GalleryPlan], site: SitePlan?, options: BuildOptions, cache: CacheStore, salt: String
+    ) -> String {
+        func text(_ value: String?) -> String { value.map { "\($0.utf8.count):\($0)" } ?? "-" }
+        let executable = FileStamp.of("/proc/self/exe").map { "\($0.size) \($0.modified) \($0.inode)" }
+        var lines = [
+            "salt \(salt)", "executable \(text(executable))", "cache \(text(cache.root.path))",
+            "limits \(options.maximumImageBytes) \(options.maximumResponseBytes)",
+            "timestamp \(text(options.timestamp.map { String($0.timeIntervalSince1970) }))",
+        ]
+        if let site { lines.append("site \(text(site.title)) \(text(site.baseURL))") }
+        for plan in plans {
+            lines.append(
+                "gallery \(text(plan.folder)) \(plan.itemsPerPage) \(plan.tileShape.rawValue) "
+                    + text(plan.source.configuration))
+        }
+        return SHA256.hex(of: lines.joined(separator: "\n"))
     }
 
     /// Source, fetch, cache and model for one gallery.
@@ -287,7 +336,7 @@ public struct GalleryPipeline: Sendable {
         return Prepared(
             plan: plan, model: model, jobs: model.pageJobs, document: ModelDocument.make(model), stored: stored,
             summary: summary,
-            fetchedAt: result.fetchedAt)
+            fetchedAt: result.fetchedAt, responses: api.responsesUsed)
     }
 
     /// Renders and writes one page from its view of the model, unless the previous run wrote it from the same

@@ -17,11 +17,17 @@ public final class OutputWriter {
     private var written: [String: OutputManifest.File] = [:]
     /// Whether `begin` rewrote the manifest with this run's new paths.
     private var wroteIntent = false
+    /// Where the ``BuildState`` describing this folder is kept, if anywhere.
+    private let statePath: String?
+    /// Whether the build state of the previous run is gone, as it must be before the folder changes.
+    private var stateRemoved = false
 
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
-    /// temporary files that an interrupted run left behind.
-    public init(root: URL, force: Bool = false) throws(OutputOwnershipError) {
+    /// temporary files that an interrupted run left behind. `statePath` is where the build state describing the
+    /// folder is kept (in the cache), removed before the first change.
+    public init(root: URL, force: Bool = false, statePath: String? = nil) throws(OutputOwnershipError) {
         self.root = root.standardizedFileURL
+        self.statePath = statePath
         rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
         self.force = force
         let manifest = OutputManifest.read(in: self.root)
@@ -51,6 +57,7 @@ public final class OutputWriter {
         // A run that writes only paths the manifest lists already has nothing new to declare.
         guard !new.isEmpty else { return }
         wroteIntent = true
+        willChange()
         let intent = Array(previousFiles.values) + new.map { OutputManifest.File(path: $0, sha256: "") }
         try AtomicFile.write(
             OutputManifest(files: intent, galleries: previousGalleries).encoded(),
@@ -92,6 +99,7 @@ public final class OutputWriter {
             if existing.elementsEqual(bytes) { return false }
             try claim(relativePath)
         }
+        willChange()
         try AtomicFile.write(bytes, to: URL(fileURLWithPath: path))
         return true
     }
@@ -106,6 +114,7 @@ public final class OutputWriter {
             if size == byteCount && previous.contains(relativePath) { return false }
             try claim(relativePath)
         }
+        willChange()
         try AtomicFile.place(copyOf: source, at: URL(fileURLWithPath: path))
         return true
     }
@@ -117,6 +126,7 @@ public final class OutputWriter {
         var removed: [String] = []
         for path in previous.subtracting(written.keys).sorted() {
             guard let file = try? destination(path) else { continue }
+            willChange()
             if unlink(file) == 0 { removed.append(path) }
         }
         removeEmptiedFolders(of: removed)
@@ -125,9 +135,47 @@ public final class OutputWriter {
         if removed.isEmpty && !wroteIntent && written == previousFiles && manifest.galleries == previousGalleries {
             return removed
         }
+        willChange()
         try AtomicFile.write(
             manifest.encoded(), to: root.appendingPathComponent(OutputManifest.fileName), durable: true)
         return removed
+    }
+
+    /// After `finish`, leaves a ``BuildState`` for the next build: the files this run wrote or kept and the manifest
+    /// as they now are, with what the build read (`fingerprint`, `responses`) and reported (`summary`). Without a
+    /// usable record (`responses` nil: not every answer came from the cache as it now is), the folder keeps none.
+    /// The state's temporary file goes in `temporaryFolder` (the cache's).
+    func recordState(
+        fingerprint: String, summary: BuildSummary, responses: [BuildState.Response]?, temporaryFolder: URL
+    ) {
+        guard let statePath else { return }
+        var files: [BuildState.File] = []
+        let stamper = FileStamper(root: rootPath)
+        for path in writtenPaths + [OutputManifest.fileName] {
+            guard let stamp = stamper.stamp(path) else { return willChange() }
+            files.append(BuildState.File(path: path, stamp: stamp))
+        }
+        guard let responses,
+            let bytes = BuildState(fingerprint: fingerprint, summary: summary, responses: responses, files: files)
+                .encoded()
+        else { return willChange() }
+        if !stateRemoved, FileManager.default.contents(atPath: statePath).map({ [UInt8]($0) == bytes }) == true {
+            return
+        }
+        stateRemoved = false
+        if (try? AtomicFile.write(
+            bytes, to: URL(fileURLWithPath: statePath), temporaryFolder: temporaryFolder)) == nil
+        {
+            unlink(statePath)
+        }
+    }
+
+    /// Removes the previous run's build state before the first change to the folder, so that a run killed
+    /// half-way never leaves a state that describes files it replaced.
+    private func willChange() {
+        guard !stateRemoved, let statePath else { return }
+        stateRemoved = true
+        unlink(statePath)
     }
 
     /// Removes the folders that removing `paths` left empty (a dropped gallery's `items/`), deepest first; a

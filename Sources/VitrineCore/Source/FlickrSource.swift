@@ -22,6 +22,12 @@ public struct FlickrSource: ImageSource {
         self.endpoint = endpoint.hasSuffix("/") ? endpoint : endpoint + "/"
     }
 
+    public var configuration: String {
+        Self.configuration(
+            "flickr",
+            ["endpoint": endpoint, "mode": key == nil ? "feed" : "rest", "term": term, "items": String(itemCount)])
+    }
+
     static let source = SourceDescription(name: "flickr", label: "Flickr", home: "https://www.flickr.com/")
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {

@@ -27,6 +27,15 @@ public struct JSONPlaceholderSource: ImageSource {
         self.albumLimit = albumLimit
     }
 
+    public var configuration: String {
+        Self.configuration(
+            "albums",
+            [
+                "endpoint": endpoint, "image-endpoint": imageEndpoint, "users": userLimit.map(String.init),
+                "albums": albumLimit.map(String.init),
+            ])
+    }
+
     /// One user as read from `/users`.
     struct User: Equatable, Sendable {
         var id: Int

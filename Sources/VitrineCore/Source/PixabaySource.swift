@@ -31,6 +31,15 @@ public struct PixabaySource: ImageSource {
         self.hitCap = max(hitCap, 1)
     }
 
+    public var configuration: String {
+        Self.configuration(
+            "pixabay",
+            [
+                "endpoint": endpoint, "term": term, "variant": variantWord, "items": String(itemCount),
+                "hit-cap": String(hitCap),
+            ])
+    }
+
     public var variantQuery: String? {
         guard let variantWord, !variantWord.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return "\(term) \(variantWord)"

@@ -155,7 +155,22 @@ extension SourceResult {
 
 /// An image API that can fill a gallery.
 public protocol ImageSource: Sendable {
+    /// Everything besides the API's answers that shapes what `collect` returns (endpoints, terms, counts), and no
+    /// secret: a rebuild whose sources' configurations and cached answers are unchanged has nothing to do.
+    var configuration: String { get }
+
     func collect(using api: any APIResponseLoading) async throws -> SourceResult
+}
+
+extension ImageSource {
+    /// A source's `configuration` from its name and settings, each value length-prefixed so that no two settings
+    /// read alike.
+    static func configuration(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {
+        settings.reduce(name) { text, setting in
+            let value = setting.value.map { "\($0.utf8.count):\($0)" } ?? "-"
+            return text + " \(setting.key)=\(value)"
+        }
+    }
 }
 
 /// Why a source could not produce its results.

@@ -15,6 +15,10 @@ public struct ThumbnailSource: ImageSource {
         self.endpoint = endpoint
     }
 
+    public var configuration: String {
+        Self.configuration("thumbnails", ["endpoint": endpoint, "limit": String(limit)])
+    }
+
     func request() -> HTTPRequest {
         var components = URLComponents(string: endpoint) ?? URLComponents()
         var items = (components.queryItems ?? []).filter { $0.name != "limit" }

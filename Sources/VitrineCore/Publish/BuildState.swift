@@ -1,0 +1,146 @@
+import Foundation
+
+/// What a finished build leaves in the cache about its output folder (`builds/<digest of the folder's path>`) so
+/// that the next build with the same inputs can tell with a `stat` per file, without reading a response, building a
+/// model or reading the manifest, that it would change nothing.
+///
+/// It is a shortcut, never the record of ownership (the manifest is), and it stays out of the output so that the
+/// output's bytes depend on the inputs alone. `OutputWriter` removes it before its first change to the folder, so
+/// it exists only while the folder holds exactly what it describes; and any difference (the build's fingerprint, a
+/// response the cache replaced or that is no longer fresh, a file touched, replaced or removed, the manifest
+/// rewritten) sends the build down the full path, which renders only what changed anyway.
+/// The format is lines of text: `vitrine-state 1`, `fingerprint HEX`, `summary JSON`, then
+/// `response FETCHED SIZE MTIME INODE PATH` (cache-relative) and `file SIZE MTIME INODE PATH` (output-relative).
+struct BuildState: Equatable {
+    private static let header = "vitrine-state 1"
+
+    /// A cached API response the build read, as it was on disk.
+    struct Response: Equatable, Sendable {
+        /// Relative to the cache root.
+        var path: String
+        var stamp: FileStamp
+        var fetchedAt: Date
+    }
+
+    /// A file of the output folder as the build left it.
+    struct File: Equatable {
+        /// Relative to the output root.
+        var path: String
+        var stamp: FileStamp
+    }
+
+    /// The digest of everything besides the API's answers that shapes the output (see
+    /// `GalleryPipeline.fingerprint`).
+    var fingerprint: String
+    /// What the build would report were it run again and found nothing to do.
+    var summary: BuildSummary
+    var responses: [Response]
+    var files: [File]
+
+    /// The build's outputs are still as this state describes them, and its responses are in the cache, unchanged and
+    /// usable under `policy` at `now`.
+    func isCurrent(fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date) -> Bool {
+        guard fingerprint == self.fingerprint, !policy.refresh else { return false }
+        let cached = FileStamper(root: cache.path)
+        for response in responses {
+            guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
+                cached.stamp(response.path) == response.stamp
+            else { return false }
+        }
+        let written = FileStamper(root: output.path)
+        return files.allSatisfy { written.stamp($0.path) == $0.stamp }
+    }
+
+    /// The state as its file holds it; nil when a path cannot be written on one line.
+    func encoded() -> [UInt8]? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        guard let summary = try? encoder.encode(summary),
+            !(responses.map(\.path) + files.map(\.path)).contains(where: { $0.contains("\n") || $0.isEmpty })
+        else { return nil }
+        var text = "\(Self.header)\nfingerprint \(fingerprint)\nsummary "
+        text += String(decoding: summary, as: UTF8.self)
+        text += "\n"
+        for response in responses {
+            text +=
+                "response \(response.fetchedAt.timeIntervalSince1970) \(Self.line(response.stamp)) \(response.path)\n"
+        }
+        for file in files { text += "file \(Self.line(file.stamp)) \(file.path)\n" }
+        return Array(text.utf8)
+    }
+
+    private static func line(_ stamp: FileStamp) -> String { "\(stamp.size) \(stamp.modified) \(stamp.inode)" }
+
+    /// Reads the state at `path`; nil when there is none or it cannot be read as a whole.
+    static func read(atPath path: String) -> BuildState? {
+        FileManager.default.contents(atPath: path).flatMap { BuildState(bytes: [UInt8]($0)) }
+    }
+
+    init(fingerprint: String, summary: BuildSummary, responses: [Response], files: [File]) {
+        self.fingerprint = fingerprint
+        self.summary = summary
+        self.responses = responses
+        self.files = files
+    }
+
+    init?(bytes: [UInt8]) {
+        guard bytes.last == 0x0A else { return nil }
+        let lines = bytes.dropLast().split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard lines.count >= 3, lines[0].elementsEqual(Self.header.utf8) else { return nil }
+        func field(_ line: ArraySlice<UInt8>, _ name: String) -> ArraySlice<UInt8>? {
+            let prefix = Array((name + " ").utf8)
+            guard line.starts(with: prefix) else { return nil }
+            return line.dropFirst(prefix.count)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let fingerprint = field(lines[1], "fingerprint"), !fingerprint.isEmpty,
+            let summaryJSON = field(lines[2], "summary"),
+            let summary = try? decoder.decode(BuildSummary.self, from: Data(summaryJSON))
+        else { return nil }
+        self.fingerprint = String(decoding: fingerprint, as: UTF8.self)
+        self.summary = summary
+        responses = []
+        files = []
+        for line in lines.dropFirst(3) {
+            if let rest = field(line, "response") {
+                let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
+                guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
+                    let stamp = Self.stamp(parts[1...3]), !parts[4].isEmpty
+                else { return nil }
+                responses.append(
+                    Response(
+                        path: String(decoding: parts[4], as: UTF8.self), stamp: stamp,
+                        fetchedAt: Date(timeIntervalSince1970: fetched)))
+            } else if let rest = field(line, "file") {
+                let parts = rest.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
+                guard parts.count == 4, let stamp = Self.stamp(parts[0...2]), !parts[3].isEmpty else { return nil }
+                files.append(File(path: String(decoding: parts[3], as: UTF8.self), stamp: stamp))
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private static func stamp(_ parts: ArraySlice<ArraySlice<UInt8>>) -> FileStamp? {
+        guard parts.count == 3, let size = number(parts[parts.startIndex]),
+            let modified = number(parts[parts.startIndex + 1]), let inode = number(parts[parts.startIndex + 2])
+        else { return nil }
+        return FileStamp(size: size, modified: modified, inode: UInt64(inode))
+    }
+
+    /// A non-negative decimal number that fits an `Int64` (thousands are read per build, so not through `String`).
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
+        guard !digits.isEmpty, digits.count <= 19 else { return nil }
+        var value: Int64 = 0
+        for digit in digits {
+            guard (0x30...0x39).contains(digit) else { return nil }
+            let (times10, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = times10.addingReportingOverflow(Int64(digit - 0x30))
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = sum
+        }
+        return value
+    }
+}

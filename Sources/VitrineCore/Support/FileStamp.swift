@@ -1,0 +1,93 @@
+import Foundation
+
+/// What `stat(2)` says about a regular file that changes whenever its bytes are replaced: size, modification time
+/// to the nanosecond, and inode (every atomic write renames a new inode into place). Equal stamps are how a rebuild
+/// tells, without reading a file, that it is the one an earlier run wrote or read.
+struct FileStamp: Equatable, Sendable {
+    var size: Int64
+    /// Nanoseconds since 1970.
+    var modified: Int64
+    var inode: UInt64
+
+    init(size: Int64, modified: Int64, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
+    private init?(_ status: stat) {
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        inode = UInt64(status.st_ino)
+    }
+
+    /// The stamp of the regular file at `path` (following links), or nil when there is none.
+    static func of(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
+    /// The stamp of the regular file `name` in the open folder `folder` (following links), or nil when there is none.
+    static func of(_ name: [CChar], in folder: Int32) -> FileStamp? {
+        var status = stat()
+        guard fstatat(folder, name, &status, 0) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
+    /// The stamp of an open file.
+    static func of(descriptor: Int32) -> FileStamp? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return FileStamp(status)
+    }
+}
+
+/// Stamps of many files under one root, each looked up from its open parent folder rather than from `/`: checking
+/// thousands of files, the path walk was the larger part of the cost. Paths asked for in order (as sorted lists
+/// are) reuse the folder of the one before.
+final class FileStamper {
+    private let root: String
+    private var folders: [String: Int32] = [:]
+    private var lastFolder: (path: String, descriptor: Int32)?
+
+    /// `root` is a folder path; the paths asked for are relative to it.
+    init(root: String) {
+        self.root = root.hasSuffix("/") ? root : root + "/"
+    }
+
+    deinit {
+        for descriptor in folders.values where descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The stamp of the regular file at `relativePath` under the root, or nil when there is none.
+    func stamp(_ relativePath: String) -> FileStamp? {
+        var relativePath = relativePath
+        return relativePath.withUTF8 { bytes in
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+            let descriptor = folder(slash.map { String(decoding: bytes[..<$0], as: UTF8.self) } ?? "")
+            guard descriptor >= 0 else { return nil }
+            let nameStart = slash.map { $0 + 1 } ?? 0
+            var name = [CChar](repeating: 0, count: bytes.count - nameStart + 1)
+            for index in nameStart..<bytes.count { name[index - nameStart] = CChar(bitPattern: bytes[index]) }
+            return FileStamp.of(name, in: descriptor)
+        }
+    }
+
+    private func folder(_ path: String) -> Int32 {
+        if let lastFolder, path.utf8.elementsEqual(lastFolder.path.utf8) { return lastFolder.descriptor }
+        let descriptor: Int32
+        if let open = folders[path] {
+            descriptor = open
+        } else {
+            descriptor = open(root + path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            folders[path] = descriptor
+        }
+        lastFolder = (path, descriptor)
+        return descriptor
+    }
+}
+
+@available(*, unavailable)
+extension FileStamper: Sendable {}
