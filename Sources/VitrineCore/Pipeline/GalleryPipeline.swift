@@ -125,7 +125,8 @@ public struct GalleryPipeline: Sendable {
         var model: GalleryModel
         /// The model's pages, in order (worked out once: `GalleryModel.pageJobs` walks every item).
         var jobs: [GalleryModel.PageJob]
-        var document: XMLDocument
+        /// Released once the gallery's pages are published: it is the larger part of a build's memory.
+        var document: XMLDocument?
         var stored: [CacheStore.ImageRecord]
         var summary: BuildSummary
         var fetchedAt: Date?
@@ -191,7 +192,8 @@ public struct GalleryPipeline: Sendable {
         let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteDocument == nil ? 0 : 1)
         var done = 0
         for index in galleries.indices {
-            let document = galleries[index].document
+            guard let document = galleries[index].document else { continue }
+            galleries[index].document = nil
             let inputs = PageInputs(of: document, salt: salt)
             for job in galleries[index].jobs {
                 try Task.checkCancellation()

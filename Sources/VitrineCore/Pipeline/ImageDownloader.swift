@@ -3,6 +3,10 @@ import Synchronization
 
 /// Downloads every image a gallery needs once, through the cache, all at once up to the fetcher's limit.
 struct ImageDownloader: Sendable {
+    /// Downloads waiting or under way at once: above the most transfers the engine runs (64), so that it never
+    /// idles, while a task per image for thousands of images (about 4 KiB each) was the peak of a cold build's heap.
+    static let inFlight = 256
+
     struct Result: Sendable {
         var outcomes: [String: ImageOutcome] = [:]
         var downloaded = 0
@@ -32,7 +36,9 @@ struct ImageDownloader: Sendable {
         var done = total - pending.count
         progress(.images(done: done, total: total))
         try await withThrowingTaskGroup(of: (String, ImageOutcome, Bool).self) { group in
-            for url in pending {
+            var next = pending.makeIterator()
+            for _ in 0..<Self.inFlight {
+                guard let url = next.next() else { break }
                 group.addTask { try await fetchOne(url) }
             }
             for try await (url, outcome, downloaded) in group {
@@ -40,6 +46,7 @@ struct ImageDownloader: Sendable {
                 if downloaded { result.downloaded += 1 }
                 done += 1
                 progress(.images(done: done, total: total))
+                if let url = next.next() { group.addTask { try await fetchOne(url) } }
             }
         }
         return result

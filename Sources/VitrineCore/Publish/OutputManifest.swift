@@ -86,10 +86,77 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         files = try container.decode([File].self, forKey: .files)
     }
 
+    /// The manifest as its file holds it: the bytes `JSONEncoder` gives with pretty printing and sorted keys,
+    /// written directly (see ``PrettyJSONWriter``).
     func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return [UInt8]((try? encoder.encode(self)) ?? Data()) + [0x0A]
+        var json = PrettyJSONWriter(reservingCapacity: 320 * files.count + 4096)
+        json.beginObject()
+        json.key("files")
+        json.beginArray()
+        for file in files {
+            json.beginObject()
+            if let inputs = file.inputs {
+                json.key("inputs")
+                json.string(inputs)
+            }
+            json.key("path")
+            json.string(file.path)
+            json.key("sha256")
+            json.string(file.sha256)
+            if let size = file.size {
+                json.key("size")
+                json.integer(size)
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.key("galleries")
+        json.beginArray()
+        for gallery in galleries {
+            json.beginObject()
+            json.key("items")
+            json.beginArray()
+            for item in gallery.items {
+                json.beginObject()
+                json.key("credits")
+                json.beginArray()
+                for credit in item.credits {
+                    json.beginObject()
+                    json.key("name")
+                    json.string(credit.name)
+                    if let url = credit.url {
+                        json.key("url")
+                        json.string(url)
+                    }
+                    json.key("variant")
+                    json.string(credit.variant)
+                    json.endObject()
+                }
+                json.endArray()
+                json.key("id")
+                json.string(item.id)
+                json.endObject()
+            }
+            json.endArray()
+            json.key("path")
+            json.string(gallery.path)
+            json.key("queries")
+            json.beginArray()
+            for query in gallery.queries { json.string(query) }
+            json.endArray()
+            for (key, value) in [
+                ("source", gallery.source), ("sourceLabel", gallery.sourceLabel), ("title", gallery.title),
+            ] {
+                json.key(key)
+                json.string(value)
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.key("generator")
+        json.string(generator)
+        json.endObject()
+        return json.bytes + [0x0A]
     }
 
     public static func read(in root: URL) -> OutputManifest? {
