@@ -123,35 +123,25 @@ public struct CacheStore: Sendable {
     }
 
     /// The image last downloaded from `url`, if its bytes are still in the cache (a file of the recorded size).
-    public func imageRecord(for url: String) -> ImageRecord? {
-        guard let bytes = Self.smallFile(atPath: urlIndexPath(for: url)),
-            let record = ImageRecord(flatJSON: bytes)
-                ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes))),
-            FileSize.of(imagePath(for: record)) == record.byteCount
-        else { return nil }
-        return record
-    }
+    public func imageRecord(for url: String) -> ImageRecord? { imageRecords(for: [url])[url] }
 
-    /// The bytes of a file of at most 4 KiB (a URL index entry), read without Foundation; nil when it is missing,
-    /// unreadable or larger.
-    static func smallFile(atPath path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        let capacity = 4096
-        var bytes = [UInt8](repeating: 0, count: capacity + 1)
-        var count = 0
-        while count <= capacity {
-            let read = bytes.withUnsafeMutableBytes {
-                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
-            }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            count += read
+    /// ``imageRecord(for:)`` for many URLs at once (a gallery of 1,000 items has 3,600), each file looked up from
+    /// its open shard folder.
+    public func imageRecords(for urls: [String]) -> [String: ImageRecord] {
+        let files = RootedFiles(root: root.path)
+        var records: [String: ImageRecord] = [:]
+        for url in urls {
+            let digest = SHA256.hex(of: url)
+            guard let bytes = files.contents("urls/\(digest.prefix(2))/\(digest).json", limit: 4096),
+                let record = ImageRecord(flatJSON: bytes)
+                    ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes))),
+                let stamp = files.stamp(
+                    "images/\(record.sha256.prefix(2))/\(record.sha256).\(record.format.fileExtension)"),
+                stamp.size == record.byteCount
+            else { continue }
+            records[url] = record
         }
-        guard count <= capacity else { return nil }
-        return Array(bytes[..<count])
+        return records
     }
 
     /// Stores image bytes by content and remembers that `url` served them (in the URL index, as JSON with sorted
@@ -232,7 +222,8 @@ extension CacheStore.ImageRecord {
         }
         skipSpace()
         guard index == bytes.count,
-            let sha256 = fields["sha256"], sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit),
+            let sha256 = fields["sha256"], sha256.utf8.count == 64,
+            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }),
             let format = fields["format"].flatMap({ ImageFormat(rawValue: $0) }),
             let byteCount = fields["byteCount"].flatMap({ Int($0) }),
             Set(fields.keys).isSubset(of: ["sha256", "format", "byteCount", "width", "height"])

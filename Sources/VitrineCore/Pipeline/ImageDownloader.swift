@@ -22,8 +22,9 @@ struct ImageDownloader: Sendable {
     func download(_ urls: [String]) async throws -> Result {
         var result = Result()
         var pending: [String] = []
+        let cached = cache.imageRecords(for: urls)
         for url in urls {
-            if let record = cache.imageRecord(for: url) {
+            if let record = cached[url] {
                 result.outcomes[url] = .stored(record)
                 result.fromCache += 1
             } else if offline {

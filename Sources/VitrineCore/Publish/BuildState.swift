@@ -41,13 +41,13 @@ struct BuildState: Equatable {
     /// usable under `policy` at `now`.
     func isCurrent(fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date) -> Bool {
         guard fingerprint == self.fingerprint, !policy.refresh else { return false }
-        let cached = FileStamper(root: cache.path)
+        let cached = RootedFiles(root: cache.path)
         for response in responses {
             guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
                 cached.stamp(response.path) == response.stamp
             else { return false }
         }
-        let written = FileStamper(root: output.path)
+        let written = RootedFiles(root: output.path)
         return files.allSatisfy { written.stamp($0.path) == $0.stamp }
     }
 
@@ -56,21 +56,38 @@ struct BuildState: Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
+        let paths = responses.lazy.map(\.path) + files.lazy.map(\.path)
         guard let summary = try? encoder.encode(summary),
-            !(responses.map(\.path) + files.map(\.path)).contains(where: { $0.contains("\n") || $0.isEmpty })
+            !paths.contains(where: { $0.isEmpty || $0.utf8.contains(0x0A) })
         else { return nil }
-        var text = "\(Self.header)\nfingerprint \(fingerprint)\nsummary "
-        text += String(decoding: summary, as: UTF8.self)
-        text += "\n"
-        for response in responses {
-            text +=
-                "response \(response.fetchedAt.timeIntervalSince1970) \(Self.line(response.stamp)) \(response.path)\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096 + 96 * (responses.count + files.count))
+        func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        func append(_ stamp: FileStamp) {
+            append(String(stamp.size))
+            bytes.append(0x20)
+            append(String(stamp.modified))
+            bytes.append(0x20)
+            append(String(stamp.inode))
+            bytes.append(0x20)
         }
-        for file in files { text += "file \(Self.line(file.stamp)) \(file.path)\n" }
-        return Array(text.utf8)
+        append("\(Self.header)\nfingerprint \(fingerprint)\nsummary ")
+        bytes.append(contentsOf: summary)
+        bytes.append(0x0A)
+        for response in responses {
+            append("response \(response.fetchedAt.timeIntervalSince1970) ")
+            append(response.stamp)
+            append(response.path)
+            bytes.append(0x0A)
+        }
+        for file in files {
+            append("file ")
+            append(file.stamp)
+            append(file.path)
+            bytes.append(0x0A)
+        }
+        return bytes
     }
-
-    private static func line(_ stamp: FileStamp) -> String { "\(stamp.size) \(stamp.modified) \(stamp.inode)" }
 
     /// Reads the state at `path`; nil when there is none or it cannot be read as a whole.
     static func read(atPath path: String) -> BuildState? {

@@ -150,7 +150,7 @@ public final class OutputWriter {
     ) {
         guard let statePath else { return }
         var files: [BuildState.File] = []
-        let stamper = FileStamper(root: rootPath)
+        let stamper = RootedFiles(root: rootPath)
         for path in writtenPaths + [OutputManifest.fileName] {
             guard let stamp = stamper.stamp(path) else { return willChange() }
             files.append(BuildState.File(path: path, stamp: stamp))

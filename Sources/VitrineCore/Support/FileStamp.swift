@@ -44,10 +44,10 @@ struct FileStamp: Equatable, Sendable {
     }
 }
 
-/// Stamps of many files under one root, each looked up from its open parent folder rather than from `/`: checking
-/// thousands of files, the path walk was the larger part of the cost. Paths asked for in order (as sorted lists
-/// are) reuse the folder of the one before.
-final class FileStamper {
+/// Many files under one root, each looked up from its open parent folder rather than from `/`: checking or
+/// reading thousands of files, the path walk was the larger part of the cost. Paths asked for in order (as sorted
+/// lists are) reuse the folder of the one before.
+final class RootedFiles {
     private let root: String
     private var folders: [String: Int32] = [:]
     private var lastFolder: (path: String, descriptor: Int32)?
@@ -63,6 +63,22 @@ final class FileStamper {
 
     /// The stamp of the regular file at `relativePath` under the root, or nil when there is none.
     func stamp(_ relativePath: String) -> FileStamp? {
+        withFolder(of: relativePath) { folder, name in FileStamp.of(name, in: folder) }
+    }
+
+    /// The bytes of the file at `relativePath` if it holds at most `limit` bytes; nil when it is missing,
+    /// unreadable or larger.
+    func contents(_ relativePath: String, limit: Int) -> [UInt8]? {
+        withFolder(of: relativePath) { folder, name in
+            let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            return FileBytes.read(descriptor, limit: limit)
+        }
+    }
+
+    /// Calls `body` with the open parent folder of `relativePath` and the file's name as a C string.
+    private func withFolder<Result>(of relativePath: String, _ body: (Int32, [CChar]) -> Result?) -> Result? {
         var relativePath = relativePath
         return relativePath.withUTF8 { bytes in
             let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
@@ -71,7 +87,7 @@ final class FileStamper {
             let nameStart = slash.map { $0 + 1 } ?? 0
             var name = [CChar](repeating: 0, count: bytes.count - nameStart + 1)
             for index in nameStart..<bytes.count { name[index - nameStart] = CChar(bitPattern: bytes[index]) }
-            return FileStamp.of(name, in: descriptor)
+            return body(descriptor, name)
         }
     }
 
@@ -90,4 +106,25 @@ final class FileStamper {
 }
 
 @available(*, unavailable)
-extension FileStamper: Sendable {}
+extension RootedFiles: Sendable {}
+
+/// Reads small files whole without Foundation.
+enum FileBytes {
+    /// At most `limit` bytes from an open file; nil when it is unreadable or holds more.
+    static func read(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let read = bytes.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= limit else { return nil }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+}
