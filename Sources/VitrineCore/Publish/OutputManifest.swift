@@ -163,7 +163,9 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(fileName).path) else {
             return nil
         }
-        return try? JSONDecoder().decode(OutputManifest.self, from: data)
+        guard let json = try? data.withUnsafeBytes({ (bytes) throws(JSONParseError) in try JSONValue.parse(bytes) })
+        else { return nil }
+        return try? OutputManifest(json: json)
     }
 }
 

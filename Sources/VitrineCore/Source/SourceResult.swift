@@ -222,36 +222,55 @@ extension URLComponents {
 }
 
 /// Reads loosely typed JSON the way real APIs send it: numbers as strings, booleans as 0/1, fields missing.
+///
+/// It reads the way it did when it sat on `JSONSerialization`'s `NSNumber`s: a number's `string` is `NSNumber`'s
+/// `stringValue`, booleans are never numbers, and `int` takes numeric strings and finite numbers below 1e15.
 struct LooseJSON {
-    let value: Any?
+    let value: JSONValue?
 
-    init(_ value: Any?) { self.value = value }
+    init(_ value: JSONValue?) { self.value = value }
 
-    static func parse(_ bytes: [UInt8]) throws -> LooseJSON {
-        LooseJSON(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> LooseJSON {
+        LooseJSON(try JSONValue.parse(bytes))
     }
 
-    subscript(key: String) -> LooseJSON { LooseJSON((value as? [String: Any])?[key]) }
+    subscript(key: String) -> LooseJSON {
+        guard case .object(let object) = value else { return LooseJSON(nil) }
+        return LooseJSON(object[key])
+    }
 
-    var array: [LooseJSON]? { (value as? [Any])?.map(LooseJSON.init) }
-    var isObject: Bool { value is [String: Any] }
+    var array: [LooseJSON]? {
+        guard case .array(let elements) = value else { return nil }
+        return elements.map(LooseJSON.init)
+    }
+
+    var isObject: Bool {
+        if case .object = value { true } else { false }
+    }
 
     var string: String? {
         switch value {
-        case let text as String: text
-        case let number as NSNumber where !isBoolean(number): number.stringValue
+        case .string(let text): text
+        case .number(let number): Self.foundationText(of: number)
         default: nil
         }
     }
 
     var int: Int? {
         switch value {
-        case let number as NSNumber where !isBoolean(number):
-            let double = number.doubleValue
+        case .number(let number):
+            if number.text.utf8.count <= 15, let int = number.int { return int }
+            let double = number.double
             return double.isFinite && abs(double) < 1e15 ? Int(double) : nil
-        case let text as String: return Int(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text): return Int(text.trimmingCharacters(in: .whitespaces))
         default: return nil
         }
+    }
+
+    /// A finite number; strings and booleans are not read as numbers.
+    var double: Double? {
+        guard case .number(let number) = value, number.double.isFinite else { return nil }
+        return number.double
     }
 
     /// A positive pixel size, or nil for anything else (missing, zero, negative, absurd).
@@ -260,8 +279,27 @@ struct LooseJSON {
         return int
     }
 
-    private func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
+    /// The number as `JSONSerialization`'s `NSNumber.stringValue` gave it: integers that fit 64 bits in decimal,
+    /// numbers of more than 17 characters before the exponent as `Decimal`, the rest as `Double`; nil for a number
+    /// beyond `Double`'s range, which `JSONSerialization` refused.
+    private static func foundationText(of number: JSONNumber) -> String? {
+        let text = number.text
+        let utf8 = text.utf8
+        let exponent = utf8.firstIndex(of: UInt8(ascii: "e"))
+        if exponent == nil, !utf8.contains(UInt8(ascii: ".")) {
+            if utf8.first == UInt8(ascii: "-") {
+                if utf8.count <= 19, let int = Int64(text) { return String(int) }
+            } else if utf8.count <= 20, let int = UInt64(text) {
+                return String(int)
+            }
+        }
+        let power = exponent.flatMap { Int(Substring(utf8[utf8.index(after: $0)...])) } ?? 0
+        let significandLength = utf8.distance(from: utf8.startIndex, to: exponent ?? utf8.endIndex)
+        if significandLength > 17, (-128...127).contains(power), let decimal = Decimal(string: text), decimal.isFinite {
+            return decimal.description
+        }
+        let double = number.double
+        return double.isFinite ? double.description : nil
     }
 }
 

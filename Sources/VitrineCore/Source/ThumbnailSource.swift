@@ -81,8 +81,7 @@ public struct ThumbnailSource: ImageSource {
         guard RemoteURLPolicy.accepts(full) else { return .failure(.init(description: "its image URL is not http(s)")) }
         let qualities = (thumbnail["qualities"].array ?? []).compactMap(\.int).filter { $0 > 0 }.sorted()
         let tileURL = qualities.last.map { "\(base)/\(basePath)/\($0)/\(key)" } ?? full
-        let ratio = thumbnail["aspectRatio"].value.flatMap { ($0 as? NSNumber)?.doubleValue }
-            .flatMap { $0.isFinite && $0 > 0.05 && $0 < 20 ? $0 : nil }
+        let ratio = thumbnail["aspectRatio"].double.flatMap { $0.isFinite && $0 > 0.05 && $0 < 20 ? $0 : nil }
         let height = ratio.map { max(1, Int((Double(nominalWidth) / $0).rounded())) }
         let tile = RemoteImage(url: tileURL, width: ratio == nil ? nil : nominalWidth, height: height)
         let fullImage = RemoteImage(
