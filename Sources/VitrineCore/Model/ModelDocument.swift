@@ -145,6 +145,8 @@ enum XMLText {
     static let maximumLength = 2_000
 
     static func clean(_ value: String) -> String {
+        // Most API text is short printable ASCII, which needs no change and no scalar-by-scalar copy.
+        if value.utf8.count <= maximumLength, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return value }
         var scalars = String.UnicodeScalarView()
         var count = 0
         for scalar in value.unicodeScalars where isAllowed(scalar) {

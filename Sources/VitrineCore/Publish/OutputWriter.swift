@@ -107,7 +107,9 @@ public final class OutputWriter {
     /// Places an image from the cache at `relativePath`, named by content, so an existing file of the same size
     /// already holds it; returns whether it wrote.
     @discardableResult
-    public func placeImage(from source: URL, sha256: String, byteCount: Int, at relativePath: String) throws -> Bool {
+    public func placeImage(
+        from source: @autoclosure () -> URL, sha256: String, byteCount: Int, at relativePath: String
+    ) throws -> Bool {
         let path = try destination(relativePath)
         written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount)
         if let size = FileSize.of(path) {
@@ -115,7 +117,7 @@ public final class OutputWriter {
             try claim(relativePath)
         }
         willChange()
-        try AtomicFile.place(copyOf: source, at: URL(fileURLWithPath: path))
+        try AtomicFile.place(copyOf: source(), at: URL(fileURLWithPath: path))
         return true
     }
 
