@@ -67,8 +67,15 @@ enum AtomicFile {
     }
 
     /// Makes `destination` hold the same bytes as `source`: a hard link where the file system allows, else a copy.
+    /// A link where nothing is yet is made directly (a link is whole or absent, so it needs no temporary name);
+    /// one that replaces a file goes through a temporary link renamed over it.
     static func place(copyOf source: URL, at destination: URL) throws(FileWriteError) {
         let directory = destination.deletingLastPathComponent()
+        if link(source.path, destination.path) == 0 { return }
+        if errno == ENOENT && FileManager.default.fileExists(atPath: source.path) {
+            try createFolder(directory)
+            if link(source.path, destination.path) == 0 { return }
+        }
         let temporary = directory.appendingPathComponent(
             ".\(destination.lastPathComponent).vitrine-\(temporarySuffix())")
         var linked = link(source.path, temporary.path) == 0
