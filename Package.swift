@@ -22,6 +22,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .systemLibrary(
             name: "CXSLT",
             pkgConfig: "libexslt",
             providers: [.apt(["libxslt1-dev", "libxml2-dev"]), .brew(["libxslt"])]
@@ -47,7 +52,7 @@ let package = Package(
         ),
         .target(
             name: "VitrineCore",
-            dependencies: ["CCurl", "CXSLT", "VitrineTemplates"]
+            dependencies: ["CCrypto", "CCurl", "CXSLT", "VitrineTemplates"]
         ),
         .target(name: "CSampleImages"),
         .target(
