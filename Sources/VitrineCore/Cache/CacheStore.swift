@@ -51,29 +51,12 @@ public struct CacheStore: Sendable {
         let descriptor = open(responseFile(for: request).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        guard let stamp = FileStamp.of(descriptor: descriptor), let bytes = Self.contents(of: descriptor, stamp.size)
+        // Exactly the size `fstat` gave: anything else is a file cut short or still growing, read as missing.
+        guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size < Int64(Int32.max),
+            let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
         else { return nil }
         guard let stored = StoredResponse(envelope: bytes), stored.url == request.publicURL else { return nil }
         return (stored, stamp)
-    }
-
-    /// Exactly `size` bytes from an open file; nil when it is shorter, longer or unreadable.
-    private static func contents(of descriptor: Int32, _ size: Int64) -> [UInt8]? {
-        guard size >= 0, size < Int64(Int32.max) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(size) + 1)
-        var count = 0
-        while count <= Int(size) {
-            let read = bytes.withUnsafeMutableBytes {
-                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
-            }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            count += read
-        }
-        guard count == Int(size) else { return nil }
-        bytes.removeLast()
-        return bytes
     }
 
     /// The stamp of the file holding the stored response for `request`.
