@@ -144,7 +144,15 @@
           <xsl:with-param name="href" select="/gallery/source/@home"/>
           <xsl:with-param name="text" select="$source-label"/>
         </xsl:call-template>
-        <xsl:text>; each is credited to its author. Made with Vitrine.</xsl:text>
+        <!-- Only where the page shows credits: JSONPlaceholder's photos, for one, have no author. -->
+        <xsl:choose>
+          <xsl:when test="//credit">
+            <xsl:text>; each is credited to its author. Made with Vitrine.</xsl:text>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:text>. Made with Vitrine.</xsl:text>
+          </xsl:otherwise>
+        </xsl:choose>
       </p>
     </footer>
   </xsl:template>

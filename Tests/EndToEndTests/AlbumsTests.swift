@@ -72,6 +72,11 @@ import VitrineTemplates
             #expect(photo.strings("//section[@class='details']//dd/a") == ["quidem molestiae enim", "Leanne Graham"])
             #expect(photo.strings("//a[@data-nav='up']/@href") == ["../albums/1/page-2.html#photos-27"])
             #expect(photo.strings("//ol[@class='crumbs']/li").count == 4)
+            // JSONPlaceholder's photos have no author, so no page claims to credit one.
+            for page in ["index.html", "photos/27.html"] {
+                let footer = try site.page(page).strings("//footer[@class='site']").joined()
+                #expect(footer.contains("Made with Vitrine") && !footer.contains("credited"), "\(page): \(footer)")
+            }
         }
     }
 

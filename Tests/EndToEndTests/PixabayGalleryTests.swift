@@ -60,6 +60,8 @@ import VitrineTemplates
             try site.page($0).strings("//main//a[contains(@href, '-original.html')]/@href")
         }
         #expect(Set(tiles.flatMap { $0 }).count == 30)
+        #expect(
+            try site.page("index.html").strings("//footer[@class='site']").joined().contains("credited to its author"))
     }
 
     @Test func previewPagesChainThroughEveryItemInBothVariants() async throws {
