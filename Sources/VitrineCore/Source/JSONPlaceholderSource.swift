@@ -200,86 +200,69 @@ public struct JSONPlaceholderSource: ImageSource {
         return text
     }
 
-    static func decodeUsers(_ body: [UInt8]) throws -> Decoded<User> {
-        var decoded = Decoded<User>()
+    /// Why one element of a list is skipped.
+    private struct Skip: Error {
+        let reason: String
+    }
+
+    /// Decodes a JSON array of objects with distinct positive ids: `read` makes each into an element or throws why
+    /// it is skipped; an element that is not an object or has no id of its own is skipped too. Every skip is a
+    /// warning naming the element (`describe` of its 1-based position).
+    private static func decodeList<Element: Sendable>(
+        _ body: [UInt8], what: String, describe: (Int) -> String, _ read: (LooseJSON, Int) throws(Skip) -> Element
+    ) throws -> Decoded<Element> {
+        var decoded = Decoded<Element>()
         var seen = Set<Int>()
-        for (index, element) in try array(body, what: "users").enumerated() {
-            let skip = { (reason: String) in decoded.warnings.append("Skipped user \(index + 1): \(reason).") }
-            guard element.isObject else {
-                skip("it is not a JSON object")
-                continue
+        for (index, element) in try array(body, what: what).enumerated() {
+            do throws(Skip) {
+                guard element.isObject else { throw Skip(reason: "it is not a JSON object") }
+                guard let id = id(element), seen.insert(id).inserted else {
+                    throw Skip(reason: "field “id” is missing, not a positive number or repeated")
+                }
+                decoded.elements.append(try read(element, id))
+            } catch {
+                decoded.warnings.append("Skipped \(describe(index + 1)): \(error.reason).")
             }
-            guard let id = id(element), seen.insert(id).inserted else {
-                skip("field “id” is missing, not a positive number or repeated")
-                continue
-            }
-            let name = text(element, "name")
-            let username = text(element, "username")
-            guard let label = name ?? username else {
-                skip("it has neither “name” nor “username”")
-                continue
-            }
-            decoded.elements.append(User(id: id, name: label, username: username ?? label))
         }
         return decoded
     }
 
-    static func decodeAlbums(_ body: [UInt8], of user: User) throws -> Decoded<Album> {
-        var decoded = Decoded<Album>()
-        var seen = Set<Int>()
-        for (index, element) in try array(body, what: "albums of user \(user.id)").enumerated() {
-            let skip = { (reason: String) in
-                decoded.warnings.append("Skipped album \(index + 1) of user \(user.id): \(reason).")
-            }
-            guard element.isObject else {
-                skip("it is not a JSON object")
-                continue
-            }
-            guard let id = id(element), seen.insert(id).inserted else {
-                skip("field “id” is missing, not a positive number or repeated")
-                continue
-            }
-            if let owner = element["userId"].int, owner != user.id {
-                skip("it belongs to user \(owner)")
-                continue
-            }
-            decoded.elements.append(Album(id: id, title: text(element, "title") ?? "Album \(id)"))
+    static func decodeUsers(_ body: [UInt8]) throws -> Decoded<User> {
+        try decodeList(body, what: "users", describe: { "user \($0)" }) { element, id throws(Skip) in
+            let name = text(element, "name")
+            let username = text(element, "username")
+            guard let label = name ?? username else { throw Skip(reason: "it has neither “name” nor “username”") }
+            return User(id: id, name: label, username: username ?? label)
         }
-        return decoded
+    }
+
+    static func decodeAlbums(_ body: [UInt8], of user: User) throws -> Decoded<Album> {
+        try decodeList(body, what: "albums of user \(user.id)", describe: { "album \($0) of user \(user.id)" }) {
+            element, id throws(Skip) in
+            if let owner = element["userId"].int, owner != user.id {
+                throw Skip(reason: "it belongs to user \(owner)")
+            }
+            return Album(id: id, title: text(element, "title") ?? "Album \(id)")
+        }
     }
 
     static func decodePhotos(_ body: [UInt8], album: Album, rewrite: PlaceholderURLRewrite) throws
         -> Decoded<SourceItem>
     {
-        var decoded = Decoded<SourceItem>()
-        var seen = Set<Int>()
-        for (index, element) in try array(body, what: "photos of album \(album.id)").enumerated() {
-            let skip = { (reason: String) in
-                decoded.warnings.append("Skipped photo \(index + 1) of album \(album.id): \(reason).")
-            }
-            guard element.isObject else {
-                skip("it is not a JSON object")
-                continue
-            }
-            guard let id = id(element), seen.insert(id).inserted else {
-                skip("field “id” is missing, not a positive number or repeated")
-                continue
-            }
+        try decodeList(
+            body, what: "photos of album \(album.id)", describe: { "photo \($0) of album \(album.id)" }
+        ) { element, id throws(Skip) in
             let full = element["url"].string.flatMap(rewrite.rewrite)
             let tile = element["thumbnailUrl"].string.flatMap(rewrite.rewrite)
             guard let fullImage = full ?? tile, let tileImage = tile ?? full else {
-                skip("neither “url” nor “thumbnailUrl” is an image URL Vitrine can use")
-                continue
+                throw Skip(reason: "neither “url” nor “thumbnailUrl” is an image URL Vitrine can use")
             }
-            decoded.elements.append(
-                SourceItem(
-                    sourceID: String(id),
-                    entries: [
-                        .found(
-                            caption: text(element, "title") ?? "", credit: nil, tile: tileImage, full: fullImage)
-                    ]))
+            return SourceItem(
+                sourceID: String(id),
+                entries: [
+                    .found(caption: text(element, "title") ?? "", credit: nil, tile: tileImage, full: fullImage)
+                ])
         }
-        return decoded
     }
 }
 
