@@ -10,16 +10,7 @@ import VitrineTemplates
     func withServer(
         faults: [SampleAPIFault] = [], _ body: (SampleAPIServer, Workspace) async throws -> Void
     ) async throws {
-        let server = SampleAPIServer(configuration: SampleAPIConfiguration(faults: faults))
-        try await server.start()
-        let workspace = try Workspace()
-        do {
-            try await body(server, workspace)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await withSampleAPI(SampleAPIConfiguration(faults: faults), body)
     }
 
     func albums(_ server: SampleAPIServer, _ workspace: Workspace, _ extra: [String]) async throws

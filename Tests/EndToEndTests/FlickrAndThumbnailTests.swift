@@ -12,16 +12,7 @@ import VitrineTemplates
     func withServer(
         faults: [SampleAPIFault] = [], _ body: (SampleAPIServer, Workspace) async throws -> Void
     ) async throws {
-        let server = SampleAPIServer(configuration: SampleAPIConfiguration(faults: faults, flickrKey: Self.key))
-        try await server.start()
-        let workspace = try Workspace()
-        do {
-            try await body(server, workspace)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await withSampleAPI(SampleAPIConfiguration(faults: faults, flickrKey: Self.key), body)
     }
 
     func checkSite(_ workspace: Workspace, items: Int) throws -> SiteInspector {

@@ -23,16 +23,7 @@ import VitrineTemplates
         var configuration = SampleAPIConfiguration(faults: faults)
         configuration.unsplashKey = Self.key
         configuration.unsplashRateLimit = unsplashRateLimit
-        let server = SampleAPIServer(configuration: configuration)
-        try await server.start()
-        let workspace = try Workspace()
-        do {
-            try await body(server, workspace)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await withSampleAPI(configuration, body)
     }
 
     func random(

@@ -1,4 +1,5 @@
 import Foundation
+import SampleAPI
 import Testing
 
 /// The built `vitrine` executable, run as a user would, with its output captured.
@@ -118,4 +119,21 @@ final class Workspace: Sendable {
         }
         return files
     }
+}
+
+/// Runs `body` with a started sample API of `configuration` and a fresh workspace, and stops the server whether
+/// `body` returns or throws.
+func withSampleAPI(
+    _ configuration: SampleAPIConfiguration, _ body: (SampleAPIServer, Workspace) async throws -> Void
+) async throws {
+    let server = SampleAPIServer(configuration: configuration)
+    try await server.start()
+    let workspace = try Workspace()
+    do {
+        try await body(server, workspace)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
 }
