@@ -8,6 +8,9 @@ struct VitrineProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// When the process was reaped, taken on the thread that saw it exit, so a busy test process does not add its
+        /// own scheduling delay to the process's running time.
+        var exited: Date
     }
 
     static var binary: URL {
@@ -20,9 +23,9 @@ struct VitrineProcess {
     final class Running {
         let process: Process
         let scratch: URL
-        let exited: Task<Void, Never>
+        let exited: Task<Date, Never>
 
-        init(process: Process, scratch: URL, exited: Task<Void, Never>) {
+        init(process: Process, scratch: URL, exited: Task<Date, Never>) {
             self.process = process
             self.scratch = scratch
             self.exited = exited
@@ -31,12 +34,13 @@ struct VitrineProcess {
         func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
         func wait() async throws -> Outcome {
-            await exited.value
+            let exitedAt = await exited.value
             defer { try? FileManager.default.removeItem(at: scratch) }
             return Outcome(
                 status: process.terminationStatus,
                 stdout: try String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8),
-                stderr: try String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8))
+                stderr: try String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8),
+                exited: exitedAt)
         }
     }
 
@@ -69,13 +73,20 @@ struct VitrineProcess {
         return Running(process: process, scratch: scratch, exited: exited)
     }
 
-    /// Starts `process` and returns a task that finishes when it exits, without blocking a thread meanwhile (the
-    /// sample API the process talks to runs on the same cooperative threads as the tests).
-    static func start(_ process: Process) throws -> Task<Void, Never> {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in continuation.finish() }
+    /// Starts `process` and returns a task that finishes with the time it exited, without blocking a thread meanwhile
+    /// (the sample API the process talks to runs on the same cooperative threads as the tests).
+    static func start(_ process: Process) throws -> Task<Date, Never> {
+        let (stream, continuation) = AsyncStream<Date>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        process.terminationHandler = { _ in
+            continuation.yield(Date())
+            continuation.finish()
+        }
         try process.run()
-        return Task { for await _ in stream {} }
+        return Task {
+            var exited = Date()
+            for await date in stream { exited = date }
+            return exited
+        }
     }
 
     /// Runs `vitrine` (or `executable`) with `arguments` to the end; see `launch`.
