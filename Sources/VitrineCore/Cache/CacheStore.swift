@@ -104,27 +104,78 @@ public struct CacheStore: Sendable {
     }
 
     /// The image last downloaded from `url`, if its bytes are still in the cache (a file of the recorded size).
-    public func imageRecord(for url: String) -> ImageRecord? { imageRecords(for: [url])[url] }
+    public func imageRecord(for url: String) -> ImageRecord? { imageRecords(for: [url]).records[url] }
 
-    /// ``imageRecord(for:)`` for many URLs at once (a gallery of 1,000 items has 3,600): each file looked up from
-    /// its open shard folder, and thousands of URLs split over the processor's cores.
-    public func imageRecords(for urls: [String]) -> [String: ImageRecord] {
-        let parts = urls.count < 512 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 4)
-        guard parts > 1 else { return lookUpImages(urls[...]) }
-        let size = (urls.count + parts - 1) / parts
-        let found = Mutex<[String: ImageRecord]>([:])
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let records = lookUpImages(urls[min(part * size, urls.count)..<min((part + 1) * size, urls.count)])
-            found.withLock { $0.merge(records) { first, _ in first } }
-        }
-        return found.withLock { $0 }
-    }
-
-    private func lookUpImages(_ urls: ArraySlice<String>) -> [String: ImageRecord] {
-        let files = RootedFiles(root: root.path)
+    /// ``imageRecord(for:)`` for many URLs at once (a gallery of 1,000 items has 3,600): an entry of `snapshot` is
+    /// taken as it is while its folders are unchanged, the others are each looked up from their open shard folder,
+    /// and thousands of URLs are split over the processor's cores.
+    /// Returns the records by URL and how many of them came from the snapshot.
+    func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) -> (
+        records: [String: ImageRecord], fromSnapshot: Int
+    ) {
         var records: [String: ImageRecord] = [:]
+        var missing: [(url: String, digest: String)] = []
+        var unchanged: [String: Bool] = [:]
+        func isUnchanged(_ folder: String) -> Bool {
+            if let known = unchanged[folder] { return known }
+            let result = snapshot?.folders[folder].map { FileStamp.ofFolder("\(root.path)/\(folder)") == $0 } ?? false
+            unchanged[folder] = result
+            return result
+        }
         for url in urls {
             let digest = SHA256.hex(of: url)
+            if let record = snapshot?.records[digest], isUnchanged(Self.urlFolder(digest)),
+                isUnchanged(Self.imageFolder(record))
+            {
+                records[url] = record
+            } else {
+                missing.append((url, digest))
+            }
+        }
+        let fromSnapshot = records.count
+        let found = Mutex(records)
+        let lookups = missing
+        CoreSplit.forEachPart(of: lookups.count, threshold: 512) { part in
+            let looked = lookUpImages(lookups[part])
+            found.withLock { $0.merge(looked) { first, _ in first } }
+        }
+        return (found.withLock { $0 }, fromSnapshot)
+    }
+
+    /// A snapshot of `records` (by image URL) and of the folders they are in as the cache holds them `now`, for
+    /// ``imageRecords(for:snapshot:)`` of a later build; entries in a folder that is missing or changed too recently
+    /// to be told apart from a later change are left out.
+    func snapshot(of records: [String: ImageRecord], now: Date = Date()) -> ImageIndexSnapshot {
+        let settled = Int64((now.timeIntervalSince1970 - ImageIndexSnapshot.racyMargin) * 1_000_000_000)
+        var folders: [String: FileStamp?] = [:]
+        func stamp(_ folder: String) -> FileStamp? {
+            if let known = folders[folder] { return known }
+            let stamp = FileStamp.ofFolder("\(root.path)/\(folder)").flatMap { $0.modified < settled ? $0 : nil }
+            folders[folder] = stamp
+            return stamp
+        }
+        var kept: [String: ImageRecord] = [:]
+        for (url, record) in records {
+            let digest = SHA256.hex(of: url)
+            guard stamp(Self.urlFolder(digest)) != nil, stamp(Self.imageFolder(record)) != nil else { continue }
+            kept[digest] = record
+        }
+        return ImageIndexSnapshot(folders: folders.compactMapValues { $0 }, records: kept)
+    }
+
+    /// Where the ``ImageIndexSnapshot`` of the builds of the output folder `output` is kept.
+    func imageSnapshotPath(for output: URL) -> String {
+        shardedPath("builds", SHA256.hex(of: output.standardizedFileURL.path), extension: "images")
+    }
+
+    private static func urlFolder(_ digest: String) -> String { "urls/\(digest.prefix(2))" }
+
+    private static func imageFolder(_ record: ImageRecord) -> String { "images/\(record.sha256.prefix(2))" }
+
+    private func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> [String: ImageRecord] {
+        let files = RootedFiles(root: root.path)
+        var records: [String: ImageRecord] = [:]
+        for (url, digest) in urls {
             guard let bytes = files.contents("urls/\(digest.prefix(2))/\(digest).json", limit: 4096),
                 let record = ImageRecord(flatJSON: bytes)
                     ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes))),

@@ -128,6 +128,10 @@ public struct GalleryPipeline: Sendable {
         /// Released once the gallery's pages are published: it is the larger part of a build's memory.
         var document: XMLDocument?
         var stored: [CacheStore.ImageRecord]
+        /// The image of each remote URL that is in the cache.
+        var images: [String: CacheStore.ImageRecord]
+        /// Whether the snapshot of the previous build gave every image, so that it describes this build as well.
+        var imagesFromSnapshot: Bool
         var summary: BuildSummary
         var fetchedAt: Date?
         /// The cached answers the gallery was built from; nil when not all of them are in the cache as served.
@@ -157,12 +161,16 @@ public struct GalleryPipeline: Sendable {
         let writer = try OutputWriter(root: options.output, force: options.force, statePath: statePath)
         if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         cache.sweepTemporaryFiles()
+        let snapshotPath = cache.imageSnapshotPath(for: options.output)
+        let previousSnapshot = FileManager.default.contents(atPath: snapshotPath).map { [UInt8]($0) }
+        let snapshot = previousSnapshot.flatMap(ImageIndexSnapshot.init(bytes:))
 
         let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
         var galleries: [Prepared] = []
         for plan in plans {
             try Task.checkCancellation()
-            galleries.append(try await prepare(plan, site: link, policy: policy, options: options))
+            galleries.append(
+                try await prepare(plan, site: link, policy: policy, snapshot: snapshot, options: options))
         }
         if options.frozen {
             try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: writer.previousGalleries)
@@ -237,6 +245,14 @@ public struct GalleryPipeline: Sendable {
             try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
         }
         let removed = try writer.finish(galleries: galleries.map(\.manifestRecord))
+        if !galleries.allSatisfy(\.imagesFromSnapshot) {
+            let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
+            let newSnapshot = cache.snapshot(of: images).encoded()
+            if newSnapshot != previousSnapshot {
+                try? AtomicFile.write(
+                    newSnapshot, to: URL(fileURLWithPath: snapshotPath), temporaryFolder: cache.temporaryFolder)
+            }
+        }
 
         for var gallery in galleries {
             let folder = gallery.plan.folder
@@ -292,7 +308,8 @@ public struct GalleryPipeline: Sendable {
 
     /// Source, fetch, cache and model for one gallery.
     private func prepare(
-        _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions
+        _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy, snapshot: ImageIndexSnapshot?,
+        options: BuildOptions
     ) async throws -> Prepared {
         var summary = BuildSummary()
         progress(.searching(plan.label))
@@ -323,7 +340,7 @@ public struct GalleryPipeline: Sendable {
         let urls = Self.imageURLs(of: result)
         let images = try await ImageDownloader(
             fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-            progress: progress
+            snapshot: snapshot, progress: progress
         ).download(urls)
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache
@@ -334,9 +351,10 @@ public struct GalleryPipeline: Sendable {
         let model = GalleryAssembler(
             itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
         ).assemble(result, images: images.outcomes, notices: notices)
-        let stored = images.outcomes.values.compactMap { if case .stored(let record) = $0 { record } else { nil } }
+        let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         return Prepared(
-            plan: plan, model: model, jobs: model.pageJobs, document: ModelDocument.make(model), stored: stored,
+            plan: plan, model: model, jobs: model.pageJobs, document: ModelDocument.make(model),
+            stored: Array(found.values), images: found, imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
             fetchedAt: result.fetchedAt, responses: api.responsesUsed)
     }

@@ -11,18 +11,23 @@ struct ImageDownloader: Sendable {
         var outcomes: [String: ImageOutcome] = [:]
         var downloaded = 0
         var fromCache = 0
+        /// How many of `fromCache` were taken from the snapshot without opening their index entries.
+        var fromSnapshot = 0
     }
 
     var fetcher: any HTTPFetching
     var cache: CacheStore
     var offline: Bool
     var maximumBytes: Int
+    /// What the previous build of the same output found in the cache, to skip opening index entries unchanged since.
+    var snapshot: ImageIndexSnapshot?
     var progress: @Sendable (ProgressEvent) -> Void
 
     func download(_ urls: [String]) async throws -> Result {
         var result = Result()
         var pending: [String] = []
-        let cached = cache.imageRecords(for: urls)
+        let (cached, fromSnapshot) = cache.imageRecords(for: urls, snapshot: snapshot)
+        result.fromSnapshot = fromSnapshot
         for url in urls {
             if let record = cached[url] {
                 result.outcomes[url] = .stored(record)

@@ -48,13 +48,10 @@ struct BuildState: Equatable {
                 cached.stamp(response.path) == response.stamp
             else { return false }
         }
-        // Thousands of `stat` calls, split over the processor's cores.
-        let parts = files.count < 1024 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 4)
-        let size = (files.count + parts - 1) / parts
         let changed = Atomic<Bool>(false)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        CoreSplit.forEachPart(of: files.count, threshold: 1024) { part in
             let written = RootedFiles(root: output.path)
-            for file in files[min(part * size, files.count)..<min((part + 1) * size, files.count)] {
+            for file in files[part] {
                 if changed.load(ordering: .relaxed) { return }
                 if written.stamp(file.path) != file.stamp { return changed.store(true, ordering: .relaxed) }
             }
@@ -152,23 +149,10 @@ struct BuildState: Equatable {
     }
 
     private static func stamp(_ parts: ArraySlice<ArraySlice<UInt8>>) -> FileStamp? {
-        guard parts.count == 3, let size = number(parts[parts.startIndex]),
-            let modified = number(parts[parts.startIndex + 1]), let inode = number(parts[parts.startIndex + 2])
+        guard parts.count == 3, let size = ASCIIDecimal.int64(parts[parts.startIndex]),
+            let modified = ASCIIDecimal.int64(parts[parts.startIndex + 1]),
+            let inode = ASCIIDecimal.int64(parts[parts.startIndex + 2])
         else { return nil }
         return FileStamp(size: size, modified: modified, inode: UInt64(inode))
-    }
-
-    /// A non-negative decimal number that fits an `Int64` (thousands are read per build, so not through `String`).
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
-        guard !digits.isEmpty, digits.count <= 19 else { return nil }
-        var value: Int64 = 0
-        for digit in digits {
-            guard (0x30...0x39).contains(digit) else { return nil }
-            let (times10, overflowed) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowedAgain) = times10.addingReportingOverflow(Int64(digit - 0x30))
-            guard !overflowed, !overflowedAgain else { return nil }
-            value = sum
-        }
-        return value
     }
 }

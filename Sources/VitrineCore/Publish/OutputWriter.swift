@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes a gallery into its output folder: every file atomically, files whose bytes did not change left alone,
 /// only inside the folder, and only over or instead of files that its manifest says Vitrine wrote.
@@ -21,6 +22,12 @@ public final class OutputWriter {
     private let statePath: String?
     /// Whether the build state of the previous run is gone, as it must be before the folder changes.
     private var stateRemoved = false
+    /// The stamp of each planned file as `begin` found it (nil: none there), taken all at once over the processor's
+    /// cores rather than one `stat` at a time as pages and images are published.
+    private var found: [String: FileStamp?] = [:]
+    /// The stamp of each file kept, as it was when it was found there, which the build state records without a second
+    /// `stat` (as it does the planned files written with the bytes they held).
+    private var stamps: [String: FileStamp] = [:]
 
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind. `statePath` is where the build state describing the
@@ -47,6 +54,8 @@ public final class OutputWriter {
     /// write stops the run (unless `force`), and the manifest lists the paths from now on, so that a run killed
     /// half-way leaves nothing the next run would not own.
     public func begin(planned paths: [String]) throws {
+        for path in paths { _ = try destination(path) }
+        found = Self.stamps(of: paths, under: rootPath)
         var foreign: [String] = []
         var new: [String] = []
         for path in paths where !previous.contains(path) {
@@ -82,10 +91,31 @@ public final class OutputWriter {
     /// its recorded size; returns whether it did (otherwise the caller renders and writes it).
     public func keep(_ relativePath: String, inputs: String) -> Bool {
         guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
-            let size = record.size, let path = try? destination(relativePath), FileSize.of(path) == size
+            let size = record.size, let stamp = stamp(of: relativePath), stamp.size == size
         else { return false }
         written[relativePath] = record
+        stamps[relativePath] = stamp
         return true
+    }
+
+    /// The stamp `begin` found for a planned path, else the file's stamp now.
+    private func stamp(of relativePath: String) -> FileStamp? {
+        if let known = found[relativePath] { return known }
+        return (try? destination(relativePath)).flatMap(FileStamp.of)
+    }
+
+    /// The stamps of `paths` under `root`, split over the processor's cores when there are thousands.
+    private static func stamps(of paths: [String], under root: String) -> [String: FileStamp?] {
+        let stamps = Mutex<[String: FileStamp?]>([:])
+        CoreSplit.forEachPart(of: paths.count, threshold: 1024) { part in
+            let files = RootedFiles(root: root)
+            var found: [String: FileStamp?] = [:]
+            for path in paths[part] {
+                found[path] = .some(files.stamp(path))
+            }
+            stamps.withLock { $0.merge(found) { first, _ in first } }
+        }
+        return stamps.withLock { $0 }
     }
 
     /// Writes `bytes` at `relativePath` unless the file already holds exactly them; returns whether it wrote.
@@ -100,6 +130,7 @@ public final class OutputWriter {
             try claim(relativePath)
         }
         willChange()
+        found[relativePath] = nil
         try AtomicFile.write(bytes, to: URL(fileURLWithPath: path))
         return true
     }
@@ -112,11 +143,15 @@ public final class OutputWriter {
     ) throws -> Bool {
         let path = try destination(relativePath)
         written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount)
-        if let size = FileSize.of(path) {
-            if size == byteCount && previous.contains(relativePath) { return false }
+        if let stamp = stamp(of: relativePath) {
+            if stamp.size == byteCount && previous.contains(relativePath) {
+                stamps[relativePath] = stamp
+                return false
+            }
             try claim(relativePath)
         }
         willChange()
+        found[relativePath] = nil
         try AtomicFile.place(copyOf: source(), at: URL(fileURLWithPath: path))
         return true
     }
@@ -154,7 +189,9 @@ public final class OutputWriter {
         var files: [BuildState.File] = []
         let stamper = RootedFiles(root: rootPath)
         for path in writtenPaths + [OutputManifest.fileName] {
-            guard let stamp = stamper.stamp(path) else { return willChange() }
+            guard let stamp = stamps[path] ?? found[path].flatMap({ $0 }) ?? stamper.stamp(path) else {
+                return willChange()
+            }
             files.append(BuildState.File(path: path, stamp: stamp))
         }
         guard let responses,

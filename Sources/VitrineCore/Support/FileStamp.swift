@@ -15,8 +15,8 @@ struct FileStamp: Equatable, Sendable {
         self.inode = inode
     }
 
-    private init?(_ status: stat) {
-        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    private init?(_ status: stat, type: mode_t = S_IFREG) {
+        guard (status.st_mode & S_IFMT) == type else { return nil }
         size = Int64(status.st_size)
         modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         inode = UInt64(status.st_ino)
@@ -27,6 +27,15 @@ struct FileStamp: Equatable, Sendable {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return FileStamp(status)
+    }
+
+    /// The stamp of the folder at `path` (following links), whose modification time changes whenever an entry is
+    /// added to it, removed from it or renamed in it; nil when there is none. Its inode is left out (0): a copy made
+    /// with the folders' times (`cp -a`, `rsync -a`) holds the same entries.
+    static func ofFolder(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(status, type: S_IFDIR).map { FileStamp(size: $0.size, modified: $0.modified, inode: 0) }
     }
 
     /// The stamp of the regular file `name` in the open folder `folder` (following links), or nil when there is none.

@@ -154,4 +154,32 @@ import Testing
         writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: nil, temporaryFolder: cache.url)
         #expect(FileStamp.of(statePath) == nil)
     }
+
+    @Test func aFileChangedDuringTheBuildIsNotRecordedAsCurrent() throws {
+        let statePath = cache.url.appendingPathComponent("builds/state").path
+        var writer = try OutputWriter(root: output.url, statePath: statePath)
+        try writer.begin(planned: ["index.html", "images/a.jpg"])
+        try writer.write(Array("one".utf8), to: "index.html", inputs: "i1")
+        try put("jpeg", "images/source.jpg", in: cache)
+        try writer.placeImage(
+            from: cache.url.appendingPathComponent("images/source.jpg"), sha256: "s", byteCount: 4, at: "images/a.jpg")
+        try writer.finish()
+        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+
+        // The next build takes the stamps it records from what it found at `begin`; someone replaces both files
+        // after that, with the same sizes, while the build runs.
+        writer = try OutputWriter(root: output.url, statePath: statePath)
+        try writer.begin(planned: ["index.html", "images/a.jpg"])
+        try put("two", "index.html", in: output)
+        try put("JPEG", "images/a.jpg", in: output)
+        #expect(writer.keep("index.html", inputs: "i1"))
+        #expect(
+            try !writer.placeImage(
+                from: cache.url.appendingPathComponent("images/source.jpg"), sha256: "s", byteCount: 4,
+                at: "images/a.jpg"))
+        try writer.finish()
+        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+        let state = try #require(BuildState.read(atPath: statePath))
+        #expect(!state.isCurrent(fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date()))
+    }
 }
