@@ -14,7 +14,7 @@ import Foundation
 ///
 /// The format is lines of text: `vitrine-images 1`, then `folder SIZE MTIME INODE PATH` (cache-relative), then
 /// `image URL-DIGEST SHA256 FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height.
-struct ImageIndexSnapshot: Equatable {
+struct ImageIndexSnapshot: Equatable, Sendable {
     private static let header = "vitrine-images 1"
     /// Far above the clock tick of any file system Vitrine runs on (4 ms here).
     static let racyMargin: TimeInterval = 0.1

@@ -158,20 +158,30 @@ public struct GalleryPipeline: Sendable {
 
         let renderer = try PageRenderer(
             theme: options.theme, kinds: site == nil ? [.grid, .preview] : [.grid, .preview, .home])
-        let writer = try OutputWriter(root: options.output, force: options.force, statePath: statePath)
-        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
+        // Refused before anything is asked; the folder's manifest and files are read while the API answers.
+        try OutputWriter.refuseForeignFolder(options.output, force: options.force)
+        if options.frozen && !OutputManifest.isPresent(in: options.output) {
+            throw FrozenBuildError.noManifest(folder: options.output.path)
+        }
+        async let survey = OutputFolderSurvey(root: options.output)
         cache.sweepTemporaryFiles()
         let snapshotPath = cache.imageSnapshotPath(for: options.output)
-        let previousSnapshot = FileManager.default.contents(atPath: snapshotPath).map { [UInt8]($0) }
-        let snapshot = previousSnapshot.flatMap(ImageIndexSnapshot.init(bytes:))
+        let snapshotRead = Task {
+            let bytes = FileManager.default.contents(atPath: snapshotPath).map { [UInt8]($0) }
+            return (bytes: bytes, snapshot: bytes.flatMap(ImageIndexSnapshot.init(bytes:)))
+        }
 
         let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
         var galleries: [Prepared] = []
         for plan in plans {
             try Task.checkCancellation()
             galleries.append(
-                try await prepare(plan, site: link, policy: policy, snapshot: snapshot, options: options))
+                try await prepare(
+                    plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot }, options: options)
+            )
         }
+        let writer = try OutputWriter(survey: await survey, force: options.force, statePath: statePath)
+        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         if options.frozen {
             try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: writer.previousGalleries)
         }
@@ -248,7 +258,7 @@ public struct GalleryPipeline: Sendable {
         if !galleries.allSatisfy(\.imagesFromSnapshot) {
             let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
             let newSnapshot = cache.snapshot(of: images).encoded()
-            if newSnapshot != previousSnapshot {
+            if newSnapshot != (await snapshotRead.value.bytes) {
                 try? AtomicFile.write(
                     newSnapshot, to: URL(fileURLWithPath: snapshotPath), temporaryFolder: cache.temporaryFolder)
             }
@@ -308,8 +318,8 @@ public struct GalleryPipeline: Sendable {
 
     /// Source, fetch, cache and model for one gallery.
     private func prepare(
-        _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy, snapshot: ImageIndexSnapshot?,
-        options: BuildOptions
+        _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy,
+        snapshot: @Sendable () async -> ImageIndexSnapshot?, options: BuildOptions
     ) async throws -> Prepared {
         var summary = BuildSummary()
         progress(.searching(plan.label))
@@ -340,7 +350,7 @@ public struct GalleryPipeline: Sendable {
         let urls = Self.imageURLs(of: result)
         let images = try await ImageDownloader(
             fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-            snapshot: snapshot, progress: progress
+            snapshot: await snapshot(), progress: progress
         ).download(urls)
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache

@@ -159,6 +159,11 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         return json.bytes + [0x0A]
     }
 
+    /// Whether `root` holds a manifest file, read or not.
+    static func isPresent(in root: URL) -> Bool {
+        access(root.appendingPathComponent(fileName).path, F_OK) == 0
+    }
+
     public static func read(in root: URL) -> OutputManifest? {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(fileName).path) else {
             return nil

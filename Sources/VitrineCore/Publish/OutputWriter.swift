@@ -22,9 +22,10 @@ public final class OutputWriter {
     private let statePath: String?
     /// Whether the build state of the previous run is gone, as it must be before the folder changes.
     private var stateRemoved = false
-    /// The stamp of each planned file as `begin` found it (nil: none there), taken all at once over the processor's
-    /// cores rather than one `stat` at a time as pages and images are published.
-    private var found: [String: FileStamp?] = [:]
+    /// The stamp of each file the previous run wrote or this one plans, as the survey or `begin` found it (nil: none
+    /// there), taken all at once over the processor's cores rather than one `stat` at a time as pages and images are
+    /// published.
+    private var found: [String: FileStamp?]
     /// The stamp of each file kept, as it was when it was found there, which the build state records without a second
     /// `stat` (as it does the planned files written with the bytes they held).
     private var stamps: [String: FileStamp] = [:]
@@ -32,22 +33,35 @@ public final class OutputWriter {
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind. `statePath` is where the build state describing the
     /// folder is kept (in the cache), removed before the first change.
-    public init(root: URL, force: Bool = false, statePath: String? = nil) throws(OutputOwnershipError) {
-        self.root = root.standardizedFileURL
+    public convenience init(root: URL, force: Bool = false, statePath: String? = nil) throws(OutputOwnershipError) {
+        try self.init(survey: OutputFolderSurvey(root: root), force: force, statePath: statePath)
+    }
+
+    /// A writer for the folder `survey` looked at; see ``init(root:force:statePath:)``.
+    init(survey: OutputFolderSurvey, force: Bool, statePath: String?) throws(OutputOwnershipError) {
+        root = survey.root
         self.statePath = statePath
-        rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
+        rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         self.force = force
-        let manifest = OutputManifest.read(in: self.root)
-        previous = Set(manifest?.files.map(\.path) ?? [])
-        previousFiles = Dictionary(
-            (manifest?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        previousGalleries = manifest?.galleries ?? []
-        foundManifest = manifest != nil
-        if manifest == nil && !force {
-            let foreign = Self.foreignEntries(in: self.root)
-            guard foreign.isEmpty else { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign) }
-        }
-        TemporaryFileSweeper.sweep(self.root)
+        previous = Set(survey.previousFiles.keys)
+        previousFiles = survey.previousFiles
+        previousGalleries = survey.previousGalleries
+        foundManifest = survey.foundManifest
+        found = survey.stamps
+        if !foundManifest && !force { try Self.refuseForeignEntries(in: root) }
+    }
+
+    /// Refuses a folder without a manifest file that holds anything but hidden files and a README, unless `force`:
+    /// a check cheap enough to make before a build asks the API anything (the writer checks again, and also refuses
+    /// such a folder whose manifest cannot be read).
+    static func refuseForeignFolder(_ root: URL, force: Bool) throws(OutputOwnershipError) {
+        guard !force, !OutputManifest.isPresent(in: root) else { return }
+        try refuseForeignEntries(in: root)
+    }
+
+    private static func refuseForeignEntries(in root: URL) throws(OutputOwnershipError) {
+        let foreign = foreignEntries(in: root)
+        guard foreign.isEmpty else { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign) }
     }
 
     /// Declares every path this run will write, before writing any: an existing file there that Vitrine did not
@@ -55,7 +69,7 @@ public final class OutputWriter {
     /// half-way leaves nothing the next run would not own.
     public func begin(planned paths: [String]) throws {
         for path in paths { _ = try destination(path) }
-        found = Self.stamps(of: paths, under: rootPath)
+        found.merge(Self.stamps(of: paths.filter { found[$0] == nil }, under: rootPath)) { surveyed, _ in surveyed }
         var foreign: [String] = []
         var new: [String] = []
         for path in paths where !previous.contains(path) {
@@ -91,7 +105,8 @@ public final class OutputWriter {
     /// its recorded size; returns whether it did (otherwise the caller renders and writes it).
     public func keep(_ relativePath: String, inputs: String) -> Bool {
         guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
-            let size = record.size, let stamp = stamp(of: relativePath), stamp.size == size
+            let size = record.size, Self.isWritable(relativePath), let stamp = stamp(of: relativePath),
+            stamp.size == size
         else { return false }
         written[relativePath] = record
         stamps[relativePath] = stamp
@@ -105,7 +120,7 @@ public final class OutputWriter {
     }
 
     /// The stamps of `paths` under `root`, split over the processor's cores when there are thousands.
-    private static func stamps(of paths: [String], under root: String) -> [String: FileStamp?] {
+    fileprivate static func stamps(of paths: [String], under root: String) -> [String: FileStamp?] {
         let stamps = Mutex<[String: FileStamp?]>([:])
         CoreSplit.forEachPart(of: paths.count, threshold: 1024) { part in
             let files = RootedFiles(root: root)
@@ -242,14 +257,44 @@ public final class OutputWriter {
 
     /// The absolute path of `relativePath`, which must stay inside the output folder.
     private func destination(_ relativePath: String) throws(FileWriteError) -> String {
-        let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard relativePath.utf8.first != UInt8(ascii: "/"), !parts.isEmpty,
-            parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) }),
-            relativePath != OutputManifest.fileName
-        else { throw FileWriteError(path: relativePath, reason: "the path leaves the output folder") }
+        guard Self.isWritable(relativePath) else {
+            throw FileWriteError(path: relativePath, reason: "the path leaves the output folder")
+        }
         return rootPath + relativePath
+    }
+
+    /// Whether `relativePath` names a file inside the output folder other than the manifest.
+    fileprivate static func isWritable(_ relativePath: String) -> Bool {
+        let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return relativePath.utf8.first != UInt8(ascii: "/") && !parts.isEmpty
+            && parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) })
+            && relativePath != OutputManifest.fileName
     }
 }
 
 @available(*, unavailable)
 extension OutputWriter: Sendable {}
+
+/// What an output folder holds before a build writes to it: the previous run's manifest and the stamps of the files
+/// it lists, with the temporary files of a killed run cleared. It is taken apart from the writer so that a build can
+/// take it while it waits for the API.
+struct OutputFolderSurvey: Sendable {
+    let root: URL
+    let foundManifest: Bool
+    let previousFiles: [String: OutputManifest.File]
+    let previousGalleries: [OutputManifest.Gallery]
+    /// The stamp of each file the manifest lists inside the folder (nil: none there).
+    let stamps: [String: FileStamp?]
+
+    init(root: URL) {
+        self.root = root.standardizedFileURL
+        let manifest = OutputManifest.read(in: self.root)
+        foundManifest = manifest != nil
+        previousFiles = Dictionary(
+            (manifest?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        previousGalleries = manifest?.galleries ?? []
+        let rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
+        stamps = OutputWriter.stamps(of: previousFiles.keys.filter(OutputWriter.isWritable), under: rootPath)
+        TemporaryFileSweeper.sweep(self.root)
+    }
+}
