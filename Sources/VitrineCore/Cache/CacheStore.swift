@@ -4,7 +4,8 @@ import Synchronization
 /// The on-disk cache shared by all runs: API responses kept for a limited time, and images kept by content.
 ///
 /// Layout under `root`: `responses/ab/<sha256 of the public URL>.json` (an envelope with the body),
-/// `images/ab/<sha256 of the bytes>.<ext>`, and `urls/ab/<sha256 of the image URL>.json` pointing at an image.
+/// `images/ab/<sha256 of the bytes>.<ext>`, `urls/ab/<sha256 of the image URL>.json` pointing at an image, and
+/// `builds/ab/<sha256 of an output folder's path>.state` and `.images` about the last build of that folder.
 /// No name or file holds an API key: responses are keyed by the URL without its secret parameters.
 public struct CacheStore: Sendable {
     public let root: URL
