@@ -9,6 +9,7 @@ final class Terminal: Sendable {
     private let quiet: Bool
     private let redactor: Redactor
     private let lineShown = Mutex(false)
+    private let throttle = Mutex(ProgressThrottle())
 
     init(quiet: Bool, redactor: Redactor) {
         self.quiet = quiet
@@ -18,13 +19,15 @@ final class Terminal: Sendable {
 
     var report: @Sendable (ProgressEvent) -> Void {
         { [self] event in
+            if case .warning(let text) = event { return message("warning: \(text)") }
+            guard interactive, throttle.withLock({ $0.shouldShow(event, at: .now) }) else { return }
             switch event {
             case .searching(let label): progressLine("Searching \(label)…")
             case .images(let done, let total): progressLine("Images \(done)/\(total)")
             case .rendering(let done, let total): progressLine("Pages \(done)/\(total)")
             case .waiting(let seconds, let reason): progressLine("\(reason), resuming in \(seconds) s")
             case .retrying(let reason, let attempt): progressLine("\(reason), retrying (attempt \(attempt + 1))")
-            case .warning(let text): message("warning: \(text)")
+            case .warning: break
             }
         }
     }
