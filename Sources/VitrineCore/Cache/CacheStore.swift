@@ -145,7 +145,8 @@ public struct CacheStore: Sendable {
 
     /// A snapshot of `records` (by image URL) and of the folders they are in as the cache holds them `now`, for
     /// ``imageRecords(for:snapshot:)`` of a later build; entries in a folder that is missing or changed too recently
-    /// to be told apart from a later change are left out.
+    /// to be told apart from a later change are left out, and so are images no longer in the cache (the folders are
+    /// stamped first, so a removal after that changes a stamp instead).
     func snapshot(of records: [String: ImageRecord], now: Date = Date()) -> ImageIndexSnapshot {
         let settled = Int64((now.timeIntervalSince1970 - ImageIndexSnapshot.racyMargin) * 1_000_000_000)
         var folders: [String: FileStamp?] = [:]
@@ -155,10 +156,17 @@ public struct CacheStore: Sendable {
             folders[folder] = stamp
             return stamp
         }
-        var kept: [String: ImageRecord] = [:]
+        var candidates: [(digest: String, record: ImageRecord)] = []
         for (url, record) in records {
             let digest = SHA256.hex(of: url)
             guard stamp(Self.urlFolder(digest)) != nil, stamp(Self.imageFolder(record)) != nil else { continue }
+            candidates.append((digest, record))
+        }
+        let files = RootedFiles(root: root.path)
+        var kept: [String: ImageRecord] = [:]
+        for (digest, record) in candidates.sorted(by: { $0.record.sha256 < $1.record.sha256 }) {
+            let image = "\(Self.imageFolder(record))/\(record.sha256).\(record.format.fileExtension)"
+            guard files.stamp(image)?.size == Int64(record.byteCount) else { continue }
             kept[digest] = record
         }
         return ImageIndexSnapshot(folders: folders.compactMapValues { $0 }, records: kept)

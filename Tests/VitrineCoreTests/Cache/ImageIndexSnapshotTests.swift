@@ -15,19 +15,22 @@ import Testing
             let url = "https://images.example/\(index).jpg"
             records[url] = try cache.storeImage([0xFF, 0xD8, 0xFF, UInt8(index)], format: .jpeg, from: url)
         }
-        if settled {
-            let hourAgo = Date().addingTimeInterval(-3600)
-            for kind in ["urls", "images"] {
-                let shards = try FileManager.default.contentsOfDirectory(
-                    atPath: folder.url.appendingPathComponent(kind).path)
-                for shard in shards {
-                    try FileManager.default.setAttributes(
-                        [.modificationDate: hourAgo],
-                        ofItemAtPath: folder.url.appendingPathComponent("\(kind)/\(shard)").path)
-                }
+        if settled { try age(folder) }
+        return (folder, cache, records)
+    }
+
+    /// Dates every shard folder of the cache an hour back, as if nothing had changed in it since.
+    func age(_ folder: TemporaryFolder) throws {
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for kind in ["urls", "images"] {
+            let shards = try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent(kind).path)
+            for shard in shards {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: hourAgo],
+                    ofItemAtPath: folder.url.appendingPathComponent("\(kind)/\(shard)").path)
             }
         }
-        return (folder, cache, records)
     }
 
     func indexFile(of url: String, in folder: TemporaryFolder) -> String {
@@ -95,6 +98,18 @@ import Testing
         try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[other])))
         #expect(cache.imageRecords(for: [other], snapshot: snapshot).records[other] == nil)
         #expect(FileManager.default.fileExists(atPath: indexFile(of: other, in: folder)))
+    }
+
+    @Test func imagesNoLongerInTheCacheAreLeftOut() throws {
+        let (folder, cache, records) = try cache(with: 10)
+        let url = "https://images.example/4.jpg"
+        try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[url])))
+        // Its folder dated back as well: the snapshot must see the file gone, not only the folder changed.
+        try age(folder)
+        let snapshot = cache.snapshot(of: records)
+        #expect(snapshot.records.count == 9 && snapshot.records[SHA256.hex(of: url)] == nil)
+        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.fromSnapshot == 9 && lookup.records[url] == nil && lookup.records.count == 9)
     }
 
     @Test func foldersChangedJustBeforeTheSnapshotAreLeftOut() throws {
