@@ -24,11 +24,9 @@ public final class OutputWriter {
     private var stateRemoved = false
     /// The stamp of each file the previous run wrote or this one plans, as the survey or `begin` found it (nil: none
     /// there), taken all at once over the processor's cores rather than one `stat` at a time as pages and images are
-    /// published.
+    /// published. A file this run writes is dropped from it; for the others, the build state records these stamps
+    /// without a second `stat`.
     private var found: [String: FileStamp?]
-    /// The stamp of each file kept, as it was when it was found there, which the build state records without a second
-    /// `stat` (as it does the planned files written with the bytes they held).
-    private var stamps: [String: FileStamp] = [:]
 
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind. `statePath` is where the build state describing the
@@ -109,14 +107,15 @@ public final class OutputWriter {
             stamp.size == size
         else { return false }
         written[relativePath] = record
-        stamps[relativePath] = stamp
         return true
     }
 
-    /// The stamp `begin` found for a planned path, else the file's stamp now.
+    /// The stamp the survey or `begin` found for a path, else the file's stamp now (remembered as found).
     private func stamp(of relativePath: String) -> FileStamp? {
         if let known = found[relativePath] { return known }
-        return (try? destination(relativePath)).flatMap(FileStamp.of)
+        let stamp = (try? destination(relativePath)).flatMap(FileStamp.of)
+        found[relativePath] = .some(stamp)
+        return stamp
     }
 
     /// The stamps of `paths` under `root`, split over the processor's cores when there are thousands.
@@ -159,10 +158,7 @@ public final class OutputWriter {
         let path = try destination(relativePath)
         written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount)
         if let stamp = stamp(of: relativePath) {
-            if stamp.size == byteCount && previous.contains(relativePath) {
-                stamps[relativePath] = stamp
-                return false
-            }
+            if stamp.size == byteCount && previous.contains(relativePath) { return false }
             try claim(relativePath)
         }
         willChange()
@@ -204,7 +200,7 @@ public final class OutputWriter {
         var files: [BuildState.File] = []
         let stamper = RootedFiles(root: rootPath)
         for path in writtenPaths + [OutputManifest.fileName] {
-            guard let stamp = stamps[path] ?? found[path].flatMap({ $0 }) ?? stamper.stamp(path) else {
+            guard let stamp = found[path].flatMap({ $0 }) ?? stamper.stamp(path) else {
                 return willChange()
             }
             files.append(BuildState.File(path: path, stamp: stamp))
