@@ -22,8 +22,17 @@ struct BuildFlags: ParsableArguments {
     @Flag(name: .long, help: "Ask the API again even when cached responses are fresh (under 24 hours old).")
     var refresh = false
 
-    @Flag(name: .long, help: "Exit 2 when the gallery lacks anything: a failed image, a skipped result, stale results.")
+    @Flag(
+        name: .long,
+        help:
+            "Exit 2, leaving the output folder as it was, when the gallery lacks anything: a failed image, a skipped result, stale results."
+    )
     var strict = false
+
+    @Flag(
+        name: .long,
+        help: "Exit 75 at once instead of waiting when another run is writing into the same output folder.")
+    var noWait = false
 
     @Option(name: .long, help: ArgumentHelp("Concurrent transfers.", valueName: "n"))
     var jobs = 8
@@ -101,7 +110,8 @@ struct BuildFlags: ParsableArguments {
         }
         return BuildOptions(
             output: outputFolder, theme: try theme(), maximumImageBytes: maxImageSize.bytes,
-            maximumResponseBytes: maxResponseSize.bytes, force: force, frozen: frozen, timestamp: timestamp)
+            maximumResponseBytes: maxResponseSize.bytes, force: force, frozen: frozen, timestamp: timestamp,
+            strict: strict, waitForOutput: !noWait)
     }
 }
 
@@ -175,14 +185,16 @@ enum GalleryRun {
                 try await build(pipeline, options)
             }
             terminal.finish(summary, output: flags.out)
-            let partial = flags.strict && summary.losses > 0
             if flags.json {
-                FileHandle.standardOutput.write(
-                    Data((summary.json(status: partial ? "partial" : "success") + "\n").utf8))
+                FileHandle.standardOutput.write(Data((summary.json(status: "success") + "\n").utf8))
             }
-            if partial { throw terminal.fail(StrictModeLoss(losses: summary.losses)) }
         } catch let exit as ExitCode {
             throw exit
+        } catch let incomplete as IncompleteGalleryError where interruption.reason == nil {
+            if flags.json {
+                FileHandle.standardOutput.write(Data((incomplete.summary.json(status: "partial") + "\n").utf8))
+            }
+            throw terminal.fail(incomplete)
         } catch {
             let reason = interruption.reason ?? error
             let exit = terminal.fail(reason)
@@ -190,13 +202,4 @@ enum GalleryRun {
             throw exit
         }
     }
-}
-
-/// `--strict` was given and the gallery lacks something.
-struct StrictModeLoss: UserFacingError {
-    let losses: Int
-    var sentence: String {
-        "The gallery was written but lacks \(losses) thing\(losses == 1 ? "" : "s") (see the warnings above), and --strict makes that a failure."
-    }
-    var exitStatus: ExitStatus { .partial }
 }

@@ -122,7 +122,7 @@ enum RandomRun {
             let options = RandomPageOptions(
                 output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.force,
                 offline: flags.offline, refresh: flags.refresh, maximumImageBytes: flags.maxImageSize.bytes,
-                maximumResponseBytes: flags.maxResponseSize.bytes)
+                maximumResponseBytes: flags.maxResponseSize.bytes, waitForOutput: !flags.noWait)
             let stoppedWhileWaiting = try await interruption.run(deadline: flags.deadline) {
                 var options = options
                 while true {

@@ -20,6 +20,9 @@ final class Terminal: Sendable {
     var report: @Sendable (ProgressEvent) -> Void {
         { [self] event in
             if case .warning(let text) = event { return message("warning: \(text)") }
+            if case .waitingForOutput(let folder) = event, !interactive {
+                return message("Waiting for another Vitrine run to finish writing into \(folder)…")
+            }
             guard interactive, throttle.withLock({ $0.shouldShow(event, at: .now) }) else { return }
             switch event {
             case .searching(let label): progressLine("Searching \(label)…")
@@ -27,6 +30,7 @@ final class Terminal: Sendable {
             case .rendering(let done, let total): progressLine("Pages \(done)/\(total)")
             case .waiting(let seconds, let reason): progressLine("\(reason), resuming in \(seconds) s")
             case .retrying(let reason, let attempt): progressLine("\(reason), retrying (attempt \(attempt + 1))")
+            case .waitingForOutput(let folder): progressLine("Waiting for another run writing into \(folder)…")
             case .warning: break
             }
         }

@@ -88,8 +88,14 @@ public struct CacheStore: Sendable {
     func responseFile(for request: HTTPRequest) -> URL { root.appendingPathComponent(responsePath(for: request)) }
 
     /// Where the ``BuildState`` of the output folder `output` is kept.
-    func buildStatePath(for output: URL) -> String {
-        shardedPath("builds", SHA256.hex(of: output.standardizedFileURL.path), extension: "state")
+    func buildStatePath(for output: URL) -> String { outputRecords(for: output).state }
+
+    /// Where the cache keeps its records of the output folder `output`.
+    func outputRecords(for output: URL) -> OutputRecordPaths {
+        let digest = SHA256.hex(of: output.standardizedFileURL.path)
+        return OutputRecordPaths(
+            state: shardedPath("builds", digest, extension: "state"),
+            verified: shardedPath("builds", digest, extension: "verified"), temporaryFolder: temporaryFolder)
     }
 
     // MARK: Images
@@ -104,17 +110,24 @@ public struct CacheStore: Sendable {
         public var height: Int?
     }
 
-    /// The image last downloaded from `url`, if its bytes are still in the cache (a file of the recorded size).
+    /// The image last downloaded from `url`, if its bytes are still in the cache and whole.
     public func imageRecord(for url: String) -> ImageRecord? { imageRecords(for: [url]).records[url] }
 
-    /// ``imageRecord(for:)`` for many URLs at once (a gallery of 1,000 items has 3,600): an entry of `snapshot` is
-    /// taken as it is while its folders are unchanged, the others are each looked up from their open shard folder,
-    /// and thousands of URLs are split over the processor's cores.
-    /// Returns the records by URL and how many of them came from the snapshot.
-    func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) -> (
-        records: [String: ImageRecord], fromSnapshot: Int
-    ) {
+    /// Cached images found for a list of URLs.
+    struct ImageLookup {
         var records: [String: ImageRecord] = [:]
+        /// The stamp each image's bytes had when they were verified, by the image's SHA-256.
+        var stamps: [String: FileStamp] = [:]
+        /// How many of `records` came from the snapshot without opening their index entries.
+        var fromSnapshot = 0
+    }
+
+    /// ``imageRecord(for:)`` for many URLs at once (a gallery of 1,000 items has 3,600): an entry of `snapshot` is
+    /// taken as it is while its folders are unchanged and its image has the stamp it was verified with, the others
+    /// are each looked up from their open shard folder (and their bytes verified when their stamp changed), and
+    /// thousands of URLs are split over the processor's cores.
+    func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) -> ImageLookup {
+        var lookup = ImageLookup()
         var missing: [(url: String, digest: String)] = []
         var unchanged: [String: Bool] = [:]
         func isUnchanged(_ folder: String) -> Bool {
@@ -123,31 +136,40 @@ public struct CacheStore: Sendable {
             unchanged[folder] = result
             return result
         }
+        let files = RootedFiles(root: root.path)
         for url in urls {
             let digest = SHA256.hex(of: url)
-            if let record = snapshot?.records[digest], isUnchanged(Self.urlFolder(digest)),
-                isUnchanged(Self.imageFolder(record))
+            if let record = snapshot?.records[digest], let stamp = snapshot?.imageStamps[record.sha256],
+                isUnchanged(Self.urlFolder(digest)), isUnchanged(Self.imageFolder(record)),
+                lookup.stamps[record.sha256] == stamp || files.stamp(Self.imagePath(of: record)) == stamp
             {
-                records[url] = record
+                lookup.records[url] = record
+                lookup.stamps[record.sha256] = stamp
             } else {
                 missing.append((url, digest))
             }
         }
-        let fromSnapshot = records.count
-        let found = Mutex(records)
+        lookup.fromSnapshot = lookup.records.count
+        let found = Mutex(lookup)
         let lookups = missing
         CoreSplit.forEachPart(of: lookups.count, threshold: 512) { part in
             let looked = lookUpImages(lookups[part])
-            found.withLock { $0.merge(looked) { first, _ in first } }
+            found.withLock {
+                $0.records.merge(looked.records) { first, _ in first }
+                $0.stamps.merge(looked.stamps) { first, _ in first }
+            }
         }
-        return (found.withLock { $0 }, fromSnapshot)
+        return found.withLock { $0 }
     }
 
-    /// A snapshot of `records` (by image URL) and of the folders they are in as the cache holds them `now`, for
-    /// ``imageRecords(for:snapshot:)`` of a later build; entries in a folder that is missing or changed too recently
-    /// to be told apart from a later change are left out, and so are images no longer in the cache (the folders are
-    /// stamped first, so a removal after that changes a stamp instead).
-    func snapshot(of records: [String: ImageRecord], now: Date = Date()) -> ImageIndexSnapshot {
+    /// A snapshot of `records` (by image URL), of the stamps their bytes were verified with (`stamps`, by SHA-256)
+    /// and of the folders they are in as the cache holds them `now`, for ``imageRecords(for:snapshot:)`` of a later
+    /// build; entries in a folder that is missing or changed too recently to be told apart from a later change are
+    /// left out, and so are images whose bytes no longer have their verified stamp (the folders are stamped first,
+    /// so a removal after that changes a stamp instead).
+    func snapshot(of records: [String: ImageRecord], stamps: [String: FileStamp], now: Date = Date())
+        -> ImageIndexSnapshot
+    {
         let settled = Int64((now.timeIntervalSince1970 - ImageIndexSnapshot.racyMargin) * 1_000_000_000)
         var folders: [String: FileStamp?] = [:]
         func stamp(_ folder: String) -> FileStamp? {
@@ -164,12 +186,15 @@ public struct CacheStore: Sendable {
         }
         let files = RootedFiles(root: root.path)
         var kept: [String: ImageRecord] = [:]
+        var imageStamps: [String: FileStamp] = [:]
         for (digest, record) in candidates.sorted(by: { $0.record.sha256 < $1.record.sha256 }) {
-            let image = "\(Self.imageFolder(record))/\(record.sha256).\(record.format.fileExtension)"
-            guard files.stamp(image)?.size == Int64(record.byteCount) else { continue }
+            guard let verified = stamps[record.sha256],
+                imageStamps[record.sha256] == verified || files.stamp(Self.imagePath(of: record)) == verified
+            else { continue }
             kept[digest] = record
+            imageStamps[record.sha256] = verified
         }
-        return ImageIndexSnapshot(folders: folders.compactMapValues { $0 }, records: kept)
+        return ImageIndexSnapshot(folders: folders.compactMapValues { $0 }, records: kept, imageStamps: imageStamps)
     }
 
     /// Where the ``ImageIndexSnapshot`` of the builds of the output folder `output` is kept.
@@ -181,40 +206,120 @@ public struct CacheStore: Sendable {
 
     private static func imageFolder(_ record: ImageRecord) -> String { "images/\(record.sha256.prefix(2))" }
 
-    private func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> [String: ImageRecord] {
+    private func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> ImageLookup {
         let files = RootedFiles(root: root.path)
-        var records: [String: ImageRecord] = [:]
+        var lookup = ImageLookup()
         for (url, digest) in urls {
-            guard let bytes = files.contents("urls/\(digest.prefix(2))/\(digest).json", limit: 4096),
+            let indexPath = "urls/\(digest.prefix(2))/\(digest).json"
+            guard let bytes = files.contents(indexPath, limit: 4096),
                 let record = ImageRecord(flatJSON: bytes)
-                    ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes))),
-                let stamp = files.stamp(
-                    "images/\(record.sha256.prefix(2))/\(record.sha256).\(record.format.fileExtension)"),
-                stamp.size == record.byteCount
+                    ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes)))
             else { continue }
-            records[url] = record
+            let verified = IndexEntry.stamp(inFlatJSON: bytes)
+            guard let stamp = lookup.stamps[record.sha256] ?? verify(record, knownStamp: verified, files: files)
+            else { continue }
+            if stamp != verified {
+                try? writeIndex(record, stamp: stamp, for: url)
+            }
+            lookup.records[url] = record
+            lookup.stamps[record.sha256] = stamp
         }
-        return records
+        return lookup
+    }
+
+    /// The stamp of the cached bytes of `record` when they are whole: the stamp they were verified with, or, when
+    /// the file changed since (or was never verified), a new one after its bytes hashed to the record's SHA-256.
+    /// A file that does not is damaged: it is removed, so that the image is downloaded again. Nil when the image is
+    /// not usable.
+    func verify(_ record: ImageRecord, knownStamp: FileStamp?, files: RootedFiles) -> FileStamp? {
+        let path = Self.imagePath(of: record)
+        guard let stamp = files.stamp(path), stamp.size == Int64(record.byteCount) else {
+            if files.stamp(path) != nil { files.remove(path) }
+            return nil
+        }
+        if stamp == knownStamp { return stamp }
+        guard let read = files.stampedContents(path, limit: record.byteCount),
+            SHA256.hex(of: read.bytes) == record.sha256
+        else {
+            files.remove(path)
+            return nil
+        }
+        return read.stamp
+    }
+
+    /// Where the bytes of `record` are, relative to `root`.
+    static func imagePath(of record: ImageRecord) -> String {
+        "\(imageFolder(record))/\(record.sha256).\(record.format.fileExtension)"
     }
 
     /// Stores image bytes by content and remembers that `url` served them (in the URL index, as JSON with sorted
-    /// keys, which ``ImageRecord/init(flatJSON:)`` reads back without a decoder).
+    /// keys, which ``ImageRecord/init(flatJSON:)`` reads back without a decoder, with the stamp of the stored bytes
+    /// as they were verified).
     public func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
         -> ImageRecord
+    {
+        try storeStampedImage(bytes, format: format, from: url).record
+    }
+
+    /// ``storeImage(_:format:from:)``, with the stamp of the stored bytes.
+    func storeStampedImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
+        -> (record: ImageRecord, stamp: FileStamp)
     {
         let size = ImageDimensions.read(bytes, format: format)
         let record = ImageRecord(
             sha256: SHA256.hex(of: bytes), format: format, byteCount: bytes.count, width: size?.width,
             height: size?.height)
-        if FileSize.of(imagePath(for: record)) != bytes.count {
+        let files = RootedFiles(root: root.path)
+        let stamp: FileStamp
+        if let present = files.stampedContents(Self.imagePath(of: record), limit: bytes.count),
+            present.bytes == bytes
+        {
+            stamp = present.stamp
+        } else {
             try AtomicFile.write(bytes, to: imageFile(for: record), temporaryFolder: temporaryFolder)
+            guard let written = files.stamp(Self.imagePath(of: record)) else {
+                throw FileWriteError(path: imagePath(for: record), reason: "it vanished as it was written")
+            }
+            stamp = written
         }
+        try writeIndex(record, stamp: stamp, for: url)
+        return (record, stamp)
+    }
+
+    /// Points the URL index entry of `url` at `record`, whose bytes had `stamp` when they were verified.
+    private func writeIndex(_ record: ImageRecord, stamp: FileStamp, for url: String) throws(FileWriteError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let index = (try? encoder.encode(record)) ?? Data()
+        let index = (try? encoder.encode(IndexEntry(record: record, stamp: stamp.fields))) ?? Data()
         try AtomicFile.write(
             index, to: URL(fileURLWithPath: urlIndexPath(for: url)), temporaryFolder: temporaryFolder)
-        return record
+    }
+
+    /// A URL index entry as its file holds it: the image record's fields and the stamp of its bytes.
+    struct IndexEntry: Encodable {
+        var record: ImageRecord
+        var stamp: String
+
+        private enum CodingKeys: String, CodingKey { case sha256, format, byteCount, width, height, stamp }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(record.sha256, forKey: .sha256)
+            try container.encode(record.format, forKey: .format)
+            try container.encode(record.byteCount, forKey: .byteCount)
+            try container.encodeIfPresent(record.width, forKey: .width)
+            try container.encodeIfPresent(record.height, forKey: .height)
+            try container.encode(stamp, forKey: .stamp)
+        }
+
+        /// The stamp an index entry holds, if any.
+        static func stamp(inFlatJSON bytes: [UInt8]) -> FileStamp? {
+            let key = Array(#""stamp":""#.utf8)
+            guard let start = bytes.firstRange(of: key)?.upperBound,
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\""))
+            else { return nil }
+            return FileStamp(fields: bytes[start..<end].split(separator: 0x20))
+        }
     }
 
     public func imageFile(for record: ImageRecord) -> URL { URL(fileURLWithPath: imagePath(for: record)) }
@@ -301,7 +406,7 @@ extension CacheStore.ImageRecord {
             sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }),
             let format = fields["format"].flatMap({ ImageFormat(rawValue: $0) }),
             let byteCount = fields["byteCount"].flatMap({ Int($0) }),
-            Set(fields.keys).isSubset(of: ["sha256", "format", "byteCount", "width", "height"])
+            Set(fields.keys).isSubset(of: ["sha256", "format", "byteCount", "width", "height", "stamp"])
         else { return nil }
         let width = fields["width"].flatMap { Int($0) }
         let height = fields["height"].flatMap { Int($0) }

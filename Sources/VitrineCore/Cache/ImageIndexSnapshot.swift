@@ -12,10 +12,14 @@ import Foundation
 /// snapshot pointing at the earlier download of the same URL, which is still in the cache, until the folder changes
 /// again.
 ///
-/// The format is lines of text: `vitrine-images 1`, then `folder SIZE MTIME INODE PATH` (cache-relative), then
-/// `image URL-DIGEST SHA256 FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height.
+/// An image's bytes can be changed in place without changing their folder, so each image's verified stamp is kept
+/// too and compared with a `stat` before an entry is used.
+///
+/// The format is lines of text: `vitrine-images 2`, then `folder SIZE MTIME CTIME INODE PATH` (cache-relative),
+/// `image URL-DIGEST SHA256 FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height, and
+/// `bytes SHA256 SIZE MTIME CTIME INODE`, the stamp each image's bytes were verified with.
 struct ImageIndexSnapshot: Equatable, Sendable {
-    private static let header = "vitrine-images 1"
+    private static let header = "vitrine-images 2"
     /// Far above the clock tick of any file system Vitrine runs on (4 ms here).
     static let racyMargin: TimeInterval = 0.1
 
@@ -23,10 +27,15 @@ struct ImageIndexSnapshot: Equatable, Sendable {
     var folders: [String: FileStamp]
     /// By the SHA-256 of the image URL, as the URL index names its files.
     var records: [String: CacheStore.ImageRecord]
+    /// The stamp each image's bytes had when they were verified, by the image's SHA-256.
+    var imageStamps: [String: FileStamp]
 
-    init(folders: [String: FileStamp], records: [String: CacheStore.ImageRecord]) {
+    init(
+        folders: [String: FileStamp], records: [String: CacheStore.ImageRecord], imageStamps: [String: FileStamp]
+    ) {
         self.folders = folders
         self.records = records
+        self.imageStamps = imageStamps
     }
 
     /// The snapshot as its file holds it, in a stable order so that an unchanged snapshot is not written again.
@@ -36,13 +45,16 @@ struct ImageIndexSnapshot: Equatable, Sendable {
         func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
         append("\(Self.header)\n")
         for (path, stamp) in folders.sorted(by: { $0.key < $1.key }) {
-            append("folder \(stamp.size) \(stamp.modified) \(stamp.inode) \(path)\n")
+            append("folder \(stamp.fields) \(path)\n")
         }
         for (digest, record) in records.sorted(by: { $0.key < $1.key }) {
             let width = record.width.map(String.init) ?? "-"
             let height = record.height.map(String.init) ?? "-"
             append(
                 "image \(digest) \(record.sha256) \(record.format.rawValue) \(record.byteCount) \(width) \(height)\n")
+        }
+        for (sha256, stamp) in imageStamps.sorted(by: { $0.key < $1.key }) {
+            append("bytes \(sha256) \(stamp.fields)\n")
         }
         return bytes
     }
@@ -54,6 +66,7 @@ struct ImageIndexSnapshot: Equatable, Sendable {
         guard let first = lines.first, first.elementsEqual(Self.header.utf8) else { return nil }
         folders = [:]
         records = [:]
+        imageStamps = [:]
         records.reserveCapacity(lines.count)
         for line in lines.dropFirst() {
             let fields = line.split(separator: 0x20, omittingEmptySubsequences: false)
@@ -66,12 +79,13 @@ struct ImageIndexSnapshot: Equatable, Sendable {
                 records[String(decoding: fields[1], as: UTF8.self)] = CacheStore.ImageRecord(
                     sha256: String(decoding: fields[2], as: UTF8.self), format: format, byteCount: Int(byteCount),
                     width: width, height: height)
-            } else if fields.count == 5, fields[0].elementsEqual("folder".utf8) {
-                let path = String(decoding: fields[4], as: UTF8.self)
-                guard let size = ASCIIDecimal.int64(fields[1]), let modified = ASCIIDecimal.int64(fields[2]),
-                    let inode = ASCIIDecimal.int64(fields[3]), Self.isFolderPath(path)
-                else { return nil }
-                folders[path] = FileStamp(size: size, modified: modified, inode: UInt64(inode))
+            } else if fields.count == 6, fields[0].elementsEqual("folder".utf8) {
+                let path = String(decoding: fields[5], as: UTF8.self)
+                guard let stamp = FileStamp(fields: fields[1...4]), Self.isFolderPath(path) else { return nil }
+                folders[path] = stamp
+            } else if fields.count == 6, fields[0].elementsEqual("bytes".utf8) {
+                guard Self.isDigest(fields[1]), let stamp = FileStamp(fields: fields[2...5]) else { return nil }
+                imageStamps[String(decoding: fields[1], as: UTF8.self)] = stamp
             } else {
                 return nil
             }

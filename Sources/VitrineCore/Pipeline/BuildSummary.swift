@@ -7,6 +7,8 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     public var imagesDownloaded = 0
     public var imagesFromCache = 0
     public var imagesFailed = 0
+    /// Images the cache lacked and that could not be downloaded, kept from the output folder's own copies.
+    public var imagesFromOutput = 0
     public var resultsSkipped = 0
     public var apiRequests = 0
     public var apiCacheHits = 0
@@ -44,6 +46,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         imagesDownloaded += counts.imagesDownloaded
         imagesFromCache += counts.imagesFromCache
         imagesFailed += counts.imagesFailed
+        imagesFromOutput += counts.imagesFromOutput
         resultsSkipped += counts.resultsSkipped
         apiRequests += counts.apiRequests
         apiCacheHits += counts.apiCacheHits
@@ -64,6 +67,8 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         summary.apiRequests = 0
         summary.imagesFromCache += imagesDownloaded
         summary.imagesDownloaded = 0
+        summary.imagesFromCache += imagesFromOutput
+        summary.imagesFromOutput = 0
         summary.pagesUnchanged += pagesWritten
         summary.pagesRendered = 0
         summary.pagesWritten = 0

@@ -7,6 +7,8 @@ public enum ProgressEvent: Sendable {
     case rendering(done: Int, total: Int)
     /// A pause the user should know about, such as a rate limit.
     case waiting(seconds: Int, reason: String)
+    /// Another run is writing into the output folder; this one waits for it to finish.
+    case waitingForOutput(folder: String)
     case retrying(reason: String, attempt: Int)
     case warning(String)
 }
@@ -29,12 +31,19 @@ public struct BuildOptions: Sendable {
     /// The time written where a file needs one (the Atom feed); from `SOURCE_DATE_EPOCH`. Without it, the time
     /// the gallery's API responses were fetched, so that the same cache gives the same bytes.
     public var timestamp: Date?
+    /// Leave the output folder as it was and fail when a gallery would lack anything (a failed image, a skipped
+    /// result, stale results).
+    public var strict: Bool
+    /// Wait for another run that is writing into the output folder, instead of failing at once.
+    public var waitForOutput: Bool
 
     public init(
         output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
         maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,
-        frozen: Bool = false, timestamp: Date? = nil
+        frozen: Bool = false, timestamp: Date? = nil, strict: Bool = false, waitForOutput: Bool = true
     ) {
+        self.strict = strict
+        self.waitForOutput = waitForOutput
         self.tileShape = tileShape
         self.output = output
         self.itemsPerPage = itemsPerPage
@@ -130,6 +139,8 @@ public struct GalleryPipeline: Sendable {
         var stored: [CacheStore.ImageRecord]
         /// The image of each remote URL that is in the cache.
         var images: [String: CacheStore.ImageRecord]
+        /// The stamp each image's cached bytes were verified with, by SHA-256.
+        var stamps: [String: FileStamp]
         /// Whether the snapshot of the previous build gave every image, so that it describes this build as well.
         var imagesFromSnapshot: Bool
         var summary: BuildSummary
@@ -144,7 +155,10 @@ public struct GalleryPipeline: Sendable {
         if options.frozen { policy.offline = true }
         let salt = Self.salt(of: options.theme)
         let fingerprint = Self.fingerprint(of: plans, site: site, options: options, cache: cache, salt: salt)
-        let statePath = cache.buildStatePath(for: options.output)
+        let lock = try await OutputLock.acquire(options.output, wait: options.waitForOutput, progress: progress)
+        defer { withExtendedLifetime(lock) {} }
+        let records = cache.outputRecords(for: options.output)
+        let statePath = records.state
         // --frozen proves that the cache alone can rebuild the output, which the output being current does not.
         if !options.frozen, let state = BuildState.read(atPath: statePath),
             state.isCurrent(
@@ -163,7 +177,7 @@ public struct GalleryPipeline: Sendable {
         if options.frozen && !OutputManifest.isPresent(in: options.output) {
             throw FrozenBuildError.noManifest(folder: options.output.path)
         }
-        async let survey = OutputFolderSurvey(root: options.output)
+        let surveyTask = Task { OutputFolderSurvey(root: options.output, records: records) }
         cache.sweepTemporaryFiles()
         let snapshotPath = cache.imageSnapshotPath(for: options.output)
         let snapshotRead = Task {
@@ -177,13 +191,20 @@ public struct GalleryPipeline: Sendable {
             try Task.checkCancellation()
             galleries.append(
                 try await prepare(
-                    plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot }, options: options)
+                    plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot },
+                    survey: { await surveyTask.value }, options: options)
             )
         }
-        let writer = try OutputWriter(survey: await survey, force: options.force, statePath: statePath)
+        let writer = try OutputWriter(survey: await surveyTask.value, force: options.force, records: records)
         if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         if options.frozen {
             try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: writer.previousGalleries)
+        }
+
+        if options.strict && galleries.contains(where: { $0.summary.losses > 0 }) {
+            var totals = BuildSummary()
+            for gallery in galleries { totals.add(gallery.report) }
+            throw IncompleteGalleryError(summary: totals)
         }
 
         let siteModel = site.map { site in
@@ -242,11 +263,15 @@ public struct GalleryPipeline: Sendable {
             try writer.write(siteDocument.serialized(), to: "site.xml")
             progress(.rendering(done: total, total: total))
         }
+        var urlsOfImage: [String: [String]] = [:]
+        for gallery in galleries {
+            for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
+        }
         for record in stored {
             try Task.checkCancellation()
             try writer.placeImage(
                 from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
-                at: GalleryAssembler.localPath(of: record))
+                urls: Set(urlsOfImage[record.sha256] ?? []).sorted(), at: GalleryAssembler.localPath(of: record))
         }
         for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
         if let feeds {
@@ -255,9 +280,19 @@ public struct GalleryPipeline: Sendable {
             try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
         }
         let removed = try writer.finish(galleries: galleries.map(\.manifestRecord))
+        if !writer.keptChanged.isEmpty {
+            let shown = writer.keptChanged.prefix(3).joined(separator: ", ")
+            let more = writer.keptChanged.count > 3 ? " and \(writer.keptChanged.count - 3) more" : ""
+            let warning =
+                "Left \(shown)\(more) in place: changed since Vitrine wrote \(writer.keptChanged.count == 1 ? "it" : "them"), "
+                + "so \(writer.keptChanged.count == 1 ? "it is" : "they are") no longer Vitrine's to remove."
+            progress(.warning(warning))
+            totals.warnings.append(warning)
+        }
         if !galleries.allSatisfy(\.imagesFromSnapshot) {
             let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
-            let newSnapshot = cache.snapshot(of: images).encoded()
+            let stamps = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.stamps) { first, _ in first } }
+            let newSnapshot = cache.snapshot(of: images, stamps: stamps).encoded()
             if newSnapshot != (await snapshotRead.value.bytes) {
                 try? AtomicFile.write(
                     newSnapshot, to: URL(fileURLWithPath: snapshotPath), temporaryFolder: cache.temporaryFolder)
@@ -271,11 +306,7 @@ public struct GalleryPipeline: Sendable {
                     path.hasPrefix(folder)
                         && !galleries.contains { $0.plan.folder.count > folder.count && path.hasPrefix($0.plan.folder) }
                 }.count
-            totals.add(
-                .init(
-                    path: folder, source: gallery.model.source.name,
-                    queries: gallery.model.variants.compactMap(\.query),
-                    summary: gallery.summary))
+            totals.add(gallery.report)
         }
         totals.filesRemoved = removed.count
         let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
@@ -283,8 +314,9 @@ public struct GalleryPipeline: Sendable {
         }
         writer.recordState(
             fingerprint: fingerprint, summary: totals.unchanged,
-            responses: totals.imagesFailed == 0 && totals.staleSince == nil ? responses.map(Self.distinct) : nil,
-            temporaryFolder: cache.temporaryFolder)
+            responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
+                && writer.keptChanged.isEmpty
+                ? responses.map(Self.distinct) : nil)
         totals.seconds = (ContinuousClock.now - started).seconds
         return totals
     }
@@ -319,7 +351,8 @@ public struct GalleryPipeline: Sendable {
     /// Source, fetch, cache and model for one gallery.
     private func prepare(
         _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy,
-        snapshot: @Sendable () async -> ImageIndexSnapshot?, options: BuildOptions
+        snapshot: @Sendable () async -> ImageIndexSnapshot?, survey: @Sendable () async -> OutputFolderSurvey,
+        options: BuildOptions
     ) async throws -> Prepared {
         var summary = BuildSummary()
         progress(.searching(plan.label))
@@ -350,10 +383,20 @@ public struct GalleryPipeline: Sendable {
         let urls = Self.imageURLs(of: result)
         let images = try await ImageDownloader(
             fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-            snapshot: await snapshot(), progress: progress
+            snapshot: await snapshot(),
+            recover: OutputImageRecovery(survey: await survey(), cache: cache).recover, progress: progress
         ).download(urls)
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache
+        summary.imagesFromOutput = images.fromOutput
+        if images.fromOutput > 0 {
+            let count = images.fromOutput == 1 ? "1 image" : "\(images.fromOutput) images"
+            let warning =
+                "\(count) could not be \(policy.offline ? "found in the cache" : "downloaded"); kept the "
+                + "copies the output folder already had and put them back into the cache."
+            summary.warnings.append(warning)
+            progress(.warning(warning))
+        }
         let failed = urls.filter { if case .failed = images.outcomes[$0] { true } else { false } }
         summary.imagesFailed = failed.count
         if options.frozen && !failed.isEmpty { throw FrozenBuildError.missing(failed.map { "the image \($0)" }) }
@@ -364,7 +407,8 @@ public struct GalleryPipeline: Sendable {
         let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         return Prepared(
             plan: plan, model: model, jobs: model.pageJobs, document: ModelDocument.make(model),
-            stored: Array(found.values), images: found, imagesFromSnapshot: images.fromSnapshot == urls.count,
+            stored: Array(found.values), images: found, stamps: images.stamps,
+            imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
             fetchedAt: result.fetchedAt, responses: api.responsesUsed)
     }
@@ -410,6 +454,13 @@ public struct GalleryPipeline: Sendable {
 }
 
 extension GalleryPipeline.Prepared {
+    /// The gallery's part of the build report.
+    var report: BuildSummary.Gallery {
+        .init(
+            path: plan.folder, source: model.source.name, queries: model.variants.compactMap(\.query),
+            summary: summary)
+    }
+
     /// The gallery as the output's manifest records it.
     var manifestRecord: OutputManifest.Gallery {
         let items = model.allItems.map { item in
@@ -435,4 +486,19 @@ extension GalleryPipeline.Prepared {
                     : " for " + model.variants.compactMap { $0.query.map { "“\($0)”" } }.joined(separator: " and ")),
             updated: fetchedAt)
     }
+}
+
+/// `--strict` was given and a gallery lacks something, so the output folder was left as it was.
+public struct IncompleteGalleryError: UserFacingError {
+    /// What the build found before it stopped.
+    public let summary: BuildSummary
+
+    public var sentence: String {
+        let losses = summary.losses
+        return
+            "The gallery lacks \(losses) thing\(losses == 1 ? "" : "s") (see the warnings above), and --strict makes "
+            + "that a failure; the output folder was left as it was."
+    }
+
+    public var exitStatus: ExitStatus { .partial }
 }

@@ -12,11 +12,15 @@ public struct RandomPageOptions: Sendable {
     public var refresh: Bool
     public var maximumImageBytes: Int
     public var maximumResponseBytes: Int
+    /// Wait for another run that is writing into the output folder, instead of failing at once.
+    public var waitForOutput: Bool
 
     public init(
         output: URL, every: UpdateInterval, theme: Theme = .builtIn, force: Bool = false, offline: Bool = false,
-        refresh: Bool = false, maximumImageBytes: Int = 40 << 20, maximumResponseBytes: Int = 16 << 20
+        refresh: Bool = false, maximumImageBytes: Int = 40 << 20, maximumResponseBytes: Int = 16 << 20,
+        waitForOutput: Bool = true
     ) {
+        self.waitForOutput = waitForOutput
         self.output = output
         self.every = every
         self.theme = theme
@@ -100,7 +104,10 @@ public struct RandomPagePipeline: Sendable {
     public func run(_ source: any RandomImageSource, options: RandomPageOptions) async throws -> RandomRunSummary {
         let started = ContinuousClock.now
         let renderer = try PageRenderer(theme: options.theme, kinds: [.random, .favorites])
-        let writer = try OutputWriter(root: options.output, force: options.force)
+        let lock = try await OutputLock.acquire(options.output, wait: options.waitForOutput, progress: progress)
+        defer { withExtendedLifetime(lock) {} }
+        let writer = try OutputWriter(
+            root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
         cache.sweepTemporaryFiles()
         let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
 
@@ -342,6 +349,7 @@ public struct RandomPagePipeline: Sendable {
         try writer.write(document.serialized(), to: "gallery.xml")
         try writer.write(state.encoded(), to: RandomPageState.fileName)
         summary.filesRemoved = try writer.finish().count
+        writer.recordVerified()
     }
 
     /// A time for messages and notices: UTC, to the minute.

@@ -11,9 +11,10 @@ import Synchronization
 /// response the cache replaced or that is no longer fresh, a file touched, replaced or removed, the manifest
 /// rewritten) sends the build down the full path, which renders only what changed anyway.
 /// The format is lines of text: `vitrine-state 1`, `fingerprint HEX`, `summary JSON`, then
-/// `response FETCHED SIZE MTIME INODE PATH` (cache-relative) and `file SIZE MTIME INODE PATH` (output-relative).
+/// `response FETCHED SIZE MTIME CTIME INODE PATH` (cache-relative) and `file SIZE MTIME CTIME INODE PATH`
+/// (output-relative).
 struct BuildState: Equatable {
-    private static let header = "vitrine-state 1"
+    private static let header = "vitrine-state 2"
 
     /// A cached API response the build read, as it was on disk.
     struct Response: Equatable, Sendable {
@@ -72,11 +73,7 @@ struct BuildState: Equatable {
         bytes.reserveCapacity(4096 + 96 * (responses.count + files.count))
         func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
         func append(_ stamp: FileStamp) {
-            append(String(stamp.size))
-            bytes.append(0x20)
-            append(String(stamp.modified))
-            bytes.append(0x20)
-            append(String(stamp.inode))
+            append(stamp.fields)
             bytes.append(0x20)
         }
         append("\(Self.header)\nfingerprint \(fingerprint)\nsummary ")
@@ -130,29 +127,23 @@ struct BuildState: Equatable {
         files = []
         for line in lines.dropFirst(3) {
             if let rest = field(line, "response") {
-                let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
-                guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
-                    let stamp = Self.stamp(parts[1...3]), !parts[4].isEmpty
+                let parts = rest.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: false)
+                guard parts.count == 6, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
+                    let stamp = FileStamp(fields: parts[1...4]), !parts[5].isEmpty
                 else { return nil }
                 responses.append(
                     Response(
-                        path: String(decoding: parts[4], as: UTF8.self), stamp: stamp,
+                        path: String(decoding: parts[5], as: UTF8.self), stamp: stamp,
                         fetchedAt: Date(timeIntervalSince1970: fetched)))
             } else if let rest = field(line, "file") {
-                let parts = rest.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
-                guard parts.count == 4, let stamp = Self.stamp(parts[0...2]), !parts[3].isEmpty else { return nil }
-                files.append(File(path: String(decoding: parts[3], as: UTF8.self), stamp: stamp))
+                let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
+                guard parts.count == 5, let stamp = FileStamp(fields: parts[0...3]), !parts[4].isEmpty else {
+                    return nil
+                }
+                files.append(File(path: String(decoding: parts[4], as: UTF8.self), stamp: stamp))
             } else {
                 return nil
             }
         }
-    }
-
-    private static func stamp(_ parts: ArraySlice<ArraySlice<UInt8>>) -> FileStamp? {
-        guard parts.count == 3, let size = ASCIIDecimal.int64(parts[parts.startIndex]),
-            let modified = ASCIIDecimal.int64(parts[parts.startIndex + 1]),
-            let inode = ASCIIDecimal.int64(parts[parts.startIndex + 2])
-        else { return nil }
-        return FileStamp(size: size, modified: modified, inode: UInt64(inode))
     }
 }

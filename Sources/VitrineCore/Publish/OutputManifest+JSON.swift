@@ -12,7 +12,9 @@ extension OutputManifest {
             let file = try Self.object(value)
             return File(
                 path: try Self.string(file["path"]), sha256: try Self.string(file["sha256"]),
-                size: try Self.optionalInteger(file["size"]), inputs: try Self.optionalString(file["inputs"]))
+                size: try Self.optionalInteger(file["size"]), inputs: try Self.optionalString(file["inputs"]),
+                urls: try Self.optionalList(file["urls"]) { (value) throws(ManifestShapeError) in try Self.string(value)
+                })
         }
         let galleries = try Self.optionalList(root["galleries"]) { (value) throws(ManifestShapeError) in
             let gallery = try Self.object(value)

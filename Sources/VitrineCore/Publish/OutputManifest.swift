@@ -6,19 +6,22 @@ import Foundation
 public struct OutputManifest: Codable, Sendable, Equatable {
     public static let fileName = ".vitrine-manifest.json"
 
-    /// One written file: the SHA-256 of its bytes, its size, and the digest of what it was made from (the page's
-    /// model inputs and the templates), which lets a rebuild skip rendering it.
+    /// One written file: the SHA-256 of its bytes, its size, the digest of what it was made from (the page's
+    /// model inputs and the templates), which lets a rebuild skip rendering it, and for an image the URLs it was
+    /// downloaded from, which let a rebuild keep it when the cache lacks it and the network fails.
     public struct File: Codable, Sendable, Hashable {
         public var path: String
         public var sha256: String
         public var size: Int?
         public var inputs: String?
+        public var urls: [String]?
 
-        public init(path: String, sha256: String, size: Int? = nil, inputs: String? = nil) {
+        public init(path: String, sha256: String, size: Int? = nil, inputs: String? = nil, urls: [String]? = nil) {
             self.path = path
             self.sha256 = sha256
             self.size = size
             self.inputs = inputs
+            self.urls = urls
         }
     }
 
@@ -107,6 +110,12 @@ public struct OutputManifest: Codable, Sendable, Equatable {
                 json.key("size")
                 json.integer(size)
             }
+            if let urls = file.urls {
+                json.key("urls")
+                json.beginArray()
+                for url in urls { json.string(url) }
+                json.endArray()
+            }
             json.endObject()
         }
         json.endArray()
@@ -164,14 +173,65 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         access(root.appendingPathComponent(fileName).path, F_OK) == 0
     }
 
-    public static func read(in root: URL) -> OutputManifest? {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(fileName).path) else {
-            return nil
+    public static func read(in root: URL) -> OutputManifest? { try? readChecked(in: root).get() }
+
+    /// Why a manifest could not be read.
+    enum ReadProblem: Error, Equatable, CustomStringConvertible {
+        case missing
+        case unreadable(String)
+        case notJSON
+        case wrongShape
+
+        var description: String {
+            switch self {
+            case .missing: "there is none"
+            case .unreadable(let reason): "it cannot be read (\(reason))"
+            case .notJSON: "it is not complete JSON"
+            case .wrongShape: "it does not have a manifest's fields"
+            }
         }
-        guard let json = try? data.withUnsafeBytes({ (bytes) throws(JSONParseError) in try JSONValue.parse(bytes) })
-        else { return nil }
-        return try? OutputManifest(json: json)
     }
+
+    /// The manifest in `root`, or why there is none to use; a symbolic link in its place is not followed.
+    static func readChecked(in root: URL) -> Result<OutputManifest, ReadProblem> {
+        let files = RootedFiles(root: root.path)
+        switch files.entry(fileName) {
+        case .missing, .blocked: return .failure(.missing)
+        case .other: return .failure(.unreadable("it is not a regular file"))
+        case .file: break
+        }
+        guard let bytes = files.contents(fileName, limit: 1 << 30) else {
+            return .failure(.unreadable(Errno.describe(errno)))
+        }
+        guard let json = try? bytes.withUnsafeBytes({ (bytes) throws(JSONParseError) in try JSONValue.parse(bytes) })
+        else { return .failure(.notJSON) }
+        guard let manifest = try? OutputManifest(json: json) else { return .failure(.wrongShape) }
+        return .success(manifest)
+    }
+}
+
+/// The output folder's manifest is there but damaged, so Vitrine cannot tell which files it wrote.
+public struct OutputManifestDamagedError: UserFacingError {
+    public let folder: String
+    public let reason: String
+
+    public var sentence: String {
+        "The manifest of \(folder) (\(OutputManifest.fileName)) is damaged: \(reason); Vitrine cannot tell which "
+            + "files there are its own, so rebuild with --force (files it did not write are left alone)."
+    }
+
+    public var exitStatus: ExitStatus { .cannotWrite }
+}
+
+/// A cached image no longer had the bytes it is known by while it was copied into the output.
+public struct CachedImageChangedError: UserFacingError {
+    public let path: String
+
+    public var sentence: String {
+        "The cached image \(path) changed while it was copied into the output; run again to download it anew."
+    }
+
+    public var exitStatus: ExitStatus { .cannotWrite }
 }
 
 /// The output folder holds files Vitrine did not write, and it was not told to write there anyway.
@@ -196,6 +256,9 @@ enum TemporaryFileSweeper {
         guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil else { return false }
         return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }
+
+    /// The part of a temporary file's name after `.vitrine-`: this process's id and a random number.
+    static func suffix() -> String { "\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
 
     /// Removes orphaned temporary files anywhere below `root`; returns how many.
     @discardableResult

@@ -13,7 +13,8 @@ enum AtomicFile {
     ) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         let scratch = temporaryFolder ?? directory
-        let temporary = scratch.appendingPathComponent(".\(url.lastPathComponent).vitrine-\(temporarySuffix())")
+        let temporary = scratch.appendingPathComponent(
+            ".\(url.lastPathComponent).vitrine-\(TemporaryFileSweeper.suffix())")
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
         var descriptor = open(temporary.path, flags, 0o644)
         if descriptor < 0 && errno == ENOENT {
@@ -64,42 +65,6 @@ enum AtomicFile {
         } catch {
             throw FileWriteError(path: folder.path, reason: describe(error))
         }
-    }
-
-    /// Makes `destination` hold the same bytes as `source`: a hard link where the file system allows, else a copy.
-    /// A link where nothing is yet is made directly (a link is whole or absent, so it needs no temporary name);
-    /// one that replaces a file goes through a temporary link renamed over it.
-    static func place(copyOf source: URL, at destination: URL) throws(FileWriteError) {
-        let directory = destination.deletingLastPathComponent()
-        if link(source.path, destination.path) == 0 { return }
-        if errno == ENOENT && FileManager.default.fileExists(atPath: source.path) {
-            try createFolder(directory)
-            if link(source.path, destination.path) == 0 { return }
-        }
-        let temporary = directory.appendingPathComponent(
-            ".\(destination.lastPathComponent).vitrine-\(temporarySuffix())")
-        var linked = link(source.path, temporary.path) == 0
-        if !linked && errno == ENOENT && FileManager.default.fileExists(atPath: source.path) {
-            try createFolder(directory)
-            linked = link(source.path, temporary.path) == 0
-        }
-        if linked {
-            if rename(temporary.path, destination.path) == 0 { return }
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw FileWriteError(path: destination.path, reason: reason)
-        }
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: source)
-        } catch {
-            throw FileWriteError(path: source.path, reason: describe(error))
-        }
-        try write(bytes, to: destination)
-    }
-
-    private static func temporarySuffix() -> String {
-        "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
     private static func describe(_ error: any Error) -> String {

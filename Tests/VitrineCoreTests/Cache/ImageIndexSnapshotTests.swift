@@ -33,6 +33,11 @@ import Testing
         }
     }
 
+    /// The stamps the cache verified the images of `records` with.
+    func stamps(_ cache: CacheStore, _ records: [String: CacheStore.ImageRecord]) -> [String: FileStamp] {
+        cache.imageRecords(for: Array(records.keys)).stamps
+    }
+
     func indexFile(of url: String, in folder: TemporaryFolder) -> String {
         let digest = SHA256.hex(of: url)
         return folder.url.appendingPathComponent("urls/\(digest.prefix(2))/\(digest).json").path
@@ -40,7 +45,7 @@ import Testing
 
     @Test func readsBackWhatItWrites() throws {
         let (folder, cache, records) = try cache(with: 20)
-        var snapshot = cache.snapshot(of: records)
+        var snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         let sha = String(repeating: "0f", count: 32)
         snapshot.records[String(repeating: "a1", count: 32)] = CacheStore.ImageRecord(
             sha256: sha, format: .webp, byteCount: 7, width: nil, height: nil)
@@ -51,7 +56,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "vitrine-images 1", "vitrine-images 2\n", "vitrine-images 1\nimage x\n",
+        "", "vitrine-images 2", "vitrine-images 1\n", "vitrine-images 1\nimage x\n",
         "vitrine-images 1\nfolder 1 2 3 ../up\n", "vitrine-images 1\nfolder 1 -2 3 urls/ab\n",
         "vitrine-images 1\nfolder 1 2 3 urls/ab/cd\n",
         "vitrine-images 1\nimage \(String(repeating: "a", count: 64)) \(String(repeating: "B", count: 64)) jpeg 1 - -\n",
@@ -65,7 +70,7 @@ import Testing
 
     @Test func unchangedFoldersAreTakenWithoutOpeningTheirEntries() throws {
         let (folder, cache, records) = try cache(with: 30)
-        let snapshot = cache.snapshot(of: records)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records == records && lookup.fromSnapshot == 30)
 
@@ -81,7 +86,7 @@ import Testing
 
     @Test func aChangedFolderIsReadAgainAndOnlyItsEntriesAre() throws {
         let (folder, cache, records) = try cache(with: 30)
-        let snapshot = cache.snapshot(of: records)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         // The same URL downloaded again with other bytes, as another build sharing the cache would: a new index file
         // renamed into the folder.
         let url = "https://images.example/7.jpg"
@@ -106,7 +111,7 @@ import Testing
         try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[url])))
         // Its folder dated back as well: the snapshot must see the file gone, not only the folder changed.
         try age(folder)
-        let snapshot = cache.snapshot(of: records)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         #expect(snapshot.records.count == 9 && snapshot.records[SHA256.hex(of: url)] == nil)
         let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.fromSnapshot == 9 && lookup.records[url] == nil && lookup.records.count == 9)
@@ -114,15 +119,30 @@ import Testing
 
     @Test func foldersChangedJustBeforeTheSnapshotAreLeftOut() throws {
         let (folder, cache, records) = try cache(with: 10, settled: false)
-        let snapshot = cache.snapshot(of: records)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         #expect(snapshot.records.isEmpty)
         #expect(cache.imageRecords(for: Array(records.keys), snapshot: snapshot).records == records)
         #expect(FileManager.default.fileExists(atPath: folder.url.path))
     }
 
-    @Test func aCopyMadeWithItsTimesKeepsTheSnapshotValid() throws {
+    @Test func anImageChangedInPlaceIsNeitherTakenFromTheSnapshotNorKept() throws {
         let (folder, cache, records) = try cache(with: 10)
-        let snapshot = cache.snapshot(of: records)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let url = "https://images.example/3.jpg"
+        let image = cache.imageFile(for: try #require(records[url]))
+        // The same size, other bytes, and the folder's time left as it was: only the file's own stamp tells.
+        let handle = try FileHandle(forWritingTo: image)
+        try handle.seek(toOffset: 3)
+        try handle.write(contentsOf: Data([0xEE]))
+        try handle.close()
+        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.records[url] == nil && lookup.records.count == 9 && lookup.fromSnapshot == 9)
+        #expect(!FileManager.default.fileExists(atPath: image.path), "the damaged bytes are removed")
+    }
+
+    @Test func aCopyMadeWithItsTimesIsVerifiedAgain() throws {
+        let (folder, cache, records) = try cache(with: 10)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         let copy = folder.url.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: copy) }
         let process = Process()
@@ -130,8 +150,11 @@ import Testing
         process.arguments = ["-a", folder.url.path, copy.path]
         try process.run()
         process.waitUntilExit()
+        // The copies are new files, so their bytes are hashed once before they are trusted.
         let copied = CacheStore(root: copy)
         let lookup = copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
-        #expect(lookup.records == records && lookup.fromSnapshot == 10)
+        #expect(lookup.records == records && lookup.fromSnapshot == 0)
+        let again = copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(again.records == records)
     }
 }

@@ -119,66 +119,74 @@ import Testing
 
     @Test func theWriterRemovesItBeforeItsFirstChangeAndRecordsTheNewOne() throws {
         let statePath = cache.url.appendingPathComponent("builds/state").path
-        var writer = try OutputWriter(root: output.url, statePath: statePath)
+        let records = OutputRecordPaths(
+            state: statePath, verified: cache.url.appendingPathComponent("builds/verified").path,
+            temporaryFolder: cache.url)
+        var writer = try OutputWriter(root: output.url, records: records)
         try writer.begin(planned: ["index.html"])
         try writer.write(Array("one".utf8), to: "index.html")
         try writer.finish()
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let first = try #require(BuildState.read(atPath: statePath))
         #expect(first.files.map(\.path) == ["index.html", OutputManifest.fileName])
         #expect(first.isCurrent(fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date()))
         let recorded = FileStamp.of(statePath)
 
         // Nothing to change: the state stays as it was, not even rewritten.
-        writer = try OutputWriter(root: output.url, statePath: statePath)
+        writer = try OutputWriter(root: output.url, records: records)
         try writer.begin(planned: ["index.html"])
         #expect(try !writer.write(Array("one".utf8), to: "index.html"))
         try writer.finish()
         #expect(FileStamp.of(statePath) == recorded)
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         #expect(FileStamp.of(statePath) == recorded)
 
         // The first change removes it, before the new bytes are in place (as a run killed there would leave it).
-        writer = try OutputWriter(root: output.url, statePath: statePath)
+        writer = try OutputWriter(root: output.url, records: records)
         try writer.begin(planned: ["index.html"])
         try writer.write(Array("two".utf8), to: "index.html")
         #expect(FileStamp.of(statePath) == nil)
         try writer.finish()
-        writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+        writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: [])
         #expect(BuildState.read(atPath: statePath)?.fingerprint == "f2")
 
         // A build that cannot stand on its cache alone (an answer not cached as served) leaves none.
-        writer = try OutputWriter(root: output.url, statePath: statePath)
+        writer = try OutputWriter(root: output.url, records: records)
         try writer.begin(planned: ["index.html"])
         try writer.finish()
-        writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: nil, temporaryFolder: cache.url)
+        writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: nil)
         #expect(FileStamp.of(statePath) == nil)
     }
 
     @Test func aFileChangedDuringTheBuildIsNotRecordedAsCurrent() throws {
         let statePath = cache.url.appendingPathComponent("builds/state").path
-        var writer = try OutputWriter(root: output.url, statePath: statePath)
+        let records = OutputRecordPaths(
+            state: statePath, verified: cache.url.appendingPathComponent("builds/verified").path,
+            temporaryFolder: cache.url)
+        var writer = try OutputWriter(root: output.url, records: records)
         try writer.begin(planned: ["index.html", "images/a.jpg"])
         try writer.write(Array("one".utf8), to: "index.html", inputs: "i1")
         try put("jpeg", "images/source.jpg", in: cache)
         try writer.placeImage(
-            from: cache.url.appendingPathComponent("images/source.jpg"), sha256: "s", byteCount: 4, at: "images/a.jpg")
+            from: cache.url.appendingPathComponent("images/source.jpg"), sha256: SHA256.hex(of: "jpeg"), byteCount: 4,
+            at: "images/a.jpg")
         try writer.finish()
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
 
         // The next build takes the stamps it records from what it found at `begin`; someone replaces both files
         // after that, with the same sizes, while the build runs.
-        writer = try OutputWriter(root: output.url, statePath: statePath)
+        writer = try OutputWriter(root: output.url, records: records)
         try writer.begin(planned: ["index.html", "images/a.jpg"])
         try put("two", "index.html", in: output)
         try put("JPEG", "images/a.jpg", in: output)
         #expect(writer.keep("index.html", inputs: "i1"))
         #expect(
             try !writer.placeImage(
-                from: cache.url.appendingPathComponent("images/source.jpg"), sha256: "s", byteCount: 4,
+                from: cache.url.appendingPathComponent("images/source.jpg"), sha256: SHA256.hex(of: "jpeg"),
+                byteCount: 4,
                 at: "images/a.jpg"))
         try writer.finish()
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [], temporaryFolder: cache.url)
+        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let state = try #require(BuildState.read(atPath: statePath))
         #expect(!state.isCurrent(fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date()))
     }

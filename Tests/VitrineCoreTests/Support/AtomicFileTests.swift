@@ -23,12 +23,6 @@ import Testing
             #expect(try Data(contentsOf: file) == Data([UInt8(index)]))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
-        let placed = folder.url.appendingPathComponent("out/deep/images/a.jpg")
-        try AtomicFile.place(copyOf: folder.url.appendingPathComponent("cache/images/a1/1.jpg"), at: placed)
-        #expect(try Data(contentsOf: placed) == Data([1]))
-        #expect(throws: FileWriteError.self) {
-            try AtomicFile.place(copyOf: folder.url.appendingPathComponent("missing.jpg"), at: placed)
-        }
     }
 
     @Test func reportsAFolderThatCannotBeCreated() throws {
@@ -38,16 +32,6 @@ import Testing
         #expect(throws: FileWriteError.self) {
             try AtomicFile.write(Array("y".utf8), to: blocker.appendingPathComponent("inside.html"))
         }
-    }
-
-    @Test func placesACopyThatSurvivesTheSource() throws {
-        let folder = try TemporaryFolder()
-        let source = folder.url.appendingPathComponent("source.jpg")
-        try AtomicFile.write([1, 2, 3], to: source)
-        let placed = folder.url.appendingPathComponent("out/images/copy.jpg")
-        try AtomicFile.place(copyOf: source, at: placed)
-        try FileManager.default.removeItem(at: source)
-        #expect(try Data(contentsOf: placed) == Data([1, 2, 3]))
     }
 }
 

@@ -1,0 +1,64 @@
+import Foundation
+
+/// An exclusive lock on an output folder for the length of a run, so that two runs never write into one folder at
+/// once: `flock` on the folder itself, which leaves no file behind and which the kernel releases when the process
+/// ends, however it ends (`kill -9` included). The folder is created if it is missing.
+public final class OutputLock {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Takes the lock on `folder`. When another run holds it, waits for it (saying so through `progress` once a
+    /// check has failed), or with `wait` false throws ``OutputBusyError`` at once. Waiting ends with the task's
+    /// cancellation (Ctrl-C, SIGTERM, `--deadline`).
+    public static func acquire(
+        _ folder: URL, wait: Bool, progress: @Sendable (ProgressEvent) -> Void = { _ in }
+    ) async throws -> OutputLock {
+        let path = folder.standardizedFileURL.path
+        var descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor < 0 && errno == ENOENT {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw FileWriteError(path: path, reason: (error as NSError).localizedDescription)
+            }
+            descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else { throw FileWriteError(path: path, reason: Errno.describe(errno)) }
+        let lock = OutputLock(descriptor: descriptor)
+        var announced = false
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw FileWriteError(path: path, reason: "it cannot be locked (\(Errno.describe(errno)))")
+            }
+            guard wait else { throw OutputBusyError(folder: path) }
+            if !announced {
+                progress(.waitingForOutput(folder: path))
+                announced = true
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return lock
+    }
+}
+
+@available(*, unavailable)
+extension OutputLock: Sendable {}
+
+/// Another run holds the output folder's lock and the run was told not to wait for it.
+public struct OutputBusyError: UserFacingError {
+    public let folder: String
+
+    public var sentence: String {
+        "Another Vitrine run is writing into \(folder), and --no-wait was given; run again when it has finished."
+    }
+
+    public var exitStatus: ExitStatus { .timedOut }
+}
