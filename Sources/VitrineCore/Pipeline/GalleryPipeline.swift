@@ -381,10 +381,11 @@ public struct GalleryPipeline: Sendable {
         summary.warnings.forEach { progress(.warning($0)) }
 
         let urls = Self.imageURLs(of: result)
+        // --frozen proves that the cache alone can rebuild the output, so it takes nothing back from it.
+        let recovery = options.frozen ? nil : OutputImageRecovery(survey: await survey(), cache: cache)
         let images = try await ImageDownloader(
             fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-            snapshot: await snapshot(),
-            recover: OutputImageRecovery(survey: await survey(), cache: cache).recover, progress: progress
+            snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress
         ).download(urls)
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache

@@ -3,7 +3,7 @@ import Foundation
 /// An exclusive lock on an output folder for the length of a run, so that two runs never write into one folder at
 /// once: `flock` on the folder itself, which leaves no file behind and which the kernel releases when the process
 /// ends, however it ends (`kill -9` included). The folder is created if it is missing.
-public final class OutputLock {
+public final class OutputLock: Sendable {
     private let descriptor: Int32
 
     private init(descriptor: Int32) {
@@ -48,9 +48,6 @@ public final class OutputLock {
         return lock
     }
 }
-
-@available(*, unavailable)
-extension OutputLock: Sendable {}
 
 /// Another run holds the output folder's lock and the run was told not to wait for it.
 public struct OutputBusyError: UserFacingError {
