@@ -157,6 +157,26 @@ import Testing
         #expect(waited.status == 0 && waited.stderr.contains("Waiting for another Vitrine run"), "\(waited.stderr)")
     }
 
+    @Test func runsIntoOtherFoldersShareOneCacheSafely() async throws {
+        let bench = try await Bench()
+        defer { Task { await bench.stop() } }
+        let folders = ["a", "b", "c"]
+        let runs = try folders.map { try VitrineProcess.launch(bench.arguments(["--pages", "2"], out: $0)) }
+        for run in runs {
+            let outcome = try await run.wait()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        for folder in folders {
+            #expect(try bench.workspace.tree(folder) == (try bench.workspace.tree("a")))
+            try expectConsistent(bench, out: folder)
+        }
+        let cache = try bench.workspace.tree("cache")
+        #expect(cache.keys.filter { $0.contains(".vitrine-") }.isEmpty, "no temporary file is left in the cache")
+        for (path, bytes) in cache where path.hasPrefix("images/") {
+            #expect(SHA256.hex(of: bytes).hasPrefix(Self.stem(of: path)), "cache/\(path) is damaged")
+        }
+    }
+
     @Test func damageToACachedOrPublishedImageDoesNotSpread() async throws {
         let bench = try await Bench()
         defer { Task { await bench.stop() } }
