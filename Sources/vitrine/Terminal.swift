@@ -98,7 +98,7 @@ final class Terminal: Sendable {
         guard interactive else { return }
         lineShown.withLock { shown in
             shown = true
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(redactor.redact(text))".utf8))
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(Self.printable(redactor.redact(text)))".utf8))
         }
     }
 
@@ -116,6 +116,22 @@ final class Terminal: Sendable {
     }
 
     private func printError(_ text: String) {
-        FileHandle.standardError.write(Data((redactor.redact(text) + "\n").utf8))
+        FileHandle.standardError.write(Data((Self.printable(redactor.redact(text)) + "\n").utf8))
+    }
+
+    /// `text` with nothing a terminal would act on: control characters (C0, DEL, C1, which start escape sequences
+    /// that can retitle the window, clear the screen or rewrite what was printed) and the bidirectional overrides
+    /// that make text display other than it reads become spaces or are dropped. Messages quote what the network
+    /// sent (an API's error body, a title), so every line passes through here.
+    static func printable(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: result.append(" ")
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: continue
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
     }
 }

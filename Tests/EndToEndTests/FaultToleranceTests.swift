@@ -115,6 +115,21 @@ import VitrineTemplates
         #expect((failure["error"] as? String)?.contains("--offline") == true)
     }
 
+    @Test func terminalEscapesFromTheNetworkNeverReachTheTerminal() async throws {
+        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31mRejected\u{202E}txt.exe\r\nby the API"
+        let scenario = try await Scenario([SampleAPIFault(.status(400, body: hostile), on: .api)])
+        defer { Task { await scenario.stop() } }
+        let outcome = try await scenario.build(["--retries", "0"])
+        #expect(outcome.status == 69 || outcome.status == 65, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Rejected"), "the API's own message is still shown: \(outcome.stderr)")
+        let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "one sentence, one line: \(outcome.stderr)")
+        let controls = outcome.stderr.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+        }
+        #expect(controls.isEmpty, "\(controls.map { String($0.value, radix: 16) })")
+    }
+
     @Test func serverErrorsAreRetried() async throws {
         let scenario = try await Scenario([
             SampleAPIFault(.status(503, body: "Service Unavailable"), on: .api, times: 1),
