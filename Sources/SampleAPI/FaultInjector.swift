@@ -89,6 +89,8 @@ enum FaultResponses {
             return response
         case .malformedJSON:
             return malformedJSON(from: normal())
+        case .hugePixels:
+            return SampleAPIResponse(status: 200, headers: ["Content-Type": "image/png"], body: hugePNG)
         case .hostileResults:
             let response = normal()
             guard response.status == 200,
@@ -154,4 +156,31 @@ enum FaultResponses {
         let time = "\(twoDigits(parts.hour)):\(twoDigits(parts.minute)):\(twoDigits(parts.second))"
         return "\(weekday), \(twoDigits(parts.day)) \(month) \(parts.year ?? 1970) \(time) GMT"
     }
+}
+
+/// A PNG signature and an `IHDR` chunk declaring 100,000 × 100,000 pixels (8-bit RGB), with its CRC, then an empty
+/// `IEND`: what an image bomb's header looks like, in 45 bytes.
+let hugePNG: Data = {
+    var chunk = Data("IHDR".utf8)
+    for value in [UInt32(100_000), UInt32(100_000)] {
+        withUnsafeBytes(of: value.bigEndian) { chunk.append(contentsOf: $0) }
+    }
+    chunk.append(contentsOf: [8, 2, 0, 0, 0])
+    var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+    png.append(chunk)
+    withUnsafeBytes(of: crc32(chunk).bigEndian) { png.append(contentsOf: $0) }
+    png.append(contentsOf: [0, 0, 0, 0])
+    png.append(Data("IEND".utf8))
+    withUnsafeBytes(of: crc32(Data("IEND".utf8)).bigEndian) { png.append(contentsOf: $0) }
+    return png
+}()
+
+/// The CRC-32 PNG chunks carry (the ISO-HDLC polynomial).
+private func crc32(_ bytes: Data) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
+    }
+    return ~crc
 }

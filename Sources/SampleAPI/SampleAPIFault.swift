@@ -31,6 +31,7 @@ import Foundation
 ///             | "oversized=" bytes [ "k" | "m" | "g" ]  ; a padded JPEG of that size (binary multiples)
 ///             | "stall=" seconds               ; headers and a few bytes, then silence, then a close
 ///             | "malformed-json" | "hostile"    ; broken JSON; a Pixabay page with hostile hits mixed in
+///             | "huge-pixels"                  ; a small PNG whose header declares 100,000 × 100,000 pixels
 ///     count   = a positive number (only the first `count` matching requests) | "*" (every one, the default)
 ///
 /// For example `api:429:3`, `images:500`, `all:delay=50`, `api,q=graffiti:hostile`, `api:retry-after-date=2:1`,
@@ -89,6 +90,9 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case malformedJSON
         /// The normal search page with hostile hits in every other slot and `totalHits` as a string.
         case hostileResults
+        /// `200 OK`, `image/png`: a small, valid PNG whose header declares 100,000 × 100,000 pixels, the
+        /// "decompression bomb" shape that decoders refuse.
+        case hugePixels
     }
 
     /// What happens to the requests this rule claims.
@@ -173,7 +177,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "
-        + "oversized=BYTES, stall=S, malformed-json or hostile"
+        + "oversized=BYTES, stall=S, malformed-json, hostile or huge-pixels"
 
     private static func quoted(_ text: some StringProtocol) -> String {
         "\"\(text)\""
@@ -244,6 +248,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case ("wrong-type", nil): return .wrongContentType
         case ("malformed-json", nil): return .malformedJSON
         case ("hostile", nil): return .hostileResults
+        case ("huge-pixels", nil): return .hugePixels
         default:
             throw SampleAPIFaultSpecError(
                 "Unknown fault kind \(quoted(token)) in \(quoted(spec)); expected \(kindList)."
@@ -308,6 +313,7 @@ extension SampleAPIFault.Kind {
         case .stall(let seconds): "stall=\(seconds)"
         case .malformedJSON: "malformed-json"
         case .hostileResults: "hostile"
+        case .hugePixels: "huge-pixels"
         }
     }
 }

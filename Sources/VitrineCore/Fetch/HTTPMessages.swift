@@ -67,7 +67,7 @@ public enum FetchError: UserFacingError, Equatable {
     public var sentence: String {
         switch self {
         case .transport(let url, let reason): "Could not fetch \(url): \(reason)."
-        case .tooLarge(let url, let limit): "The response from \(url) is larger than the \(limit)-byte limit."
+        case .tooLarge(let url, let limit): "The response from \(url) is larger than the limit of \(FileSize.describe(limit))."
         case .refusedURL(let url): "Refused to fetch \(url): only http and https URLs are fetched."
         case .cancelled: "The transfer was cancelled."
         }
@@ -81,7 +81,7 @@ extension FetchError {
     var shortReason: String {
         switch self {
         case .transport(_, let reason): reason
-        case .tooLarge(_, let limit): "larger than \(limit / (1 << 20)) MiB"
+        case .tooLarge(_, let limit): "larger than \(FileSize.describe(limit))"
         case .refusedURL: "not an http(s) URL"
         case .cancelled: "cancelled"
         }

@@ -90,6 +90,11 @@ struct ImageDownloader: Sendable {
         guard let format = ImageFormat.sniff(response.body) else {
             return (url, .failed(reason: "Not an image"), nil)
         }
+        if let size = ImageDimensions.read(response.body, format: format),
+            let refusal = ImageDimensions.refusal(width: size.width, height: size.height)
+        {
+            return (url, .failed(reason: refusal), nil)
+        }
         let (record, stamp) = try cache.storeStampedImage(response.body, format: format, from: url)
         return (url, .stored(record), stamp)
     }

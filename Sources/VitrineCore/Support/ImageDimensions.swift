@@ -8,8 +8,21 @@ enum ImageDimensions {
         case .jpeg: size = jpeg(bytes)
         case .webp: size = webp(bytes)
         }
-        guard let (width, height) = size, width > 0, height > 0, width <= 100_000, height <= 100_000 else { return nil }
+        guard let (width, height) = size, width > 0, height > 0 else { return nil }
         return (width, height)
+    }
+
+    /// The longest side a page is given: browsers' decoders refuse larger ones (Chromium's and Firefox's limit
+    /// a side to 32,767 pixels).
+    static let largestSide = 32_767
+    /// The most pixels a page is given, 2^28 (268 megapixels, about 1 GiB decoded): a header that declares more
+    /// is an image bomb, or nothing a browser will show.
+    static let largestPixelCount = 1 << 28
+
+    /// Why an image of this declared size is refused, in a few words for a placeholder; nil when it is acceptable.
+    static func refusal(width: Int, height: Int) -> String? {
+        guard width > largestSide || height > largestSide || width * height > largestPixelCount else { return nil }
+        return "Image too large: \(width) × \(height) pixels"
     }
 
     /// The size in the first start-of-frame segment.
