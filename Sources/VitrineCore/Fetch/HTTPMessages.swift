@@ -67,7 +67,8 @@ public enum FetchError: UserFacingError, Equatable {
     public var sentence: String {
         switch self {
         case .transport(let url, let reason): "Could not fetch \(url): \(reason)."
-        case .tooLarge(let url, let limit): "The response from \(url) is larger than the limit of \(FileSize.describe(limit))."
+        case .tooLarge(let url, let limit):
+            "The response from \(url) is larger than the limit of \(FileSize.describe(limit))."
         case .refusedURL(let url): "Refused to fetch \(url): only http and https URLs are fetched."
         case .cancelled: "The transfer was cancelled."
         }
