@@ -62,6 +62,8 @@ public enum FetchError: UserFacingError, Equatable {
     case tooLarge(url: String, limit: Int)
     /// The URL's scheme is not http or https, or it is not a URL at all.
     case refusedURL(url: String)
+    /// The server asked for a wait (`Retry-After`, a spent rate budget) longer than the longest one made.
+    case waitTooLong(url: String, seconds: Int, limit: Int)
     case cancelled
 
     public var sentence: String {
@@ -70,11 +72,24 @@ public enum FetchError: UserFacingError, Equatable {
         case .tooLarge(let url, let limit):
             "The response from \(url) is larger than the limit of \(FileSize.describe(limit))."
         case .refusedURL(let url): "Refused to fetch \(url): only http and https URLs are fetched."
+        case .waitTooLong(let url, let seconds, let limit):
+            "\(url) asked Vitrine to wait \(Self.describe(seconds: seconds)) before asking again, longer than the "
+                + "\(Self.describe(seconds: limit)) it waits at most; try again later."
         case .cancelled: "The transfer was cancelled."
         }
     }
 
     public var exitStatus: ExitStatus { .unavailable }
+
+    /// A wait in the largest unit that keeps it readable: "45 s", "5 min", "3 h 20 min", "2 days".
+    static func describe(seconds: Int) -> String {
+        switch seconds {
+        case ..<120: "\(seconds) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3600) h" + (seconds % 3600 >= 60 ? " \(seconds % 3600 / 60) min" : "")
+        default: "\(seconds / 86_400) days"
+        }
+    }
 }
 
 extension FetchError {
@@ -84,6 +99,7 @@ extension FetchError {
         case .transport(_, let reason): reason
         case .tooLarge(_, let limit): "larger than \(FileSize.describe(limit))"
         case .refusedURL: "not an http(s) URL"
+        case .waitTooLong(_, let seconds, _): "asked to wait \(Self.describe(seconds: seconds))"
         case .cancelled: "cancelled"
         }
     }

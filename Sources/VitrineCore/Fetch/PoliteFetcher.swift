@@ -68,7 +68,7 @@ public final class PoliteFetcher: HTTPFetching {
         let host = Self.budgetKey(request.url)
         var attempt = 0
         while true {
-            try await waitForBudget(host: host)
+            try await waitForBudget(host: host, url: request.publicURL)
             let outcome: Result<HTTPResponse, FetchError>
             do {
                 outcome = .success(try await base.fetch(request))
@@ -76,7 +76,9 @@ public final class PoliteFetcher: HTTPFetching {
                 outcome = .failure(error)
             }
             if case .success(let response) = outcome { record(response, host: host) }
-            guard let delay = retryDelay(for: outcome, attempt: attempt + 1) else { return try outcome.get() }
+            guard let delay = try retryDelay(for: outcome, attempt: attempt + 1, url: request.publicURL) else {
+                return try outcome.get()
+            }
             attempt += 1
             let reason = Self.describe(outcome)
             if delay.wait > .seconds(1) || delay.rateLimited {
@@ -96,7 +98,11 @@ public final class PoliteFetcher: HTTPFetching {
         var rateLimited: Bool
     }
 
-    private func retryDelay(for outcome: Result<HTTPResponse, FetchError>, attempt: Int) -> Delay? {
+    /// How long to wait before trying again, or nil to stop; a wait the server asks for that is longer than the
+    /// policy's longest fails the request at once, saying how long was asked.
+    private func retryDelay(for outcome: Result<HTTPResponse, FetchError>, attempt: Int, url: String)
+        throws(FetchError) -> Delay?
+    {
         guard attempt <= policy.retries else { return nil }
         switch outcome {
         case .failure(.transport):
@@ -106,7 +112,7 @@ public final class PoliteFetcher: HTTPFetching {
         case .success(let response) where response.status == 429:
             let asked = Self.retryAfter(response.headers["retry-after"], now: Date())
             let wait = asked ?? policy.backoff(attempt: attempt, random: random())
-            guard wait <= policy.maximumWait else { return nil }
+            guard wait <= policy.maximumWait else { throw tooLong(wait, url: url) }
             return Delay(wait: max(wait, .milliseconds(100)), rateLimited: true)
         case .success(let response) where (500...599).contains(response.status):
             return Delay(wait: policy.backoff(attempt: attempt, random: random()), rateLimited: false)
@@ -116,7 +122,7 @@ public final class PoliteFetcher: HTTPFetching {
     }
 
     /// Waits while the host's known budget is spent, then takes one request from it.
-    private func waitForBudget(host: String) async throws(FetchError) {
+    private func waitForBudget(host: String, url: String) async throws(FetchError) {
         while true {
             let wait = budgets.withLock { budgets -> Duration? in
                 var budget = budgets[host, default: Budget()]
@@ -132,7 +138,7 @@ public final class PoliteFetcher: HTTPFetching {
                 return budget.resetAt.map { $0 - clock.now } ?? nil
             }
             guard let wait else { return }
-            guard wait <= policy.maximumWait else { return }
+            guard wait <= policy.maximumWait else { throw tooLong(wait, url: url) }
             if wait > .seconds(1) {
                 events(.waiting(seconds: wait.wholeSecondsRoundedUp, reason: "rate limited"))
             }
@@ -146,18 +152,24 @@ public final class PoliteFetcher: HTTPFetching {
         }
     }
 
+    private func tooLong(_ wait: Duration, url: String) -> FetchError {
+        .waitTooLong(
+            url: url, seconds: wait.wholeSecondsRoundedUp, limit: policy.maximumWait.wholeSecondsRoundedUp)
+    }
+
     /// Takes the budget from the latest response: the server is the authority, and on a 429 its Retry-After
-    /// outranks the reset time.
+    /// outranks the reset time. A 429 that gives neither a readable Retry-After nor a reset time leaves the budget
+    /// alone: the retry's own backoff is the wait.
     private func record(_ response: HTTPResponse, host: String) {
         let remaining = response.headers["x-ratelimit-remaining"].flatMap { Int($0.trimmed) }
         let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }.flatMap {
             $0 >= 0 && $0 < 86_400 ? Duration.milliseconds(Int($0 * 1000)) : nil
         }
         let retryAfter = Self.retryAfter(response.headers["retry-after"], now: Date())
-        guard response.status == 429 || remaining != nil else { return }
+        guard (response.status == 429 && (retryAfter ?? reset) != nil) || remaining != nil else { return }
         budgets.withLock { budgets in
-            if response.status == 429 {
-                budgets[host] = Budget(remaining: 0, resetAt: clock.now + (retryAfter ?? reset ?? .seconds(60)))
+            if response.status == 429, let wait = retryAfter ?? reset {
+                budgets[host] = Budget(remaining: 0, resetAt: clock.now + wait)
             } else {
                 budgets[host] = Budget(remaining: remaining, resetAt: clock.now + (reset ?? .seconds(60)))
             }
@@ -168,6 +180,8 @@ public final class PoliteFetcher: HTTPFetching {
     static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmed, !value.isEmpty else { return nil }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
+        // Digits too many to read are a wait longer than any that is made, not no wait at all.
+        if value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return .seconds(Int(Int32.max)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

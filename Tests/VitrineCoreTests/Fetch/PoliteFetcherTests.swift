@@ -52,6 +52,28 @@ import Testing
         #expect(refused.calls.withLock { $0 } == 1)
     }
 
+    @Test(arguments: ["86400", "99999999999999999999999", "Fri, 31 Dec 2100 23:59:59 GMT"])
+    func aWaitLongerThanTheLongestMadeFailsAtOnceSayingHowLong(retryAfter: String) async throws {
+        let script = Script([Self.response(429, ["retry-after": retryAfter]), Self.response(200)])
+        await #expect {
+            try await script.fetcher().fetch(request)
+        } throws: { error in
+            guard case .waitTooLong(_, let seconds, let limit)? = error as? FetchError else { return false }
+            return seconds >= 86_400 && limit == 300
+                && (error as? FetchError)?.sentence.contains("longer than the 5 min it waits at most") == true
+        }
+        #expect(script.waits.withLock { $0 }.isEmpty && script.calls.withLock { $0 } == 1)
+    }
+
+    @Test(arguments: ["soon", "-5", "Tomorrow-ish"])
+    func anUnreadableRetryAfterWaitsTheBackoffNotAMinute(retryAfter: String) async throws {
+        let script = Script(
+            Array(repeating: Self.response(429, ["retry-after": retryAfter]), count: 3) + [Self.response(200)])
+        #expect(try await script.fetcher().fetch(request).status == 200)
+        let waits = script.waits.withLock { $0 }
+        #expect(waits.count == 3 && waits.allSatisfy { $0 <= .seconds(1) }, "\(waits)")
+    }
+
     @Test func honoursRetryAfterInSeconds() async throws {
         let script = Script([Self.response(429, ["retry-after": "7"]), Self.response(200)])
         #expect(try await script.fetcher().fetch(request).status == 200)
