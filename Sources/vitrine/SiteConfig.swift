@@ -189,11 +189,12 @@ private struct SiteConfigReader {
                         guard let text = Self.text(of: array[element]) else {
                             throw error(key, in: index, problem: "its elements must be strings or numbers")
                         }
-                        arguments += ["--\(key)", text]
+                        arguments.append("--\(key)=\(text)")
                     }
                     optional.append((key, arguments))
                 } else if let text = Self.text(of: value) {
-                    optional.append((key, ["--\(key)", text]))
+                    // One word, so that a value such as -1 is read as the value it is, not as another option.
+                    optional.append((key, ["--\(key)=\(text)"]))
                 } else {
                     throw error(key, in: index, problem: "it must be a string or a number")
                 }

@@ -154,7 +154,8 @@ import VitrineTemplates
         let attempts = Dictionary(grouping: scenario.requests("/api"), by: { $0.query["q"] ?? "" }).mapValues(\.count)
         #expect(attempts.values.allSatisfy { $0 <= 2 })
         #expect(attempts.values.contains(2))
-        #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/index.html")))
+        #expect(
+            !FileManager.default.fileExists(atPath: scenario.workspace.path("out")), "a failed run leaves no folder")
     }
 
     @Test(arguments: [SampleAPIFault.Kind.truncatedBody, .resetMidBody])

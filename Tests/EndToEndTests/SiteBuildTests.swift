@@ -380,6 +380,10 @@ import VitrineTemplates
     @Test(arguments: [
         ("title = \"x\"\n[[gallery]]\nsource = \"pixabay\"\nterm = \"a\"\npagez = 3\n", "line 5, key pagez"),
         ("title = \"x\"\n[[gallery]]\nsource = \"pixabay\"\nterm = \"a\"\npages = 0\n", "line 5, key pages"),
+        (
+            "title = \"x\"\n[[gallery]]\nsource = \"pixabay\"\nterm = \"a\"\npages = -1\n",
+            "line 5, key pages of the 1st [[gallery]]: --pages must be between 1 and 500"
+        ),
         ("title = \"x\"\n[[gallery]]\nsource = \"pixabay\"\nterm = \"a\"\nkey = \"k\"\n", "$PIXABAY_API_KEY"),
         ("title = \"x\"\ncolour = 1\n[[gallery]]\nsource = \"thumbnails\"\n", "line 2, key colour"),
         ("title = \"x\"\n[[gallery]]\nsource = \"pixabay\"\n", "key term of the 1st [[gallery]]: it is missing"),

@@ -5,12 +5,17 @@ import Foundation
 /// ends, however it ends (`kill -9` included). The folder is created if it is missing.
 public final class OutputLock: Sendable {
     private let descriptor: Int32
+    /// The folder's path when this run created it, to be removed again if the run leaves it empty.
+    private let created: String?
 
-    private init(descriptor: Int32) {
+    private init(descriptor: Int32, created: String?) {
         self.descriptor = descriptor
+        self.created = created
     }
 
     deinit {
+        // Still locked: a run that waits for this one finds the folder gone and makes its own.
+        if let created { rmdir(created) }
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
@@ -22,30 +27,42 @@ public final class OutputLock: Sendable {
         _ folder: URL, wait: Bool, progress: @Sendable (ProgressEvent) -> Void = { _ in }
     ) async throws -> OutputLock {
         let path = folder.standardizedFileURL.path
-        var descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor < 0 && errno == ENOENT {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw FileWriteError(path: path, reason: (error as NSError).localizedDescription)
-            }
-            descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
-        guard descriptor >= 0 else { throw FileWriteError(path: path, reason: Errno.describe(errno)) }
-        let lock = OutputLock(descriptor: descriptor)
         var announced = false
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw FileWriteError(path: path, reason: "it cannot be locked (\(Errno.describe(errno)))")
+        while true {
+            var created: String?
+            var descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor < 0 && errno == ENOENT {
+                do {
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                } catch {
+                    throw FileWriteError(path: path, reason: (error as NSError).localizedDescription)
+                }
+                created = path
+                descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
-            guard wait else { throw OutputBusyError(folder: path) }
-            if !announced {
-                progress(.waitingForOutput(folder: path))
-                announced = true
+            guard descriptor >= 0 else { throw FileWriteError(path: path, reason: Errno.describe(errno)) }
+            var handedOver = false
+            defer { if !handedOver { close(descriptor) } }
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR else {
+                    throw FileWriteError(path: path, reason: "it cannot be locked (\(Errno.describe(errno)))")
+                }
+                guard wait else { throw OutputBusyError(folder: path) }
+                if !announced {
+                    progress(.waitingForOutput(folder: path))
+                    announced = true
+                }
+                try await Task.sleep(for: .milliseconds(50))
             }
-            try await Task.sleep(for: .milliseconds(50))
+            // The run it waited for may have removed the folder it left empty: lock the one at the path now.
+            var locked = stat()
+            var current = stat()
+            guard fstat(descriptor, &locked) == 0, stat(path, &current) == 0, locked.st_ino == current.st_ino,
+                locked.st_dev == current.st_dev
+            else { continue }
+            handedOver = true
+            return OutputLock(descriptor: descriptor, created: created)
         }
-        return lock
     }
 }
 
