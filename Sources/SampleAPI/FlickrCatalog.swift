@@ -212,7 +212,9 @@ public struct FlickrCatalog: Sendable {
             dateTaken: CivilTime.dateTime(details.taken - 8 * 3600, separator: "T") + "-08:00",
             description: description,
             published: CivilTime.iso8601(details.uploaded),
-            author: "nobody@flickr.com (\"\(details.owner.name)\")",
+            // Both forms the real feed sends: with inner quotes, and the older one without (group pools).
+            author: details.number.isMultiple(of: 2)
+                ? "nobody@flickr.com (\"\(details.owner.name)\")" : "nobody@flickr.com (\(details.owner.name))",
             authorID: details.owner.nsid,
             tags: details.tags
         )

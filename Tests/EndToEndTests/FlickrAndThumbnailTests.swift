@@ -130,5 +130,8 @@ import VitrineTemplates
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let site = SiteInspector(root: workspace.url.appendingPathComponent("Output"))
         #expect(try site.crawl().broken == [])
+        // The feed names its authors in two forms; each must credit the name.
+        let pages = try site.crawl().pages.map { try site.page($0).strings("//main").joined() }
+        #expect(!pages.contains { $0.contains("a Flickr member") })
     }
 }

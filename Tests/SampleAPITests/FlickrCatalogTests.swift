@@ -221,7 +221,7 @@ struct FlickrCatalogTests {
                 #expect(item.description.contains("width=\"\(image.width)\" height=\"\(image.height)\""))
                 #expect(item.description.contains("<img src=\"\(item.media.m)\""))
                 #expect(item.description.hasPrefix(" <p><a href=\"https://www.flickr.com/people/\(item.authorID)/\">"))
-                #expect(captures(#"nobody@flickr\.com \("[^"]+"\)"#, in: item.author) != nil)
+                #expect(captures(#"nobody@flickr\.com \(("[^"]+"|[^"()]+)\)"#, in: item.author) != nil)
                 #expect(captures(#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-08:00"#, in: item.dateTaken) != nil)
                 #expect(captures(#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, in: item.published) != nil)
                 #expect(!item.tags.isEmpty && !item.tags.contains(","))

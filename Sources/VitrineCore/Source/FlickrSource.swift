@@ -261,13 +261,22 @@ public struct FlickrSource: ImageSource {
         return output
     }
 
-    /// `nobody@flickr.com ("name")` -> `name`.
+    /// The name in a feed entry's `author`, in each form the feed sends: `nobody@flickr.com ("name")`, the older
+    /// `nobody@flickr.com (name)` (group pools still send it), and a bare name; "a Flickr member" when there is none.
     static func authorName(_ author: String?) -> String {
-        guard let author, let open = author.range(of: "(\""), let close = author.range(of: "\")", options: .backwards),
-            open.upperBound <= close.lowerBound
-        else { return "a Flickr member" }
-        let name = String(author[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
-        return name.isEmpty ? "a Flickr member" : name
+        let fallback = "a Flickr member"
+        guard let author = author?.trimmingCharacters(in: .whitespaces), !author.isEmpty else { return fallback }
+        var name: Substring
+        if let open = author.firstIndex(of: "("), author.hasSuffix(")"), open < author.index(before: author.endIndex) {
+            name = author[author.index(after: open)..<author.index(before: author.endIndex)]
+            if name.count >= 2, name.first == "\"", name.last == "\"" { name = name.dropFirst().dropLast() }
+        } else if !author.contains("@") {
+            name = Substring(author)
+        } else {
+            return fallback
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? fallback : trimmed
     }
 
     /// The width and height attributes of the image in the feed's description HTML.

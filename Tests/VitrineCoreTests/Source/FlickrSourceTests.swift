@@ -129,4 +129,15 @@ import Testing
     func rejectsAnythingButAnArray(body: String) {
         #expect(throws: SourceError.self) { try ThumbnailSource.decode(Array(body.utf8)) }
     }
+
+    @Test(arguments: [
+        ("nobody@flickr.com (\"Jan K\")", "Jan K"), ("nobody@flickr.com (Jan K)", "Jan K"),
+        ("nobody@flickr.com (\"Jan \"J\" K\")", "Jan \"J\" K"),
+        ("nobody@flickr.com (Anna (Hamburg))", "Anna (Hamburg)"),
+        ("Jan K", "Jan K"), ("nobody@flickr.com", "a Flickr member"), ("nobody@flickr.com ()", "a Flickr member"),
+        ("", "a Flickr member"),
+    ])
+    func creditsTheFeedsAuthorInEveryFormItIsSent(author: String, name: String) {
+        #expect(FlickrSource.authorName(author) == name)
+    }
 }
