@@ -152,7 +152,8 @@ public struct PixabaySource: ImageSource {
             hits: first.hits, fetchedAt: first.fetchedAt, warnings: first.warnings, skipped: first.skipped)
         let available = min(first.totalHits, plan.wanted, hitCap)
         let lastPage = min(plan.pages, (available + plan.perPage - 1) / plan.perPage)
-        guard lastPage > 1, first.hits.count == plan.perPage else { return outcome }
+        // Whether there is more is the API's to say (its total, a full page), however many hits survived decoding.
+        guard lastPage > 1, first.received == plan.perPage else { return outcome }
         let rest = try await withThrowingTaskGroup(of: (Int, PageOutcome).self) { group in
             for number in 2...lastPage {
                 group.addTask { (number, try await page(number, of: query, plan: plan, api: api)) }
@@ -166,13 +167,15 @@ public struct PixabaySource: ImageSource {
             outcome.warnings += page.warnings
             outcome.skipped += page.skipped
             if let date = page.fetchedAt { outcome.fetchedAt = min(outcome.fetchedAt ?? date, date) }
-            if page.hits.count < plan.perPage { break }
+            if page.received < plan.perPage { break }
         }
         return outcome
     }
 
     struct PageOutcome {
         var hits: [Hit]
+        /// How many hits the page held as the API sent it, usable or not.
+        var received = 0
         var totalHits: Int
         var fetchedAt: Date?
         var warnings: [String]
@@ -236,8 +239,9 @@ public struct PixabaySource: ImageSource {
                 warnings.append("Skipped Pixabay hit \(index + 1) of page \(page) for “\(query)”: \(reason).")
             }
         }
-        let total = json["totalHits"].int ?? decoded.count
-        return PageOutcome(hits: decoded, totalHits: max(0, total), fetchedAt: fetchedAt, warnings: warnings)
+        let total = json["totalHits"].int ?? hits.count
+        return PageOutcome(
+            hits: decoded, received: hits.count, totalHits: max(0, total), fetchedAt: fetchedAt, warnings: warnings)
     }
 
     struct SkipReason: Error, CustomStringConvertible {

@@ -37,6 +37,27 @@ import Testing
         #expect(capped.warnings.contains { $0.contains("at most 500 hits") })
     }
 
+    /// Finding 4 of the hostile pass: one unusable hit on the first page was taken for the end of the results.
+    @Test func anUnusableHitDoesNotEndThePaging() async throws {
+        let api = FakeAPI { url in
+            let page = Int(url.query("page")!)!
+            let perPage = Int(url.query("per_page")!)!
+            let hits = ((page - 1) * perPage..<min(page * perPage, 500)).map { index in
+                index == 7
+                    ? "{\"id\": \(index), \"webformatURL\": \"javascript:alert(1)\", \"tags\": \"x\"}"
+                    : pixabayHit(id: 1_000 + index)
+            }
+            return (200, "{\"total\": 9000, \"totalHits\": 500, \"hits\": [\(hits.joined(separator: ","))]}")
+        }
+        let source = PixabaySource(
+            term: "Hamburg", variantWord: nil, itemCount: 500, key: "k", endpoint: "http://127.0.0.1:1/api/")
+        let result = try await source.collect(using: api)
+        #expect(api.urls.count == 3, "every page the totals promise is asked for")
+        #expect(result.items.count == 499 && result.skipped == 1)
+        #expect(!result.warnings.contains { $0.contains("at most 500") }, "\(result.warnings)")
+        #expect(result.warnings.contains { $0.contains("Skipped Pixabay hit 8 of page 1") })
+    }
+
     @Test func pairsHitIOfEachSearchAndSaysWhenTheVariantRunsOut() async throws {
         let api = FakeAPI { url in
             let query = url.query("q")!
