@@ -44,9 +44,9 @@ public struct GalleryAssembler: Sendable {
                 id: "c1-p\(number)", number: number,
                 href: folder + (number == 1 ? "index.html" : "page-\(number).html"))
         }
-        var usedSlugs: [String: Int] = [:]
+        var names = HierarchyAssembler.Names()
         let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
-            let slug = uniqueSlug(for: item.sourceID, position: index + 1, used: &usedSlugs)
+            let slug = names.unique(base: Self.slug(of: item.sourceID, position: index + 1), in: "", separator: "-")
             let entries = zip(result.variants, item.entries).map { variant, entry in
                 GalleryModel.Entry(
                     id: "i\(slug)-\(variant.key)", variant: variant.key,
@@ -92,14 +92,12 @@ public struct GalleryAssembler: Sendable {
         }
     }
 
-    /// A file-name-safe form of the API's id, made unique; the position stands in when the id has nothing usable.
-    private func uniqueSlug(for sourceID: String, position: Int, used: inout [String: Int]) -> String {
+    /// A file-name-safe form of the API's id (ASCII letters, digits and `-`, at most 40); the position stands in
+    /// when the id has nothing usable.
+    private static func slug(of sourceID: String, position: Int) -> String {
         let safe = String(
             sourceID.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
                 .prefix(40))
-        let base = safe.isEmpty ? "n\(position)" : safe
-        let seen = used[base, default: 0] + 1
-        used[base] = seen
-        return seen == 1 ? base : "\(base)-\(seen)"
+        return safe.isEmpty ? "n\(position)" : safe
     }
 }

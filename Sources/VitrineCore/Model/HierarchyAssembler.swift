@@ -94,12 +94,18 @@ struct HierarchyAssembler: Sendable {
 
         /// `id` made safe and unique within `folder`: `7`, then `7_2` for a second `7`.
         mutating func unique(_ id: String, in folder: String) -> String {
-            let base = Self.safe(id, fallback: "n")
+            unique(base: Self.safe(id, fallback: "n"), in: folder, separator: "_")
+        }
+
+        /// `base`, or the first of `base` + separator + 2, 3, … that no earlier name in `folder` has taken, ignoring
+        /// case (two names that differ only in case are one file on macOS's and Windows' file systems): unique for
+        /// any set of ids, including ones that look like the names made here, and the same for the same list.
+        mutating func unique(base: String, in folder: String, separator: String) -> String {
             var name = base
             var count = 1
-            while !used.insert("\(folder)/\(name)").inserted {
+            while !used.insert("\(folder)/\(name.lowercased())").inserted {
                 count += 1
-                name = "\(base)_\(count)"
+                name = "\(base)\(separator)\(count)"
             }
             return name
         }

@@ -226,6 +226,10 @@ public struct GalleryPipeline: Sendable {
         planned += assets.map { "assets/\($0.name)" }
         if siteDocument != nil { planned += [SiteModel.homeHref, "site.xml"] }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
+        var seen = Set<String>()
+        if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
+            throw InternalInconsistencyError(detail: "two files of the build would be written to \(twice)")
+        }
         try writer.begin(planned: planned)
 
         let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteDocument == nil ? 0 : 1)
@@ -424,7 +428,13 @@ public struct GalleryPipeline: Sendable {
             counts.pagesUnchanged += 1
             return
         }
-        let page = try renderer.render(job, model: model())
+        let page: RenderedPage
+        do {
+            page = try renderer.render(job, model: model())
+        } catch  where renderer.theme.isBuiltIn {
+            // The built-in theme is tested against every model Vitrine makes: its failing is Vitrine's fault.
+            throw InternalInconsistencyError(detail: "the built-in theme failed on \(job.href) (\(error.sentence))")
+        }
         counts.pagesRendered += 1
         if try writer.write(page.bytes, to: page.href, inputs: inputs) {
             counts.pagesWritten += 1
@@ -502,4 +512,16 @@ public struct IncompleteGalleryError: UserFacingError {
     }
 
     public var exitStatus: ExitStatus { .partial }
+}
+
+/// Something that cannot happen did: a bug in Vitrine, never the user's theme or data.
+public struct InternalInconsistencyError: UserFacingError {
+    public let detail: String
+
+    public var sentence: String {
+        "Internal error: \(detail), so the run stopped. This is a bug in Vitrine: please report it with the "
+            + "command you ran."
+    }
+
+    public var exitStatus: ExitStatus { .failure }
 }

@@ -7,7 +7,7 @@ public struct RenderedPage: Sendable {
 /// Renders pages from their XML model: one transform per page, each stylesheet compiled once, when a page of its
 /// kind is first needed. A page kind `K` is rendered by the theme's `K.xsl`.
 final class PageRenderer {
-    private let theme: Theme
+    let theme: Theme
     private var stylesheets: [GalleryModel.PageJob.Kind: CompiledStylesheet] = [:]
     private let security = XSLTSecurity()
 

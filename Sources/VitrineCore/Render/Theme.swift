@@ -13,6 +13,9 @@ public struct Theme: Sendable {
 
     public static let builtIn = Theme(files: DefaultTheme.files, origin: "the built-in theme")
 
+    /// Whether this is the theme compiled into the binary (a folder's origin is its path).
+    var isBuiltIn: Bool { origin == Self.builtIn.origin }
+
     public init(files: [String: [UInt8]], origin: String) {
         self.files = files
         self.origin = origin

@@ -64,6 +64,25 @@ func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</script> & ü 
         #expect(items.allSatisfy { $0.entries[0].href.hasPrefix("items/") && !$0.entries[0].href.contains("..") })
     }
 
+    /// Finding 7 of the hostile pass: ids 5, 5 and 5-2 gave two items one page name.
+    @Test(arguments: [
+        ["5", "5", "5-2"], ["5-2", "5", "5"], ["A", "a", "a-2", "A-2"], ["", "n2", "", "n4", "n4"],
+        [String(repeating: "x", count: 50), String(repeating: "x", count: 45), "x"], ["é", "e", "ü", "-", "--"],
+    ])
+    func pageNamesAreUniqueForAnySetOfIds(ids: [String]) {
+        let entry = SourceEntry.missing(reason: "none")
+        let result = SourceResult(
+            title: "t", source: SourceDescription(name: "s", label: "S", home: nil),
+            variants: [SourceVariant(key: "original", label: "Original", query: nil)],
+            items: ids.map { SourceItem(sourceID: $0, entries: [entry]) }, fetchedAt: nil)
+        let model = GalleryAssembler(itemsPerPage: 2).assemble(result, images: [:])
+        let hrefs = model.pageJobs.map { $0.href.lowercased() }
+        #expect(Set(hrefs).count == hrefs.count, "\(hrefs)")
+        #expect(Set(model.pageJobs.map(\.id)).count == model.pageJobs.count)
+        let again = GalleryAssembler(itemsPerPage: 2).assemble(result, images: [:])
+        #expect(again.pageJobs.map(\.href) == model.pageJobs.map(\.href), "the same ids give the same names")
+    }
+
     @Test func theModelValidatesAgainstThePublishedSchema() throws {
         let document = ModelDocument.make(sampleGallery())
         let schema = try #require(DefaultTheme.files["gallery.rng"])
