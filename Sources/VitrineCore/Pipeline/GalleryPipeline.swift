@@ -431,8 +431,9 @@ public struct GalleryPipeline: Sendable {
         let page: RenderedPage
         do {
             page = try renderer.render(job, model: model())
-        } catch  where renderer.theme.isBuiltIn {
+        } catch {
             // The built-in theme is tested against every model Vitrine makes: its failing is Vitrine's fault.
+            guard renderer.theme.isBuiltIn else { throw error }
             throw InternalInconsistencyError(detail: "the built-in theme failed on \(job.href) (\(error.sentence))")
         }
         counts.pagesRendered += 1
