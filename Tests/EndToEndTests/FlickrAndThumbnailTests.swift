@@ -38,6 +38,30 @@ import VitrineTemplates
             ])
     }
 
+    /// Finding 3 of the hostile pass: a rejection sent with HTTP 200 was cached as an answer for 24 hours.
+    @Test func aRejectionIsNeverCachedAsAnAnswer() async throws {
+        try await withServer(faults: [
+            SampleAPIFault(.status(200, body: "<html><body>Down for maintenance</body></html>"), on: .flickr, times: 1)
+        ]) { server, workspace in
+            func requests() -> Int { server.requests().filter { $0.path.hasPrefix("/services/rest") }.count }
+            let maintenance = try await flickr(server, workspace, ["Hamburg", "--key", Self.key])
+            #expect(maintenance.status == 65, "\(maintenance.stderr)")
+            let wrongKey = try await flickr(server, workspace, ["Hamburg", "--key", "not-the-key"])
+            #expect(wrongKey.status == 77, "\(wrongKey.stderr)")
+            let fixed = try await flickr(server, workspace, ["Hamburg", "--key", Self.key])
+            #expect(fixed.status == 0, "the right key and a working API give a gallery: \(fixed.stderr)")
+            #expect(requests() == 3, "neither the maintenance page nor the rejection was cached")
+            // The answer to the right key is cached, and never served to another key.
+            #expect(try await flickr(server, workspace, ["Hamburg", "--key", Self.key]).status == 0)
+            #expect(requests() == 3)
+            #expect(try await flickr(server, workspace, ["Hamburg", "--key", "not-the-key"]).status == 77)
+            #expect(requests() == 4)
+            for (path, bytes) in try workspace.tree("cache") {
+                #expect(!path.contains(Self.key) && !String(decoding: bytes, as: UTF8.self).contains(Self.key))
+            }
+        }
+    }
+
     @Test func aFlickrSearchIsPaginatedAndLinksBackToEachPhotoPage() async throws {
         try await withServer { server, workspace in
             let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--pages", "2"])

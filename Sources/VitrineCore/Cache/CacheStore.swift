@@ -6,7 +6,8 @@ import Synchronization
 /// Layout under `root`: `responses/ab/<sha256 of the public URL>.json` (an envelope with the body),
 /// `images/ab/<sha256 of the bytes>.<ext>`, `urls/ab/<sha256 of the image URL>.json` pointing at an image, and
 /// `builds/ab/<sha256 of an output folder's path>.state` and `.images` about the last build of that folder.
-/// No name or file holds an API key: responses are keyed by the URL without its secret parameters.
+/// No name or file holds an API key: responses are keyed by the URL without its secret parameters and a one-way
+/// digest of those.
 public struct CacheStore: Sendable {
     public let root: URL
 
@@ -63,9 +64,24 @@ public struct CacheStore: Sendable {
     /// The stamp of the file holding the stored response for `request`.
     func responseStamp(for request: HTTPRequest) -> FileStamp? { FileStamp.of(responseFile(for: request).path) }
 
-    /// Where the response for `request` is stored, relative to `root`.
+    /// Where the response for `request` is stored, relative to `root`: named by the public URL and, when the
+    /// request carries secrets (a key in the query or an `Authorization` header), by a digest of them, so that the
+    /// answer given to one key is never served to another, and no name or file holds a key.
     func responsePath(for request: HTTPRequest) -> String {
-        let digest = SHA256.hex(of: request.publicURL)
+        var hash = SHA256()
+        hash.update(request.publicURL.utf8)
+        let secrets = request.secretValues
+        if !secrets.isEmpty {
+            hash.update([0])
+            var keyHash = SHA256()
+            keyHash.update("vitrine-key-digest-1".utf8)
+            for secret in secrets {
+                keyHash.update([0])
+                keyHash.update(secret.utf8)
+            }
+            hash.update(keyHash.finalize())
+        }
+        let digest = hash.finalize().hexString
         return "responses/\(digest.prefix(2))/\(digest).json"
     }
 

@@ -34,6 +34,16 @@ public struct APIResponse: Sendable {
 /// How sources load API responses; the pipeline gives them a cache in front of the network.
 public protocol APIResponseLoading: Sendable {
     func load(_ request: HTTPRequest) async throws -> APIResponse
+    /// Loads the answer to `request` and reads it with `decode`. Only an answer that `decode` accepts may be kept
+    /// in a cache: a rejection the API sends as a success (Flickr's `"stat": "fail"`, an HTML page served with 200)
+    /// is never taken for an answer on a later run.
+    func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value
+}
+
+extension APIResponseLoading {
+    public func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+        try decode(try await load(request))
+    }
 }
 
 /// Nothing usable is cached for a request that may not go to the network.
@@ -45,7 +55,9 @@ public struct NothingCachedError: UserFacingError {
     public var exitStatus: ExitStatus { .nothingCached }
 }
 
-/// Loads API responses from the cache while they are fresh and from the network otherwise, storing successes.
+/// Loads API responses from the cache while they are fresh and from the network otherwise, storing the successes
+/// that decode into results. Cached answers are filed under the public URL and a one-way digest of the request's
+/// secrets (the key), never the secrets themselves, so that an answer given to one key is never served to another.
 public final class CachedAPIClient: APIResponseLoading {
     /// Counters for the run summary.
     public struct Counters: Sendable, Equatable {
@@ -97,6 +109,10 @@ public final class CachedAPIClient: APIResponseLoading {
     }
 
     public func load(_ request: HTTPRequest) async throws -> APIResponse {
+        try await load(request) { $0 }
+    }
+
+    public func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
         var request = request
         request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
         let stamped = cache.stampedResponse(for: request)
@@ -104,10 +120,17 @@ public final class CachedAPIClient: APIResponseLoading {
         if let stamped, let stored {
             let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
             if fresh || policy.offline {
-                counts.withLock { $0.cacheHits += 1 }
-                use(request, stamp: stamped.stamp, fetchedAt: stored.fetchedAt)
-                return APIResponse(
+                let cached = APIResponse(
                     status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
+                do {
+                    let value = try decode(cached)
+                    counts.withLock { $0.cacheHits += 1 }
+                    use(request, stamp: stamped.stamp, fetchedAt: stored.fetchedAt)
+                    return value
+                } catch {
+                    // A copy that does not decode (kept by an earlier version) is no answer: ask again.
+                    if policy.offline { throw error }
+                }
             }
         } else if policy.offline {
             throw NothingCachedError(url: request.publicURL)
@@ -119,18 +142,22 @@ public final class CachedAPIClient: APIResponseLoading {
         } catch .cancelled {
             throw CancellationError()
         } catch {
-            if let stored { return fallBack(to: stored) }
+            if let stored { return try decode(fallBack(to: stored)) }
             throw error
         }
-        if let stored, response.status == 429 || (500...599).contains(response.status) { return fallBack(to: stored) }
+        if let stored, response.status == 429 || (500...599).contains(response.status) {
+            return try decode(fallBack(to: stored))
+        }
         let fetchedAt = now()
+        let value = try decode(
+            APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false))
         if (200..<300).contains(response.status) {
             try cache.store(response, for: request, at: fetchedAt)
             use(request, stamp: cache.responseStamp(for: request), fetchedAt: fetchedAt)
         } else {
             used.withLock { $0 = nil }
         }
-        return APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false)
+        return value
     }
 
     private func fallBack(to stored: CacheStore.StoredResponse) -> APIResponse {

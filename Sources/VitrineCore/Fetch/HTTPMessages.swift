@@ -26,6 +26,19 @@ public struct HTTPRequest: Sendable, Hashable {
         if components.queryItems?.isEmpty == true { components.queryItems = nil }
         return components.string ?? url
     }
+
+    /// The secret values the request carries: its secret query parameters and its `Authorization` header, in a
+    /// stable order. Never printed or stored; a cache names answers by a digest of them.
+    var secretValues: [String] {
+        var values: [String] = []
+        if !secretQueryNames.isEmpty, let items = URLComponents(string: url)?.queryItems {
+            values += items.filter { secretQueryNames.contains($0.name) }.map { "\($0.name)=\($0.value ?? "")" }
+        }
+        if let authorization = headers.first(where: { $0.key.lowercased() == "authorization" })?.value {
+            values.append("authorization=\(authorization)")
+        }
+        return values
+    }
 }
 
 /// A complete HTTP response (after redirects) with its body in memory.

@@ -25,7 +25,10 @@ public struct FlickrSource: ImageSource {
     public var configuration: String {
         Self.configuration(
             "flickr",
-            ["endpoint": endpoint, "mode": key == nil ? "feed" : "rest", "term": term, "items": String(itemCount)])
+            [
+                "endpoint": endpoint, "mode": key == nil ? "feed" : "rest", "term": term, "items": String(itemCount),
+                "key": key.map(Self.keyDigest),
+            ])
     }
 
     static let source = SourceDescription(name: "flickr", label: "Flickr", home: "https://www.flickr.com/")
@@ -73,12 +76,13 @@ public struct FlickrSource: ImageSource {
         var fetchedAt: Date?
         var page = 1
         while photos.count < wanted && page <= pages {
-            let response = try await api.load(request(page: page, perPage: perPage))
-            let decoded = try Self.decodeREST(response, page: page)
+            let (decoded, date) = try await api.load(request(page: page, perPage: perPage)) { response in
+                (try Self.decodeREST(response, page: page), response.fetchedAt)
+            }
             photos += decoded.items
             warnings += decoded.warnings
             skipped += decoded.warnings.count
-            fetchedAt = min(fetchedAt ?? response.fetchedAt, response.fetchedAt)
+            fetchedAt = min(fetchedAt ?? date, date)
             if decoded.items.count + decoded.warnings.count < perPage || page >= decoded.pages { break }
             page += 1
         }
@@ -182,15 +186,16 @@ public struct FlickrSource: ImageSource {
     }
 
     private func collectFeed(using api: any APIResponseLoading) async throws -> SourceResult {
-        let response = try await api.load(feedRequest())
-        guard (200..<300).contains(response.status) else {
-            throw SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
+        let (decoded, fetchedAt) = try await api.load(feedRequest()) { response in
+            guard (200..<300).contains(response.status) else {
+                throw SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
+            }
+            return (try Self.decodeFeed(response.body), response.fetchedAt)
         }
-        var (items, warnings) = try Self.decodeFeed(response.body)
-        items = Array(items.prefix(max(0, itemCount)))
+        let items = Array(decoded.items.prefix(max(0, itemCount)))
         return SourceResult(
             title: term ?? "Latest public photos on Flickr", source: Self.source, variants: Self.variants(term: term),
-            items: items, fetchedAt: response.fetchedAt, warnings: warnings, skipped: warnings.count)
+            items: items, fetchedAt: fetchedAt, warnings: decoded.warnings, skipped: decoded.warnings.count)
     }
 
     /// Decodes the public feed, mending its habit of escaping single quotes as `\'`, which JSON does not allow.

@@ -62,15 +62,13 @@ public struct JSONPlaceholderSource: ImageSource {
         var warnings: [String] = []
         var dates: [Date] = []
 
-        let (usersBody, usersDate) = try await load("users", api: api)
+        let (users, usersDate) = try await load("users", api: api, decode: Self.decodeUsers)
         dates.append(usersDate)
-        let users = try Self.decodeUsers(usersBody)
         warnings += users.warnings
         let chosenUsers = Array(users.elements.prefix(userLimit ?? .max))
 
         let albumLists = try await Self.boundedMap(chosenUsers) { user in
-            let (body, date) = try await load("users/\(user.id)/albums", api: api)
-            return (try Self.decodeAlbums(body, of: user), date)
+            try await load("users/\(user.id)/albums", api: api) { try Self.decodeAlbums($0, of: user) }
         }
         var userAlbums: [(User, [Album])] = []
         for (user, (albums, date)) in zip(chosenUsers, albumLists) {
@@ -81,8 +79,9 @@ public struct JSONPlaceholderSource: ImageSource {
 
         let albums = userAlbums.flatMap { user, albums in albums.map { (user, $0) } }
         let photoLists = try await Self.boundedMap(albums) { _, album in
-            let (body, date) = try await load("albums/\(album.id)/photos", api: api)
-            return (try Self.decodePhotos(body, album: album, rewrite: rewrite), date)
+            try await load("albums/\(album.id)/photos", api: api) {
+                try Self.decodePhotos($0, album: album, rewrite: rewrite)
+            }
         }
         var photosByAlbum: [Int: [SourceItem]] = [:]
         for ((_, album), (photos, date)) in zip(albums, photoLists) {
@@ -135,17 +134,21 @@ public struct JSONPlaceholderSource: ImageSource {
         return hash
     }
 
-    private func load(_ path: String, api: any APIResponseLoading) async throws -> ([UInt8], Date) {
+    /// The list at `path`, read by `decode`, and when it was fetched.
+    private func load<Value>(
+        _ path: String, api: any APIResponseLoading, decode: ([UInt8]) throws -> Value
+    ) async throws -> (Value, Date) {
         let base = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
-        let response = try await api.load(HTTPRequest(url: "\(base)/\(path)", maximumBodyBytes: 16 << 20))
-        guard (200..<300).contains(response.status) else {
-            let message = response.bodyText.isEmpty ? "no message" : String(response.bodyText.prefix(300))
-            throw (500...599).contains(response.status) || response.status == 429
-                ? SourceError.unavailable(source: Self.name, status: response.status, message: message)
-                : SourceError.rejected(
-                    source: Self.name, status: response.status, message: message, hint: "check --endpoint")
+        return try await api.load(HTTPRequest(url: "\(base)/\(path)", maximumBodyBytes: 16 << 20)) { response in
+            guard (200..<300).contains(response.status) else {
+                let message = response.bodyText.isEmpty ? "no message" : String(response.bodyText.prefix(300))
+                throw (500...599).contains(response.status) || response.status == 429
+                    ? SourceError.unavailable(source: Self.name, status: response.status, message: message)
+                    : SourceError.rejected(
+                        source: Self.name, status: response.status, message: message, hint: "check --endpoint")
+            }
+            return (try decode(response.body), response.fetchedAt)
         }
-        return (response.body, response.fetchedAt)
     }
 
     /// Runs `transform` on every element, at most ``concurrentRequests`` at a time; results in `elements` order.

@@ -34,11 +34,12 @@ public struct PicsumSource: RandomImageSource {
             let request = HTTPRequest(
                 url: url("seed/\(Self.pathSafe(seed))/info"), headers: ["Accept": "application/json"],
                 maximumBodyBytes: 1 << 20)
-            let response = try await api.load(request)
-            guard (200..<300).contains(response.status) else {
-                throw Self.error(status: response.status, message: response.bodyText)
+            photo = try await api.load(request) { response in
+                guard (200..<300).contains(response.status) else {
+                    throw Self.error(status: response.status, message: response.bodyText)
+                }
+                return try Self.decodeInfo(response.body, endpoint: endpoint)
             }
-            photo = try Self.decodeInfo(response.body, endpoint: endpoint)
         }
         return photo!
     }

@@ -36,7 +36,7 @@ public struct PixabaySource: ImageSource {
             "pixabay",
             [
                 "endpoint": endpoint, "term": term, "variant": variantWord, "items": String(itemCount),
-                "hit-cap": String(hitCap),
+                "hit-cap": String(hitCap), "key": Self.keyDigest(key),
             ])
     }
 
@@ -185,14 +185,15 @@ public struct PixabaySource: ImageSource {
     private func page(_ number: Int, of query: String, plan: Plan, api: any APIResponseLoading) async throws
         -> PageOutcome
     {
-        let response = try await api.load(request(query: query, page: number, perPage: plan.perPage))
-        switch response.status {
-        case 200..<300:
-            return try Self.decodePage(response.body, query: query, page: number, fetchedAt: response.fetchedAt)
-        case 400 where response.bodyText.contains("\"page\" is out of valid range"):
-            return PageOutcome(hits: [], totalHits: 0, fetchedAt: response.fetchedAt, warnings: [])
-        default:
-            throw Self.error(status: response.status, message: response.bodyText)
+        try await api.load(request(query: query, page: number, perPage: plan.perPage)) { response in
+            switch response.status {
+            case 200..<300:
+                return try Self.decodePage(response.body, query: query, page: number, fetchedAt: response.fetchedAt)
+            case 400 where response.bodyText.contains("\"page\" is out of valid range"):
+                return PageOutcome(hits: [], totalHits: 0, fetchedAt: response.fetchedAt, warnings: [])
+            default:
+                throw Self.error(status: response.status, message: response.bodyText)
+            }
         }
     }
 

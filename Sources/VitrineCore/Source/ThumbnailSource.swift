@@ -29,20 +29,21 @@ public struct ThumbnailSource: ImageSource {
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "The thumbnail list")
-        let response = try await api.load(request())
-        guard (200..<300).contains(response.status) else {
-            throw (500...599).contains(response.status) || response.status == 429
-                ? SourceError.unavailable(
-                    source: "The thumbnail list", status: response.status, message: response.bodyText)
-                : SourceError.rejected(
-                    source: "The thumbnail list", status: response.status, message: response.bodyText, hint: nil)
+        let ((items, warnings), fetchedAt) = try await api.load(request()) { response in
+            guard (200..<300).contains(response.status) else {
+                throw (500...599).contains(response.status) || response.status == 429
+                    ? SourceError.unavailable(
+                        source: "The thumbnail list", status: response.status, message: response.bodyText)
+                    : SourceError.rejected(
+                        source: "The thumbnail list", status: response.status, message: response.bodyText, hint: nil)
+            }
+            return (try Self.decode(response.body), response.fetchedAt)
         }
-        let (items, warnings) = try Self.decode(response.body)
         let host = URLComponents(string: endpoint)?.host ?? "the thumbnail list"
         return SourceResult(
             title: "Media coverage", source: SourceDescription(name: "thumbnails", label: host, home: nil),
             variants: [SourceVariant(key: "original", label: "Image", query: nil)],
-            items: Array(items.prefix(max(0, limit))), fetchedAt: response.fetchedAt, warnings: warnings,
+            items: Array(items.prefix(max(0, limit))), fetchedAt: fetchedAt, warnings: warnings,
             skipped: warnings.count)
     }
 

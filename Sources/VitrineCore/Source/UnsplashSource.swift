@@ -44,11 +44,12 @@ public struct UnsplashSource: RandomImageSource {
     public func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto {
         guard !key.isEmpty else { throw SourceError.keyMissing(source: "Unsplash", advice: Self.keyAdvice) }
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "Unsplash")
-        let response = try await api.load(request())
-        guard (200..<300).contains(response.status) else {
-            throw Self.error(status: response.status, body: response.body)
+        let photos = try await api.load(request()) { response in
+            guard (200..<300).contains(response.status) else {
+                throw Self.error(status: response.status, body: response.body)
+            }
+            return try Self.decode(response.body)
         }
-        let photos = try Self.decode(response.body)
         guard let photo = photos.first(where: { $0.id != currentID }) ?? photos.first else {
             throw SourceError.badData(source: "Unsplash", detail: "the answer holds no photo with an image URL")
         }

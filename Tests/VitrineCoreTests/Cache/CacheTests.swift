@@ -110,6 +110,50 @@ import Testing
         #expect(offline.fromCache && fetcher.requests.count == 3)
     }
 
+    @Test func onlyAnswersThatDecodeAreKeptAndACopyThatDoesNotIsAskedAgain() async throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let body = Mutex("{\"stat\":\"fail\",\"code\":100}")
+        let fetcher = FakeFetcher { request in
+            .success(HTTPResponse(status: 200, body: Array(body.withLock { $0 }.utf8), effectiveURL: request.url))
+        }
+        struct Rejected: Error {}
+        let decode = { (response: APIResponse) throws -> String in
+            let text = String(decoding: response.body, as: UTF8.self)
+            guard text.contains("\"ok\"") else { throw Rejected() }
+            return text
+        }
+        let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        await #expect(throws: Rejected.self) { try await client.load(request, decode: decode) }
+        #expect(cache.storedResponse(for: request) == nil, "a rejection sent with 200 is not an answer")
+        body.withLock { $0 = "{\"stat\":\"ok\"}" }
+        #expect(try await client.load(request, decode: decode).contains("ok"))
+        #expect(fetcher.requests.count == 2 && cache.storedResponse(for: request) != nil)
+
+        // A copy that an earlier version kept without decoding it is asked for again, not served.
+        try cache.store(
+            HTTPResponse(status: 200, body: Array("<html>maintenance</html>".utf8), effectiveURL: request.url),
+            for: request, at: Date())
+        #expect(try await client.load(request, decode: decode).contains("ok"))
+        #expect(fetcher.requests.count == 3)
+    }
+
+    @Test func answersAreFiledByADigestOfTheKeyNeverTheKey() {
+        let cache = CacheStore(root: URL(fileURLWithPath: "/c"))
+        func request(key: String) -> HTTPRequest {
+            HTTPRequest(url: "https://api.example/?q=x&key=\(key)", secretQueryNames: ["key"])
+        }
+        let first = cache.responsePath(for: request(key: "key-one-1234"))
+        #expect(first != cache.responsePath(for: request(key: "key-two-5678")))
+        #expect(first == cache.responsePath(for: request(key: "key-one-1234")))
+        #expect(!first.contains("key-one") && request(key: "key-one-1234").publicURL == "https://api.example/?q=x")
+        let authorized = HTTPRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID a"])
+        #expect(
+            cache.responsePath(for: authorized)
+                != cache.responsePath(
+                    for: HTTPRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID b"])))
+    }
+
     @Test func offlineWithNothingCachedFailsClearly() async throws {
         let folder = try TemporaryFolder()
         let fetcher = FakeFetcher { _ in .failure(.cancelled) }
