@@ -15,9 +15,9 @@ import Foundation
 /// An image's bytes can be changed in place without changing their folder, so each image's verified stamp is kept
 /// too and compared with a `stat` before an entry is used.
 ///
-/// The format is lines of text: `vitrine-images 2`, then `folder SIZE MTIME CTIME INODE PATH` (cache-relative),
+/// The format is lines of text: `vitrine-images 2`, then `folder SIZE MTIME INODE PATH` (cache-relative),
 /// `image URL-DIGEST SHA256 FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height, and
-/// `bytes SHA256 SIZE MTIME CTIME INODE`, the stamp each image's bytes were verified with.
+/// `bytes SHA256 SIZE MTIME INODE`, the stamp each image's bytes were verified with.
 struct ImageIndexSnapshot: Equatable, Sendable {
     private static let header = "vitrine-images 2"
     /// Far above the clock tick of any file system Vitrine runs on (4 ms here).
@@ -79,12 +79,12 @@ struct ImageIndexSnapshot: Equatable, Sendable {
                 records[String(decoding: fields[1], as: UTF8.self)] = CacheStore.ImageRecord(
                     sha256: String(decoding: fields[2], as: UTF8.self), format: format, byteCount: Int(byteCount),
                     width: width, height: height)
-            } else if fields.count == 6, fields[0].elementsEqual("folder".utf8) {
-                let path = String(decoding: fields[5], as: UTF8.self)
-                guard let stamp = FileStamp(fields: fields[1...4]), Self.isFolderPath(path) else { return nil }
+            } else if fields.count == 5, fields[0].elementsEqual("folder".utf8) {
+                let path = String(decoding: fields[4], as: UTF8.self)
+                guard let stamp = FileStamp(fields: fields[1...3]), Self.isFolderPath(path) else { return nil }
                 folders[path] = stamp
-            } else if fields.count == 6, fields[0].elementsEqual("bytes".utf8) {
-                guard Self.isDigest(fields[1]), let stamp = FileStamp(fields: fields[2...5]) else { return nil }
+            } else if fields.count == 5, fields[0].elementsEqual("bytes".utf8) {
+                guard Self.isDigest(fields[1]), let stamp = FileStamp(fields: fields[2...4]) else { return nil }
                 imageStamps[String(decoding: fields[1], as: UTF8.self)] = stamp
             } else {
                 return nil

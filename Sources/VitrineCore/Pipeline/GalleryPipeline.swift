@@ -268,14 +268,17 @@ public struct GalleryPipeline: Sendable {
             progress(.rendering(done: total, total: total))
         }
         var urlsOfImage: [String: [String]] = [:]
+        var verifiedStamps: [String: FileStamp] = [:]
         for gallery in galleries {
             for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
+            verifiedStamps.merge(gallery.stamps) { first, _ in first }
         }
         for record in stored {
             try Task.checkCancellation()
             try writer.placeImage(
                 from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
-                urls: Set(urlsOfImage[record.sha256] ?? []).sorted(), at: GalleryAssembler.localPath(of: record))
+                cachedStamp: verifiedStamps[record.sha256], urls: Set(urlsOfImage[record.sha256] ?? []).sorted(),
+                at: GalleryAssembler.localPath(of: record))
         }
         for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
         if let feeds {

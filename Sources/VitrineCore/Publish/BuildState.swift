@@ -11,7 +11,7 @@ import Synchronization
 /// response the cache replaced or that is no longer fresh, a file touched, replaced or removed, the manifest
 /// rewritten) sends the build down the full path, which renders only what changed anyway.
 /// The format is lines of text: `vitrine-state 1`, `fingerprint HEX`, `summary JSON`, then
-/// `response FETCHED SIZE MTIME CTIME INODE PATH` (cache-relative) and `file SIZE MTIME CTIME INODE PATH`
+/// `response FETCHED SIZE MTIME INODE PATH` (cache-relative) and `file SIZE MTIME INODE PATH`
 /// (output-relative).
 struct BuildState: Equatable {
     private static let header = "vitrine-state 2"
@@ -127,20 +127,20 @@ struct BuildState: Equatable {
         files = []
         for line in lines.dropFirst(3) {
             if let rest = field(line, "response") {
-                let parts = rest.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: false)
-                guard parts.count == 6, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
-                    let stamp = FileStamp(fields: parts[1...4]), !parts[5].isEmpty
+                let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
+                guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
+                    let stamp = FileStamp(fields: parts[1...3]), !parts[4].isEmpty
                 else { return nil }
                 responses.append(
                     Response(
-                        path: String(decoding: parts[5], as: UTF8.self), stamp: stamp,
+                        path: String(decoding: parts[4], as: UTF8.self), stamp: stamp,
                         fetchedAt: Date(timeIntervalSince1970: fetched)))
             } else if let rest = field(line, "file") {
-                let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
-                guard parts.count == 5, let stamp = FileStamp(fields: parts[0...3]), !parts[4].isEmpty else {
+                let parts = rest.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
+                guard parts.count == 4, let stamp = FileStamp(fields: parts[0...2]), !parts[3].isEmpty else {
                     return nil
                 }
-                files.append(File(path: String(decoding: parts[4], as: UTF8.self), stamp: stamp))
+                files.append(File(path: String(decoding: parts[3], as: UTF8.self), stamp: stamp))
             } else {
                 return nil
             }

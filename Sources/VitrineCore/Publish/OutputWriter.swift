@@ -180,23 +180,15 @@ public final class OutputWriter {
         let sha256 = SHA256.hex(of: bytes)
         written[relativePath] = OutputManifest.File(
             path: relativePath, sha256: sha256, size: bytes.count, inputs: inputs)
-        switch entry(of: relativePath) {
-        case .file(let stamp):
-            if let known = verified[relativePath], known.stamp == stamp {
-                if known.sha256 == sha256 { return false }
-            } else if let read = files.stampedContents(relativePath, limit: bytes.count), read.bytes == bytes {
-                verified[relativePath] = .init(sha256: sha256, stamp: read.stamp)
+        let needed = try needsWriting(relativePath) { stamp in
+            if let known = verified[relativePath], known.stamp == stamp { return known.sha256 == sha256 }
+            guard let read = files.stampedContents(relativePath, limit: bytes.count), read.bytes == bytes else {
                 return false
             }
-            try claim(relativePath)
-        case .other:
-            try claim(relativePath)
-        case .blocked(let folder):
-            throw FileWriteError(path: relativePath, linkedFolder: folder, under: files.root)
-        case .missing:
-            break
+            verified[relativePath] = .init(sha256: sha256, stamp: read.stamp)
+            return true
         }
-        try willChange()
+        guard needed else { return false }
         let stamp = try files.write(bytes, to: relativePath)
         found[relativePath] = .file(stamp)
         verified[relativePath] = .init(sha256: sha256, stamp: stamp)
@@ -211,13 +203,44 @@ public final class OutputWriter {
     public func placeImage(
         from source: URL, sha256: String, byteCount: Int, urls: [String]? = nil, at relativePath: String
     ) throws -> Bool {
+        try placeImage(
+            from: source, sha256: sha256, byteCount: byteCount, cachedStamp: nil, urls: urls, at: relativePath)
+    }
+
+    /// ``placeImage(from:sha256:byteCount:urls:at:)``; `cachedStamp` is the stamp the cached file had when its
+    /// bytes were last hashed, which spares hashing them again on the way while it still has it.
+    func placeImage(
+        from source: URL, sha256: String, byteCount: Int, cachedStamp: FileStamp?, urls: [String]?,
+        at relativePath: String
+    ) throws -> Bool {
         try Self.check(relativePath)
         written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount, urls: urls)
+        let needed = try needsWriting(relativePath) { _ in
+            previous.contains(relativePath) && isIntact(relativePath, sha256: sha256, size: byteCount)
+        }
+        guard needed else { return false }
+        let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileWriteError(path: source.path, reason: Errno.describe(errno)) }
+        defer { close(descriptor) }
+        do {
+            let stamp = try files.copy(from: descriptor, sha256: sha256, verified: cachedStamp, to: relativePath)
+            found[relativePath] = .file(stamp)
+            verified[relativePath] = .init(sha256: sha256, stamp: stamp)
+        } catch .write(let error) {
+            throw error
+        } catch .sourceDamaged {
+            throw CachedImageChangedError(path: source.path)
+        }
+        return true
+    }
+
+    /// Whether `relativePath` must be written, given what is there: not when `holdsIt` says the file there already
+    /// is the one wanted. What is there must be Vitrine's to replace (or `force`), and no link may be on the way;
+    /// before a write, the folder is marked as changing.
+    private func needsWriting(_ relativePath: String, holdsIt: (FileStamp) -> Bool) throws -> Bool {
         switch entry(of: relativePath) {
-        case .file:
-            if isIntact(relativePath, sha256: sha256, size: byteCount) && previous.contains(relativePath) {
-                return false
-            }
+        case .file(let stamp):
+            if holdsIt(stamp) { return false }
             try claim(relativePath)
         case .other:
             try claim(relativePath)
@@ -227,18 +250,6 @@ public final class OutputWriter {
             break
         }
         try willChange()
-        let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileWriteError(path: source.path, reason: Errno.describe(errno)) }
-        defer { close(descriptor) }
-        do {
-            let stamp = try files.copy(from: descriptor, sha256: sha256, to: relativePath)
-            found[relativePath] = .file(stamp)
-            verified[relativePath] = .init(sha256: sha256, stamp: stamp)
-        } catch .write(let error) {
-            throw error
-        } catch .sourceDamaged {
-            throw CachedImageChangedError(path: source.path)
-        }
         return true
     }
 

@@ -5,8 +5,8 @@ import Foundation
 /// `stat` that a file still holds what the manifest records, instead of trusting its size or reading it.
 ///
 /// It needs no care after a crash: a file replaced or edited since has another stamp (a new inode, or new
-/// modification and status-change times), so an outdated entry only sends the writer to read and hash the file.
-/// The format is lines of text: `vitrine-verified 1`, then `SHA256 SIZE MTIME CTIME INODE PATH` (output-relative).
+/// modification time), so an outdated entry only sends the writer to read and hash the file.
+/// The format is lines of text: `vitrine-verified 1`, then `SHA256 SIZE MTIME INODE PATH` (output-relative).
 struct VerifiedFiles: Equatable, Sendable {
     private static let header = "vitrine-verified 1"
 
@@ -47,11 +47,11 @@ struct VerifiedFiles: Equatable, Sendable {
         guard let first = lines.first, first.elementsEqual(Self.header.utf8) else { return nil }
         entries.reserveCapacity(lines.count)
         for line in lines.dropFirst() {
-            let fields = line.split(separator: 0x20, maxSplits: 5, omittingEmptySubsequences: false)
-            guard fields.count == 6, fields[0].count == 64, !fields[5].isEmpty,
-                let stamp = FileStamp(fields: fields[1...4])
+            let fields = line.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
+            guard fields.count == 5, fields[0].count == 64, !fields[4].isEmpty,
+                let stamp = FileStamp(fields: fields[1...3])
             else { return nil }
-            entries[String(decoding: fields[5], as: UTF8.self)] = Entry(
+            entries[String(decoding: fields[4], as: UTF8.self)] = Entry(
                 sha256: String(decoding: fields[0], as: UTF8.self), stamp: stamp)
         }
     }

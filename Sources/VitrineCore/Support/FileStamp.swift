@@ -1,21 +1,20 @@
 import Foundation
 
 /// What `stat(2)` says about a regular file that changes whenever its bytes are replaced or edited in place: size,
-/// modification and status-change times to the nanosecond, and inode (every atomic write renames a new inode into
-/// place; an edit in place moves both times, and the status-change time cannot be set back by `touch`). Equal stamps
-/// are how a rebuild tells, without reading a file, that it is the one an earlier run wrote, read or verified.
+/// modification time to the nanosecond, and inode (every atomic write renames a new inode into place; an edit in
+/// place moves the modification time). Equal stamps are how a rebuild tells, without reading a file, that it is the
+/// one an earlier run wrote, read or verified. The status-change time is left out on purpose: a hard link to the
+/// file (a backup, `cp -al`, a restore) moves it without changing a byte, and only a deliberate `touch` back to the
+/// same nanosecond could hide an edit from the other three.
 struct FileStamp: Equatable, Sendable {
     var size: Int64
     /// Nanoseconds since 1970.
     var modified: Int64
-    /// The inode's status-change time, nanoseconds since 1970 (0 where it is left out, as for folders).
-    var changed: Int64
     var inode: UInt64
 
-    init(size: Int64, modified: Int64, changed: Int64 = 0, inode: UInt64) {
+    init(size: Int64, modified: Int64, inode: UInt64) {
         self.size = size
         self.modified = modified
-        self.changed = changed
         self.inode = inode
     }
 
@@ -23,7 +22,6 @@ struct FileStamp: Equatable, Sendable {
         guard (status.st_mode & S_IFMT) == type else { return nil }
         size = Int64(status.st_size)
         modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        changed = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
         inode = UInt64(status.st_ino)
     }
 
@@ -35,8 +33,8 @@ struct FileStamp: Equatable, Sendable {
     }
 
     /// The stamp of the folder at `path` (following links), whose modification time changes whenever an entry is
-    /// added to it, removed from it or renamed in it; nil when there is none. Its inode and status-change time are
-    /// left out (0): a copy made with the folders' times (`cp -a`, `rsync -a`) holds the same entries.
+    /// added to it, removed from it or renamed in it; nil when there is none. Its inode is left out (0): a copy made
+    /// with the folders' times (`cp -a`, `rsync -a`) holds the same entries.
     static func ofFolder(_ path: String) -> FileStamp? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
@@ -58,18 +56,18 @@ struct FileStamp: Equatable, Sendable {
         return FileStamp(status)
     }
 
-    /// The stamp as the line formats of the cache's records write it: `SIZE MTIME CTIME INODE`.
-    var fields: String { "\(size) \(modified) \(changed) \(inode)" }
+    /// The stamp as the line formats of the cache's records write it: `SIZE MTIME INODE`.
+    var fields: String { "\(size) \(modified) \(inode)" }
 
-    /// Reads the four numbers ``fields`` writes; nil for anything else.
+    /// Reads the three numbers ``fields`` writes; nil for anything else.
     init?(fields parts: some Collection<ArraySlice<UInt8>>) {
-        guard parts.count == 4 else { return nil }
+        guard parts.count == 3 else { return nil }
         var numbers: [Int64] = []
         for part in parts {
             guard let number = ASCIIDecimal.int64(part) else { return nil }
             numbers.append(number)
         }
-        self.init(size: numbers[0], modified: numbers[1], changed: numbers[2], inode: UInt64(numbers[3]))
+        self.init(size: numbers[0], modified: numbers[1], inode: UInt64(numbers[2]))
     }
 }
 

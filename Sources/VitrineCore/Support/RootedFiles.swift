@@ -92,13 +92,18 @@ final class RootedFiles {
     }
 
     /// Writes a copy of the open file `source` at `relativePath` as ``write(_:to:durable:)`` does, checking on the
-    /// way that its bytes have the SHA-256 `sha256`; a copy that does not is not put in place. Returns the new
-    /// file's stamp.
+    /// way that its bytes have the SHA-256 `sha256`; a copy that does not is not put in place. When the source still
+    /// has `verified`, the stamp it had when its bytes were last hashed, the kernel copies it without the bytes
+    /// passing through this process. Returns the new file's stamp.
     @discardableResult
-    func copy(from source: Int32, sha256 expected: String, to relativePath: String) throws(FileCopyError) -> FileStamp {
+    func copy(from source: Int32, sha256 expected: String, verified: FileStamp? = nil, to relativePath: String)
+        throws(FileCopyError) -> FileStamp
+    {
         var damaged = false
+        let trusted = verified != nil && FileStamp.of(descriptor: source) == verified
         do throws(FileWriteError) {
             return try replace(relativePath, durable: false) { descriptor throws(FileWriteError) in
+                if trusted, Self.copyInKernel(from: source, to: descriptor) { return }
                 var hash = SHA256()
                 var buffer = [UInt8](repeating: 0, count: 1 << 16)
                 var offset: off_t = 0
@@ -196,6 +201,22 @@ final class RootedFiles {
         close(descriptor)
         guard let stamp else { throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno)) }
         return stamp
+    }
+
+    /// Copies the whole of `source` into the empty file `destination` inside the kernel (`sendfile`, which Linux
+    /// allows between files); false when it cannot (the caller then copies through memory, from the start).
+    private static func copyInKernel(from source: Int32, to destination: Int32) -> Bool {
+        var offset: off_t = 0
+        while true {
+            let copied = sendfile(destination, source, &offset, 1 << 30)
+            if copied < 0 && errno == EINTR { continue }
+            if copied < 0 {
+                _ = ftruncate(destination, 0)
+                _ = lseek(destination, 0, SEEK_SET)
+                return false
+            }
+            if copied == 0 { return true }
+        }
     }
 
     private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String)

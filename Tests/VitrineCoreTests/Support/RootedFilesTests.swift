@@ -72,4 +72,23 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out/images").path)
                 == ["c.jpg"], "a copy that does not match is not put in place, and leaves no temporary file")
     }
+
+    @Test func aSourceStillAsVerifiedIsCopiedByTheKernelAndAnyOtherIsHashed() throws {
+        let folder = try TemporaryFolder()
+        let source = folder.url.appendingPathComponent("source.jpg")
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try AtomicFile.write(bytes, to: source)
+        let descriptor = open(source.path, O_RDONLY)
+        defer { close(descriptor) }
+        let stamp = try #require(FileStamp.of(descriptor: descriptor))
+        let files = RootedFiles(root: folder.url.appendingPathComponent("out").path)
+        try files.copy(from: descriptor, sha256: SHA256.hex(of: bytes), verified: stamp, to: "a.jpg")
+        #expect(try [UInt8](Data(contentsOf: folder.url.appendingPathComponent("out/a.jpg"))) == bytes)
+        // Once the file no longer has the stamp it was verified with, its bytes are checked on the way.
+        var other = stamp
+        other.modified += 1
+        #expect(throws: FileCopyError.self) {
+            try files.copy(from: descriptor, sha256: SHA256.hex(of: [1] as [UInt8]), verified: other, to: "b.jpg")
+        }
+    }
 }
