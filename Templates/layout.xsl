@@ -146,8 +146,11 @@
         </xsl:call-template>
         <!-- Only where the page shows credits: JSONPlaceholder's photos, for one, have no author. -->
         <xsl:choose>
-          <xsl:when test="//credit">
+          <xsl:when test="//credit[not(@role = 'publication')]">
             <xsl:text>; each is credited to its author. Made with Vitrine.</xsl:text>
+          </xsl:when>
+          <xsl:when test="//credit">
+            <xsl:text>; each is credited to the publication it appeared in. Made with Vitrine.</xsl:text>
           </xsl:when>
           <xsl:otherwise>
             <xsl:text>. Made with Vitrine.</xsl:text>
@@ -241,19 +244,24 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- "Photo by NAME on Pixabay". Context: an entry. -->
+  <!-- "Photo by NAME on Pixabay", or "Published by NAME" for a publication. Context: an entry. -->
   <xsl:template name="credit">
     <xsl:param name="element" select="'p'"/>
     <xsl:if test="credit">
       <xsl:element name="{$element}">
         <xsl:attribute name="class">credit</xsl:attribute>
-        <xsl:text>Photo by </xsl:text>
+        <xsl:choose>
+          <xsl:when test="credit/@role = 'publication'">Published by </xsl:when>
+          <xsl:otherwise>Photo by </xsl:otherwise>
+        </xsl:choose>
         <xsl:call-template name="external-link">
           <xsl:with-param name="href" select="credit/@href"/>
           <xsl:with-param name="text" select="credit/@name"/>
         </xsl:call-template>
-        <xsl:text> on </xsl:text>
-        <xsl:value-of select="$source-label"/>
+        <xsl:if test="not(credit/@role = 'publication')">
+          <xsl:text> on </xsl:text>
+          <xsl:value-of select="$source-label"/>
+        </xsl:if>
       </xsl:element>
     </xsl:if>
   </xsl:template>

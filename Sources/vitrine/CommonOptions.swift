@@ -85,7 +85,10 @@ struct BuildFlags: ParsableArguments {
         let engine = TransferEngine(
             configuration: .init(
                 concurrentTransfers: jobs, connectTimeoutSeconds: connectTimeout, stallTimeoutSeconds: stallTimeout))
-        return (engine, PoliteFetcher(engine, policy: RetryPolicy(retries: retries), events: terminal.reportTransfer))
+        let fetcher = PoliteFetcher(
+            engine, policy: RetryPolicy(retries: retries), quotas: QuotaLedger(cache: CacheStore(root: cacheRoot)),
+            events: terminal.reportTransfer)
+        return (engine, fetcher)
     }
 
     var cacheRoot: URL { cache.map { URL(fileURLWithPath: $0) } ?? CacheStore.defaultRoot() }

@@ -193,7 +193,9 @@ import VitrineTemplates
         let outcome = try await scenario.build()
         #expect(outcome.status == 0 && outcome.stderr.contains("1 failed"), "\(outcome.stderr)")
         let text = try scenario.site.crawl().pages.map { try scenario.site.page($0).strings("//main").joined() }
-        #expect(text.contains { $0.contains("Image too large: 100000 × 100000 pixels") })
+        #expect(
+            text.contains { $0.contains("Image too large: 100000 × 100000 pixels") },
+            "stderr: \(outcome.stderr)\npages: \(text)")
         for page in try scenario.site.crawl().pages {
             #expect(try !scenario.site.page(page).strings("//img/@width").contains("100000"), "\(page)")
         }

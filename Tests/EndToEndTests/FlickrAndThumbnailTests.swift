@@ -92,6 +92,52 @@ import VitrineTemplates
         }
     }
 
+    /// Flickr's terms: at most 3,600 queries an hour per key, counted across runs in the cache.
+    @Test func flickrsHourlyQuotaIsKeptAcrossRunsAndASpentOneAsksNothing() async throws {
+        try await withServer { server, workspace in
+            func requests() -> Int { server.requests().filter { $0.path.hasPrefix("/services/rest") }.count }
+            let first = try await flickr(server, workspace, ["Hamburg", "--key", Self.key])
+            #expect(first.status == 0, "\(first.stderr)")
+            let quotas = workspace.url.appendingPathComponent("cache/quotas")
+            let names = try FileManager.default.contentsOfDirectory(atPath: quotas.path)
+            #expect(names.count == 1 && !names[0].contains(Self.key))
+            let ledger = quotas.appendingPathComponent(try #require(names.first))
+            func counted() throws -> [Substring] {
+                try String(contentsOf: ledger, encoding: .utf8).split(separator: "\n")
+            }
+            let countedFirst = try counted().count
+            #expect(countedFirst == requests(), "every request to Flickr is counted")
+
+            // 3,600 requests in the last minute: Flickr is asked nothing. A search with a saved answer shows it and
+            // says why; one without fails at once, saying when the quota allows the next request.
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let spent = (0..<3600).map { String(now - 60_000 + Int64($0)) }.joined(separator: "\n")
+            try Data(spent.utf8).write(to: ledger)
+            let before = requests()
+            let saved = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--refresh"])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(saved.stderr.contains("(Flickr's request quota is spent); showing the results saved at"))
+            let refused = try await flickr(server, workspace, ["Elbe", "--key", Self.key])
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stderr.contains("Flickr allows 3,600 requests an hour per API key"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("the next is allowed in 59 min"), "\(refused.stderr)")
+            let countedAfterRefusal = try counted().count
+            #expect(requests() == before && countedAfterRefusal == 3600)
+            // Another key has its own count.
+            let other = try await flickr(server, workspace, ["Hamburg", "--key", "another-key", "--refresh"])
+            #expect(other.status == 77 && requests() == before + 1, "\(other.stderr)")
+
+            // The oldest request leaves the window in two seconds: the run waits for it, then asks Flickr.
+            let written = Date()
+            let oldest = Int64(written.timeIntervalSince1970 * 1000) - 3_600_000 + 2_000
+            try Data((0..<3600).map { String(oldest + Int64($0)) }.joined(separator: "\n").utf8).write(to: ledger)
+            let waited = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--refresh"])
+            #expect(waited.status == 0 && !waited.stderr.contains("saved at"), "\(waited.stderr)")
+            #expect(Date().timeIntervalSince(written) >= 1.9, "it cannot have asked before the quota allowed it")
+            #expect(requests() > before + 1)
+        }
+    }
+
     @Test func withoutAKeyThePublicFeedIsReadQuirksAndAll() async throws {
         try await withServer { server, workspace in
             let outcome = try await flickr(server, workspace, ["Hamburg"])
@@ -129,6 +175,12 @@ import VitrineTemplates
             #expect(index.strings("//main//img[@loading='lazy']").count >= 190)
             #expect(index.strings("//main//img[not(@width) or not(@height)]").isEmpty)
             #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("page-2.html").path))
+            // Each is credited to the publication the API names, never to the endpoint's host.
+            let preview = try site.page(try #require(index.strings("//main//a[contains(@href, 'items/')]/@href").first))
+            let credit = preview.strings("//*[contains(@class, 'credit')]").joined()
+            #expect(credit.hasPrefix("Published by ") && !credit.contains("127.0.0.1"), "\(credit)")
+            #expect(preview.strings("//*[contains(@class, 'credit')]//a/@href").first?.hasPrefix("http") == true)
+            #expect(!index.strings("//footer").joined().contains("its author"))
         }
     }
 

@@ -70,19 +70,26 @@ public struct CacheStore: Sendable {
     func responsePath(for request: HTTPRequest) -> String {
         var hash = SHA256()
         hash.update(request.publicURL.utf8)
-        let secrets = request.secretValues
-        if !secrets.isEmpty {
+        if let keyDigest = Self.keyDigest(of: request) {
             hash.update([0])
-            var keyHash = SHA256()
-            keyHash.update("vitrine-key-digest-1".utf8)
-            for secret in secrets {
-                keyHash.update([0])
-                keyHash.update(secret.utf8)
-            }
-            hash.update(keyHash.finalize())
+            hash.update(keyDigest)
         }
         let digest = hash.finalize().hexString
         return "responses/\(digest.prefix(2))/\(digest).json"
+    }
+
+    /// A one-way digest of the request's secrets (its API key), by which the cache files what depends on the key;
+    /// nil when it carries none.
+    static func keyDigest(of request: HTTPRequest) -> [UInt8]? {
+        let secrets = request.secretValues
+        guard !secrets.isEmpty else { return nil }
+        var keyHash = SHA256()
+        keyHash.update("vitrine-key-digest-1".utf8)
+        for secret in secrets {
+            keyHash.update([0])
+            keyHash.update(secret.utf8)
+        }
+        return keyHash.finalize()
     }
 
     public func store(_ response: HTTPResponse, for request: HTTPRequest, at date: Date) throws(FileWriteError) {

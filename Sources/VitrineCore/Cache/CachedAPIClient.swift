@@ -67,6 +67,8 @@ public final class CachedAPIClient: APIResponseLoading {
         public var staleFallbacks = 0
         /// When the oldest of those copies was fetched.
         public var staleSince: Date?
+        /// Why the first of those requests failed, in a few words ("HTTP 503", "Flickr's request quota is spent").
+        public var staleReason: String?
     }
 
     private let fetcher: any HTTPFetching
@@ -142,11 +144,11 @@ public final class CachedAPIClient: APIResponseLoading {
         } catch .cancelled {
             throw CancellationError()
         } catch {
-            if let stored { return try decode(fallBack(to: stored)) }
+            if let stored { return try decode(fallBack(to: stored, because: error.shortReason)) }
             throw error
         }
         if let stored, response.status == 429 || (500...599).contains(response.status) {
-            return try decode(fallBack(to: stored))
+            return try decode(fallBack(to: stored, because: "HTTP \(response.status)"))
         }
         let fetchedAt = now()
         let value = try decode(
@@ -160,9 +162,10 @@ public final class CachedAPIClient: APIResponseLoading {
         return value
     }
 
-    private func fallBack(to stored: CacheStore.StoredResponse) -> APIResponse {
+    private func fallBack(to stored: CacheStore.StoredResponse, because reason: String) -> APIResponse {
         used.withLock { $0 = nil }
         counts.withLock { counters in
+            counters.staleReason = counters.staleReason ?? reason
             counters.staleFallbacks += 1
             counters.staleSince = min(counters.staleSince ?? stored.fetchedAt, stored.fetchedAt)
         }

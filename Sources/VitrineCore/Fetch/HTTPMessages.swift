@@ -8,15 +8,18 @@ public struct HTTPRequest: Sendable, Hashable {
     public var secretQueryNames: Set<String>
     /// The largest body accepted; a larger one fails the transfer.
     public var maximumBodyBytes: Int
+    /// The budget per key that every attempt at this request counts against, across runs (Flickr's 3,600 an hour).
+    public var quota: RequestQuota?
 
     public init(
         url: String, headers: [String: String] = [:], secretQueryNames: Set<String> = [],
-        maximumBodyBytes: Int = 32 << 20
+        maximumBodyBytes: Int = 32 << 20, quota: RequestQuota? = nil
     ) {
         self.url = url
         self.headers = headers
         self.secretQueryNames = secretQueryNames
         self.maximumBodyBytes = maximumBodyBytes
+        self.quota = quota
     }
 
     /// The URL without its secret query parameters: safe for messages, logs and cache keys.
@@ -39,6 +42,42 @@ public struct HTTPRequest: Sendable, Hashable {
         }
         return values
     }
+}
+
+/// A limit an API sets on the requests one key may make in a window of time, which a client must keep to across
+/// runs (Flickr: "stay under 3,600 queries per hour per key"). The key is the request's secrets.
+public struct RequestQuota: Sendable, Hashable {
+    /// The API's name, for messages and the ledger's file name.
+    public var service: String
+    public var limit: Int
+    public var window: Duration
+
+    public init(service: String, limit: Int, window: Duration) {
+        self.service = service
+        self.limit = max(1, limit)
+        self.window = window
+    }
+
+    /// "3,600 requests an hour".
+    var rate: String {
+        let count = limit.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        let seconds = Int(window.components.seconds)
+        let span =
+            switch seconds {
+            case 3600: "an hour"
+            case 60: "a minute"
+            case 86_400: "a day"
+            default: "per \(FetchError.describe(seconds: seconds))"
+            }
+        return "\(count) requests \(span)"
+    }
+}
+
+/// Keeps the count of requests made against each ``RequestQuota``, shared by every run on the machine.
+public protocol RequestQuotaLedger: Sendable {
+    /// Counts one request of `request` at `now` and returns nil when its quota allows it; otherwise counts nothing
+    /// and returns how long until it does.
+    func take(_ request: HTTPRequest, quota: RequestQuota, now: Date) -> Duration?
 }
 
 /// A complete HTTP response (after redirects) with its body in memory.
@@ -77,6 +116,9 @@ public enum FetchError: UserFacingError, Equatable {
     case refusedURL(url: String)
     /// The server asked for a wait (`Retry-After`, a spent rate budget) longer than the longest one made.
     case waitTooLong(url: String, seconds: Int, limit: Int)
+    /// The key has used up its quota (``RequestQuota``) and the wait for the next request is longer than the longest
+    /// one made.
+    case quotaSpent(service: String, rate: String, seconds: Int)
     case cancelled
 
     public var sentence: String {
@@ -88,6 +130,9 @@ public enum FetchError: UserFacingError, Equatable {
         case .waitTooLong(let url, let seconds, let limit):
             "\(url) asked Vitrine to wait \(Self.describe(seconds: seconds)) before asking again, longer than the "
                 + "\(Self.describe(seconds: limit)) it waits at most; try again later."
+        case .quotaSpent(let service, let rate, let seconds):
+            "\(service) allows \(rate) per API key, and this key has made them all; the next is allowed in "
+                + "\(Self.describe(seconds: seconds)), so try again then."
         case .cancelled: "The transfer was cancelled."
         }
     }
@@ -113,6 +158,7 @@ extension FetchError {
         case .tooLarge(_, let limit): "larger than \(FileSize.describe(limit))"
         case .refusedURL: "not an http(s) URL"
         case .waitTooLong(_, let seconds, _): "asked to wait \(Self.describe(seconds: seconds))"
+        case .quotaSpent(let service, _, _): "\(service)'s request quota is spent"
         case .cancelled: "cancelled"
         }
     }

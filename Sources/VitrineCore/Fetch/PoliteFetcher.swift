@@ -50,18 +50,25 @@ public final class PoliteFetcher: HTTPFetching {
     private let random: @Sendable () -> Double
     private let budgets = Mutex<[String: Budget]>([:])
     private let clock = ContinuousClock()
+    private let quotas: (any RequestQuotaLedger)?
+    private let now: @Sendable () -> Date
 
+    /// `quotas` keeps the count of requests that carry a ``RequestQuota`` across runs; without it they are not
+    /// counted.
     public init(
-        _ base: any HTTPFetching, policy: RetryPolicy = .init(),
+        _ base: any HTTPFetching, policy: RetryPolicy = .init(), quotas: (any RequestQuotaLedger)? = nil,
         events: @escaping @Sendable (Event) -> Void = { _ in },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.base = base
         self.policy = policy
+        self.quotas = quotas
         self.events = events
         self.sleep = sleep
         self.random = random
+        self.now = now
     }
 
     public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
@@ -69,6 +76,7 @@ public final class PoliteFetcher: HTTPFetching {
         var attempt = 0
         while true {
             try await waitForBudget(host: host, url: request.publicURL)
+            try await waitForQuota(of: request)
             let outcome: Result<HTTPResponse, FetchError>
             do {
                 outcome = .success(try await base.fetch(request))
@@ -149,6 +157,26 @@ public final class PoliteFetcher: HTTPFetching {
             }
             budgets.withLock { $0[host] = Budget() }
             return
+        }
+    }
+
+    /// Waits while the key's quota is spent, then counts one request against it; a wait longer than the policy's
+    /// longest fails at once, saying when the quota allows the next request.
+    private func waitForQuota(of request: HTTPRequest) async throws(FetchError) {
+        guard let quota = request.quota, let quotas else { return }
+        while let wait = quotas.take(request, quota: quota, now: now()) {
+            guard wait <= policy.maximumWait else {
+                throw .quotaSpent(service: quota.service, rate: quota.rate, seconds: wait.wholeSecondsRoundedUp)
+            }
+            events(
+                .waiting(
+                    seconds: wait.wholeSecondsRoundedUp,
+                    reason: "\(quota.service) allows \(quota.rate) per key and this key has made them all"))
+            do {
+                try await sleep(max(wait, .milliseconds(10)))
+            } catch {
+                throw .cancelled
+            }
         }
     }
 

@@ -99,6 +99,7 @@ enum ModelDocument {
                 let element = child(node, "credit")
                 set(element, "name", credit.name)
                 if let url = credit.url { set(element, "href", url) }
+                if credit.role != .author { set(element, "role", credit.role.rawValue) }
             }
             add(tile, role: "tile", to: node)
             add(full, role: "full", to: node)

@@ -382,8 +382,10 @@ public struct GalleryPipeline: Sendable {
             let when = Self.describe(staleSince)
             notices.append(
                 .init(kind: .stale, text: "Showing results saved at \(when); fresh results could not be loaded."))
+            let reason = api.counters.staleReason.map { " (\($0))" } ?? ""
             summary.warnings.append(
-                "\(result.source.label) could not be reached; showing the results saved at \(when).")
+                "Fresh results could not be loaded from \(result.source.label)\(reason); showing the results saved at "
+                    + "\(when).")
         }
         summary.warnings.forEach { progress(.warning($0)) }
 

@@ -209,6 +209,7 @@ public final class OutputWriter {
 
     /// ``placeImage(from:sha256:byteCount:urls:at:)``; `cachedStamp` is the stamp the cached file had when its
     /// bytes were last hashed, which spares hashing them again on the way while it still has it.
+    @discardableResult
     func placeImage(
         from source: URL, sha256: String, byteCount: Int, cachedStamp: FileStamp?, urls: [String]?,
         at relativePath: String

@@ -63,8 +63,12 @@ public struct FlickrSource: ImageSource {
         ]
         components.setStrictQuery(items)
         return HTTPRequest(
-            url: components.string ?? endpoint, secretQueryNames: ["api_key"], maximumBodyBytes: 16 << 20)
+            url: components.string ?? endpoint, secretQueryNames: ["api_key"], maximumBodyBytes: 16 << 20,
+            quota: Self.quota)
     }
+
+    /// Flickr's terms: "stay under 3,600 queries per hour per key". Every REST request counts, retries too.
+    public static let quota = RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600))
 
     private func collectREST(using api: any APIResponseLoading) async throws -> SourceResult {
         let wanted = min(max(itemCount, 0), term == nil ? Int.max : Self.searchCap)

@@ -15,12 +15,22 @@ public struct RemoteImage: Sendable, Hashable {
 
 /// Who made a picture, and where the source's page for it is.
 public struct Credit: Sendable, Hashable {
+    /// Whom a credit names.
+    public enum Role: String, Sendable, Hashable {
+        /// The photographer or uploader: "Photo by NAME on SOURCE".
+        case author
+        /// The publication the image appeared in (the media-coverage list): "Published by NAME".
+        case publication
+    }
+
     public var name: String
     public var url: String?
+    public var role: Role
 
-    public init(name: String, url: String?) {
+    public init(name: String, url: String?, role: Role = .author) {
         self.name = name
         self.url = url
+        self.role = role
     }
 }
 

@@ -89,7 +89,8 @@ public struct ThumbnailSource: ImageSource {
             url: full, width: ratio == nil ? nil : nominalWidth * 2, height: height.map { $0 * 2 })
         let id = element["id"].string ?? thumbnail["id"].string ?? ""
         let link = element["coverageURL"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
-        let credit = element["publishedBy"].string.map { Credit(name: $0, url: link) }
+        let publication = element["publishedBy"].string?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let credit = publication.flatMap { $0.isEmpty ? nil : Credit(name: $0, url: link, role: .publication) }
         return .success(
             SourceItem(
                 sourceID: id,

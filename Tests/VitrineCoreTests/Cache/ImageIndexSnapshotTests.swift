@@ -127,6 +127,7 @@ import Testing
 
     @Test func anImageChangedInPlaceIsNeitherTakenFromTheSnapshotNorKept() throws {
         let (folder, cache, records) = try cache(with: 10)
+        defer { withExtendedLifetime(folder) {} }
         let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
         let url = "https://images.example/3.jpg"
         let image = cache.imageFile(for: try #require(records[url]))

@@ -123,6 +123,56 @@ import Testing
         #expect(PoliteFetcher.budgetKey("http://h:8717/services/rest/?method=m") == "h:8717/services/rest/")
     }
 
+    /// A ledger that refuses with the given waits, one per call, then allows.
+    final class ScriptedLedger: RequestQuotaLedger {
+        let waits: Mutex<[Duration]>
+        let takes = Mutex(0)
+        init(_ waits: [Duration]) { self.waits = Mutex(waits) }
+        func take(_ request: HTTPRequest, quota: RequestQuota, now: Date) -> Duration? {
+            takes.withLock { $0 += 1 }
+            return waits.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
+    }
+
+    static let quotaRequest = HTTPRequest(
+        url: "http://h/rest/?api_key=k", secretQueryNames: ["api_key"],
+        quota: RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600)))
+
+    @Test func everyAttemptOfAQuotaRequestIsCountedAndASpentQuotaIsWaitedFor() async throws {
+        let script = Script([Self.response(503), Self.response(200)])
+        let ledger = ScriptedLedger([.seconds(40)])
+        let waits = Mutex<[Duration]>([])
+        let fetcher = PoliteFetcher(
+            FakeFetcher { _ in script.answers.withLock { $0.isEmpty ? .failure(.cancelled) : $0.removeFirst() } },
+            policy: RetryPolicy(retries: 2, baseDelay: .milliseconds(100)), quotas: ledger,
+            sleep: { duration in waits.withLock { $0.append(duration) } }, random: { 1 })
+        #expect(try await fetcher.fetch(Self.quotaRequest).status == 200)
+        // The wait for the quota, the retry's backoff; then one take per attempt (the refused one counted nothing).
+        #expect(waits.withLock { $0 } == [.seconds(40), .milliseconds(100)])
+        #expect(ledger.takes.withLock { $0 } == 3)
+        // A request without a quota never asks the ledger.
+        _ = try? await fetcher.fetch(request)
+        #expect(ledger.takes.withLock { $0 } == 3)
+    }
+
+    @Test func aQuotaSpentForLongerThanTheLongestWaitFailsAtOnceSayingWhen() async throws {
+        let ledger = ScriptedLedger([.seconds(42 * 60)])
+        let calls = Mutex(0)
+        let fetcher = PoliteFetcher(
+            FakeFetcher { _ in
+                calls.withLock { $0 += 1 }
+                return Self.response(200)
+            }, quotas: ledger, sleep: { _ in Issue.record("no wait expected") })
+        await #expect {
+            try await fetcher.fetch(Self.quotaRequest)
+        } throws: { error in
+            (error as? FetchError)?.sentence
+                == "Flickr allows 3,600 requests an hour per API key, and this key has made them all; the next is "
+                + "allowed in 42 min, so try again then."
+        }
+        #expect(calls.withLock { $0 } == 0)
+    }
+
     @Test func backoffIsCappedAndJittered() {
         let policy = RetryPolicy(retries: 10, baseDelay: .milliseconds(500), maximumDelay: .seconds(30))
         #expect(policy.backoff(attempt: 1, random: 1) == .milliseconds(500))

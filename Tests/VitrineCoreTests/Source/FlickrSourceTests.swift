@@ -116,7 +116,9 @@ import Testing
         let (items, warnings) = try ThumbnailSource.decode(Array(json.utf8))
         #expect(items.count == 2 && warnings.count == 2)
         guard case .found(let caption, let credit, let tile, let full) = items[0].entries[0] else { return }
-        #expect(caption == "A talk" && credit == Credit(name: "Entrepreneur India", url: "https://news.example/a"))
+        #expect(
+            caption == "A talk"
+                && credit == Credit(name: "Entrepreneur India", url: "https://news.example/a", role: .publication))
         #expect(full.url == "https://cimg.example.org/images/img-9a39/0/image.jpg")
         #expect(tile.url == "https://cimg.example.org/images/img-9a39/40/image.jpg")
         #expect(tile.width == 640 && tile.height == 427)
