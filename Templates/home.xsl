@@ -88,10 +88,11 @@
         <figcaption>
           <a class="caption" href="{concat($root, @href)}"><xsl:value-of select="title"/></a>
           <span class="credit">
-            <xsl:value-of select="@item-count"/>
             <xsl:choose>
-              <xsl:when test="@item-count = 1"> image</xsl:when>
-              <xsl:otherwise> images</xsl:otherwise>
+              <!-- a random page: "A new image every 10 minutes" -->
+              <xsl:when test="schedule"><xsl:value-of select="schedule"/></xsl:when>
+              <xsl:when test="@item-count = 1">1 image</xsl:when>
+              <xsl:otherwise><xsl:value-of select="@item-count"/> images</xsl:otherwise>
             </xsl:choose>
             <xsl:text> from </xsl:text>
             <xsl:value-of select="source/@label"/>

@@ -66,8 +66,8 @@ struct AlbumsGallery: GalleryOptions {
         let source = JSONPlaceholderSource(
             endpoint: endpoint, imageEndpoint: imageEndpoint, userLimit: users, albumLimit: albums)
         return GallerySetup(
-            plan: GalleryPlan(
-                folder: folder, source: source, label: "JSONPlaceholder's albums", itemsPerPage: perPage),
+            plan: .gallery(
+                GalleryPlan(folder: folder, source: source, label: "JSONPlaceholder's albums", itemsPerPage: perPage)),
             secrets: [])
     }
 }

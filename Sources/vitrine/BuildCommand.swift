@@ -8,11 +8,17 @@ struct BuildCommand: AsyncParsableCommand {
         abstract: "Build every gallery a config file lists into one site with a home page.",
         discussion: """
             The config (TOML) has a top-level title and optional base-url, and one [[gallery]] table per gallery \
-            whose keys are its command's: source (pixabay, flickr, thumbnails), term, and each option's long name \
-            (variant, pages, per-page, endpoint, …), plus path for its folder. API keys come from the environment \
-            (PIXABAY_API_KEY, FLICKR_API_KEY), never from the file. With a base-url, sitemap.xml and feed.xml \
+            whose keys are its command's: source (pixabay, flickr, thumbnails, albums or random), term, and each \
+            option's long name (variant, pages, per-page, endpoint, …; for random: provider, every, query, \
+            endpoint), plus path for its folder. API keys come from the environment (PIXABAY_API_KEY, \
+            FLICKR_API_KEY, UNSPLASH_ACCESS_KEY), never from the file. With a base-url, sitemap.xml and feed.xml \
             (Atom) are written too. The same config and cache give the same bytes; files that did not change are \
             not rewritten, and pages whose inputs and templates did not change are not rendered again.
+
+            A random gallery (source = "random", folder random/ by default) keeps its image until its next update \
+            (every, 10m by default): a build before then asks its API nothing, a build after it fetches a new image, \
+            and a build that cannot reach the API keeps the previous image with a warning (exit 2 with --strict). \
+            --frozen shows the image its random.json names, from the cache.
 
             \(exitStatusHelp)
             """
@@ -42,7 +48,7 @@ struct BuildCommand: AsyncParsableCommand {
         ) { pipeline, options in
             let site = try SiteConfig.load(path: path, environment: environment)
             return try await pipeline.build(
-                SitePlan(title: site.title, baseURL: site.baseURL, galleries: site.galleries.map(\.plan)),
+                SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan)),
                 options: options)
         }
     }

@@ -160,7 +160,7 @@ enum GalleryRun {
     ) async throws {
         let plan = GalleryPlan(
             folder: "", source: source, label: label, itemsPerPage: itemsPerPage, tileShape: tileShape)
-        try await execute(GallerySetup(plan: plan, secrets: secrets), flags: flags)
+        try await execute(GallerySetup(plan: .gallery(plan), secrets: secrets), flags: flags)
     }
 
     /// Builds one gallery at the root of the output folder.
@@ -176,11 +176,12 @@ enum GalleryRun {
         build: @escaping @Sendable (GalleryPipeline, BuildOptions) async throws -> BuildSummary
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
+        let now = try RandomRun.testClock()
         let (engine, fetcher) = flags.network(reporting: terminal)
         defer { engine.shutdown() }
         let pipeline = GalleryPipeline(
             fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
-            progress: terminal.report)
+            progress: terminal.report, now: now)
         let interruption = Interruption()
         do {
             let options = try flags.options(frozen: frozen)

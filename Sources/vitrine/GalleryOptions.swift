@@ -9,15 +9,21 @@ protocol GalleryOptions: ParsableArguments {
     static var sourceName: String { get }
     /// The environment variable an API key comes from, if the source takes one.
     static var keyVariable: String? { get }
+    /// Options a site config may not give, with the reason.
+    static var refusedKeys: [String: String] { get }
     /// The folder a site build gives the gallery when its table names none.
     var folderName: String { get }
     /// The gallery to build, with the secrets to keep out of messages.
     func setup(folder: String, environment: [String: String]) -> GallerySetup
 }
 
+extension GalleryOptions {
+    static var refusedKeys: [String: String] { [:] }
+}
+
 /// One gallery ready for the pipeline, and the secrets (API keys) no message may show.
 struct GallerySetup {
-    var plan: GalleryPlan
+    var plan: SitePart
     var secrets: [String]
 }
 
@@ -77,7 +83,8 @@ struct PixabayGallery: GalleryOptions {
             term: term, variantWord: noVariant ? nil : variant, itemCount: perPage * pages, key: key,
             endpoint: endpoint, hitCap: hitCap)
         return GallerySetup(
-            plan: GalleryPlan(folder: folder, source: source, label: "Pixabay for “\(term)”", itemsPerPage: perPage),
+            plan: .gallery(
+                GalleryPlan(folder: folder, source: source, label: "Pixabay for “\(term)”", itemsPerPage: perPage)),
             secrets: [key])
     }
 }
@@ -121,7 +128,7 @@ struct FlickrGallery: GalleryOptions {
             term: term, itemCount: feed ? min(20, perPage * pages) : perPage * pages, key: key, endpoint: endpoint)
         let label = term.map { "Flickr for “\($0)”" } ?? (feed ? "Flickr's public feed" : "Flickr's recent photos")
         return GallerySetup(
-            plan: GalleryPlan(folder: folder, source: source, label: label, itemsPerPage: perPage),
+            plan: .gallery(GalleryPlan(folder: folder, source: source, label: label, itemsPerPage: perPage)),
             secrets: [key ?? ""])
     }
 }
@@ -149,9 +156,10 @@ struct ThumbnailsGallery: GalleryOptions {
 
     func setup(folder: String, environment: [String: String]) -> GallerySetup {
         GallerySetup(
-            plan: GalleryPlan(
-                folder: folder, source: ThumbnailSource(limit: limit, endpoint: endpoint),
-                label: "the thumbnail list", itemsPerPage: perPage ?? limit, tileShape: .square),
+            plan: .gallery(
+                GalleryPlan(
+                    folder: folder, source: ThumbnailSource(limit: limit, endpoint: endpoint),
+                    label: "the thumbnail list", itemsPerPage: perPage ?? limit, tileShape: .square)),
             secrets: [])
     }
 }

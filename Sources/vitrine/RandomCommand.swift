@@ -15,8 +15,8 @@ struct RandomCommand: AsyncParsableCommand {
 
             Sources: picsum (Lorem Picsum, no key; images are downloaded), or unsplash with --key or \
             UNSPLASH_ACCESS_KEY (images are hotlinked, credited with referral links, and each new photo is \
-            reported to Unsplash's download_location, as Unsplash's terms require). Without --source, unsplash when \
-            a key is set, else picsum.
+            reported to Unsplash's download_location, as Unsplash's terms require). Without --provider (or its \
+            other name --source), unsplash when a key is set, else picsum.
 
             For tests only: VITRINE_TEST_NOW=2026-11-21T14:00:00Z makes the clock start at that instant.
 
@@ -24,13 +24,35 @@ struct RandomCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var gallery: RandomGallery
+    @OptionGroup var flags: BuildFlags
+
+    func run() async throws {
+        try await RandomRun.execute(
+            source: gallery.source(environment: ProcessInfo.processInfo.environment), flags: flags,
+            every: try UpdateInterval.parse(gallery.every), watch: gallery.watch,
+            secrets: [gallery.accessKey(environment: ProcessInfo.processInfo.environment)])
+    }
+}
+
+/// `vitrine random`'s options, also those of a `source = "random"` table of `vitrine build`.
+struct RandomGallery: GalleryOptions {
+    static let sourceName = "random"
+    static let keyVariable: String? = "UNSPLASH_ACCESS_KEY"
+    static let refusedKeys = [
+        "watch":
+            "--watch keeps vitrine random running on its own; a site build runs once, so run vitrine build on a schedule instead"
+    ]
+
     /// The random-image APIs.
-    enum SourceName: String, ExpressibleByArgument, CaseIterable {
+    enum Provider: String, ExpressibleByArgument, CaseIterable {
         case picsum, unsplash
     }
 
-    @Option(name: .long, help: ArgumentHelp("picsum or unsplash (default: unsplash with a key).", valueName: "name"))
-    var source: SourceName?
+    @Option(
+        name: [.long, .customLong("source")],
+        help: ArgumentHelp("picsum or unsplash (default: unsplash with a key).", valueName: "name"))
+    var provider: Provider?
 
     @Option(
         name: .long,
@@ -53,39 +75,48 @@ struct RandomCommand: AsyncParsableCommand {
             "The API's base URL (default: https://picsum.photos/ or https://api.unsplash.com/).", valueName: "url"))
     var endpoint: String?
 
-    @OptionGroup var flags: BuildFlags
-
     func validate() throws {
         do {
             _ = try UpdateInterval.parse(every)
         } catch {
             throw ValidationError(error.sentence)
         }
-        if query != nil && resolvedSource != .unsplash {
-            throw ValidationError("--query works with --source unsplash only.")
+        let environment = ProcessInfo.processInfo.environment
+        if query != nil && resolvedProvider(environment: environment) != .unsplash {
+            throw ValidationError("--query works with Unsplash only (--provider unsplash).")
         }
-        if let key, !key.isEmpty, source == .picsum {
+        if let key, !key.isEmpty, provider == .picsum {
             throw ValidationError("--key is for Unsplash; Lorem Picsum needs no key.")
         }
         _ = try RandomRun.testClock()
     }
 
-    var accessKey: String {
-        key ?? ProcessInfo.processInfo.environment["UNSPLASH_ACCESS_KEY"] ?? ""
+    func accessKey(environment: [String: String]) -> String {
+        key ?? environment["UNSPLASH_ACCESS_KEY"] ?? ""
     }
 
-    var resolvedSource: SourceName { source ?? (accessKey.isEmpty ? .picsum : .unsplash) }
+    func resolvedProvider(environment: [String: String]) -> Provider {
+        provider ?? (accessKey(environment: environment).isEmpty ? .picsum : .unsplash)
+    }
 
-    func run() async throws {
-        let interval = try UpdateInterval.parse(every)
-        let chosen: any RandomImageSource =
-            switch resolvedSource {
-            case .picsum: PicsumSource(endpoint: endpoint ?? PicsumSource.defaultEndpoint)
-            case .unsplash:
-                UnsplashSource(key: accessKey, endpoint: endpoint ?? UnsplashSource.defaultEndpoint, query: query)
-            }
-        try await RandomRun.execute(
-            source: chosen, flags: flags, every: interval, watch: watch, secrets: [accessKey])
+    func source(environment: [String: String]) -> any RandomImageSource {
+        switch resolvedProvider(environment: environment) {
+        case .picsum: PicsumSource(endpoint: endpoint ?? PicsumSource.defaultEndpoint)
+        case .unsplash:
+            UnsplashSource(
+                key: accessKey(environment: environment), endpoint: endpoint ?? UnsplashSource.defaultEndpoint,
+                query: query)
+        }
+    }
+
+    var folderName: String { "random" }
+
+    func setup(folder: String, environment: [String: String]) -> GallerySetup {
+        // validate() has parsed it.
+        let every = (try? UpdateInterval.parse(every)) ?? UpdateInterval(seconds: 600)!
+        return GallerySetup(
+            plan: .random(RandomPagePlan(folder: folder, source: source(environment: environment), every: every)),
+            secrets: [accessKey(environment: environment)])
     }
 }
 

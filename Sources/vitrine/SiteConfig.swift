@@ -13,7 +13,7 @@ struct SiteConfig {
 
     /// The gallery commands a `[[gallery]]` table may name as its `source`.
     static let galleryTypes: [any GalleryOptions.Type] = [
-        PixabayGallery.self, FlickrGallery.self, ThumbnailsGallery.self, AlbumsGallery.self,
+        PixabayGallery.self, FlickrGallery.self, ThumbnailsGallery.self, AlbumsGallery.self, RandomGallery.self,
     ]
 
     /// Folder names the site itself uses.
@@ -168,8 +168,11 @@ private struct SiteConfigReader {
                 throw error(
                     key, in: index, problem: "API keys come from the environment ($\(variable)), never from the file")
             }
+            if let reason = type.refusedKeys[key] { throw error(key, in: index, problem: reason) }
             guard let kind = declared[key], key != "help" else {
-                let known = (["source", "path"] + declared.keys.filter { $0 != "key" }.sorted()).joined(separator: ", ")
+                let known =
+                    (["source", "path"] + declared.keys.filter { $0 != "key" && type.refusedKeys[$0] == nil }.sorted())
+                    .joined(separator: ", ")
                 throw error(key, in: index, problem: "unknown key for source \(type.sourceName) (known: \(known))")
             }
             let value = table[key]!

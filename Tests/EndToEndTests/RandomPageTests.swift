@@ -266,7 +266,8 @@ import VitrineTemplates
         for (arguments, words) in [
             (["--every", "10"], "--every takes a duration such as 30s"),
             (["--every", "2s"], "from 5 seconds to 30 days"),
-            (["--source", "picsum", "--query", "cat"], "--query works with --source unsplash only"),
+            (["--source", "picsum", "--query", "cat"], "--query works with Unsplash only (--provider unsplash)"),
+            (["--provider", "picsum", "--query", "cat"], "--query works with Unsplash only"),
             (["--source", "picsum", "--key", "abc"], "--key is for Unsplash"),
         ] {
             let outcome = try await VitrineProcess.run(["random", "--out", workspace.path("out")] + arguments)

@@ -23,13 +23,16 @@ enum ModelDocument {
             set(element, "label", variant.label)
             if let query = variant.query { set(element, "query", query) }
         }
-        if let site = gallery.site {
-            let element = child(root, "site")
-            set(element, "title", site.title)
-            set(element, "href", site.href)
-        }
+        if let site = gallery.site { add(site, to: root) }
         for collection in gallery.collections { add(collection, to: root) }
         return document
+    }
+
+    /// The link up to the home page of the site that holds a gallery or a random page.
+    static func add(_ site: GalleryModel.SiteLink, to parent: xmlNodePtr) {
+        let element = child(parent, "site")
+        set(element, "title", site.title)
+        set(element, "href", site.href)
     }
 
     /// The model of a site's home page (`site` root; docs/model.md).
@@ -52,6 +55,9 @@ enum ModelDocument {
             set(source, "label", gallery.source.label)
             if let home = gallery.source.home { set(source, "home", home) }
             for query in gallery.queries { text(element, "query", query) }
+            if let every = gallery.every {
+                set(text(element, "schedule", SiteModel.scheduleLine(every)), "every", String(every.seconds))
+            }
             if let cover = gallery.cover { add(cover, role: "cover", to: element) }
         }
         return document

@@ -32,6 +32,10 @@ public struct RandomPageModel: Sendable {
 
     public var title: String
     public var language = "en"
+    /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
+    public var folder: String
+    /// The home page of the site that holds the page, if any.
+    public var site: GalleryModel.SiteLink?
     public var source: SourceDescription
     public var notices: [GalleryModel.Notice]
     public var delivery: ImageUsagePolicy.Delivery
@@ -48,9 +52,11 @@ public struct RandomPageModel: Sendable {
     /// Builds the page from the kept state, following the source's usage policy for every link.
     public init(
         state: RandomPageState, source: SourceDescription, policy: ImageUsagePolicy, every: UpdateInterval,
-        notices: [GalleryModel.Notice]
+        notices: [GalleryModel.Notice], folder: String = "", site: GalleryModel.SiteLink? = nil
     ) {
         title = "Random image"
+        self.folder = folder
+        self.site = site
         self.source = source
         self.source.home = policy.link(source.home)
         self.notices = notices
@@ -100,8 +106,8 @@ public struct RandomPageModel: Sendable {
 
     public var pageJobs: [GalleryModel.PageJob] {
         [
-            .init(kind: .random, id: "random", href: Self.pageHref),
-            .init(kind: .favorites, id: "favorites", href: Self.favoritesHref),
+            .init(kind: .random, id: "random", href: folder + Self.pageHref),
+            .init(kind: .favorites, id: "favorites", href: folder + Self.favoritesHref),
         ]
     }
 
@@ -126,10 +132,11 @@ public struct RandomPageModel: Sendable {
         M.set(sourceNode, "label", source.label)
         if let home = source.home { M.set(sourceNode, "home", home) }
         for notice in notices { M.set(M.text(root, "notice", notice.text), "kind", notice.kind.rawValue) }
+        if let site { M.add(site, to: root) }
         let random = M.child(root, "random")
         M.set(random, "id", "random")
-        M.set(random, "href", Self.pageHref)
-        M.set(random, "favorites", Self.favoritesHref)
+        M.set(random, "href", folder + Self.pageHref)
+        M.set(random, "favorites", folder + Self.favoritesHref)
         M.set(random, "delivery", delivery.rawValue)
         M.set(random, "fetched-at", Self.timestamp(fetchedAt))
         M.set(random, "next-update", Self.timestamp(nextUpdate))
@@ -164,7 +171,7 @@ public struct RandomPageModel: Sendable {
         }
         let favorites = M.child(root, "favorites")
         M.set(favorites, "id", "favorites")
-        M.set(favorites, "href", Self.favoritesHref)
+        M.set(favorites, "href", folder + Self.favoritesHref)
         return document
     }
 }

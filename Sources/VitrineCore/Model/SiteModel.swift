@@ -23,6 +23,8 @@ public struct SiteModel: Sendable {
         public var itemCount: Int
         /// The first picture of the gallery that has an image, as a cover.
         public var cover: GalleryModel.LocalImage?
+        /// A random page's schedule: how often its image changes.
+        public var every: UpdateInterval?
     }
 
     public init(title: String, language: String = "en", galleries: [Gallery], feedHref: String? = nil) {
@@ -43,4 +45,20 @@ public struct SiteModel: Sendable {
             id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
             queries: gallery.variants.compactMap(\.query), itemCount: gallery.allItems.count, cover: cover)
     }
+
+    /// The home page's entry for a random page: its page, its current image (a file of the site) as the cover,
+    /// and its schedule.
+    static func card(for page: RandomPageModel, id: String) -> Gallery {
+        let cover = page.images.last.flatMap { image -> GalleryModel.LocalImage? in
+            guard case .file(let path, let mediaType) = image.location else { return nil }
+            return GalleryModel.LocalImage(
+                state: .available(path: path, mediaType: mediaType), width: image.width, height: image.height)
+        }
+        return Gallery(
+            id: id, title: page.title, href: page.pageJobs[0].href, source: page.source, queries: [], itemCount: 1,
+            cover: cover, every: page.every)
+    }
+
+    /// The line that says how often a random page changes: "A new image every 10 minutes".
+    static func scheduleLine(_ every: UpdateInterval) -> String { "A new image every \(every.spoken)" }
 }

@@ -78,17 +78,49 @@ public struct GalleryPlan: Sendable {
     }
 }
 
+/// A random-image page of a site: where its pages go, where its image comes from and how often it changes.
+public struct RandomPagePlan: Sendable {
+    /// The folder of its pages under the output root, "NAME/".
+    public var folder: String
+    public var source: any RandomImageSource
+    public var every: UpdateInterval
+
+    public init(folder: String, source: any RandomImageSource, every: UpdateInterval) {
+        self.folder = folder
+        self.source = source
+        self.every = every
+    }
+}
+
+/// One part of a site, in its own folder: a gallery of an API's results, or a random-image page.
+public enum SitePart: Sendable {
+    case gallery(GalleryPlan)
+    case random(RandomPagePlan)
+
+    /// The folder of its pages under the output root.
+    public var folder: String {
+        switch self {
+        case .gallery(let plan): plan.folder
+        case .random(let plan): plan.folder
+        }
+    }
+}
+
 /// Several galleries built into one output folder under a home page that links them (`vitrine build`).
 public struct SitePlan: Sendable {
     public var title: String
     /// The absolute URL the site is published at; with it, `sitemap.xml` and `feed.xml` are written.
     public var baseURL: String?
-    public var galleries: [GalleryPlan]
+    public var parts: [SitePart]
 
-    public init(title: String, baseURL: String? = nil, galleries: [GalleryPlan]) {
+    public init(title: String, baseURL: String? = nil, parts: [SitePart]) {
         self.title = title
         self.baseURL = baseURL
-        self.galleries = galleries
+        self.parts = parts
+    }
+
+    public init(title: String, baseURL: String? = nil, galleries: [GalleryPlan]) {
+        self.init(title: title, baseURL: baseURL, parts: galleries.map(SitePart.gallery))
     }
 }
 
@@ -98,15 +130,19 @@ public struct GalleryPipeline: Sendable {
     public var cache: CacheStore
     public var policy: CachePolicy
     public var progress: @Sendable (ProgressEvent) -> Void
+    /// The clock of random pages' schedules.
+    public var now: @Sendable () -> Date
 
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy,
-        progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in }
+        progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.fetcher = fetcher
         self.cache = cache
         self.policy = policy
         self.progress = progress
+        self.now = now
     }
 
     /// Builds one gallery at the root of the output folder.
@@ -119,19 +155,31 @@ public struct GalleryPipeline: Sendable {
 
     /// Builds one gallery; its plan's folder is normally "" (the root of the output folder).
     public func run(_ plan: GalleryPlan, options: BuildOptions) async throws -> BuildSummary {
-        try await build([plan], site: nil, options: options)
+        try await run(.gallery(plan), options: options)
+    }
+
+    /// Builds one gallery or random page without a home page.
+    public func run(_ part: SitePart, options: BuildOptions) async throws -> BuildSummary {
+        try await build([part], site: nil, options: options)
     }
 
     /// Builds a site: every gallery in its folder, a home page linking them, and with a base URL a sitemap and an
     /// Atom feed.
     public func build(_ site: SitePlan, options: BuildOptions) async throws -> BuildSummary {
-        try await build(site.galleries, site: site, options: options)
+        try await build(site.parts, site: site, options: options)
     }
 
-    /// A gallery between the model and publish stages.
+    /// A gallery or a random page between the model and publish stages.
     fileprivate struct Prepared {
-        var plan: GalleryPlan
-        var model: GalleryModel
+        /// What the part shows.
+        enum Content {
+            case gallery(GalleryModel)
+            /// A random page, with the state its `random.json` keeps.
+            case random(RandomPageModel, state: RandomPageState)
+        }
+
+        var folder: String
+        var content: Content
         /// The model's pages, in order (worked out once: `GalleryModel.pageJobs` walks every item).
         var jobs: [GalleryModel.PageJob]
         /// Released once the gallery's pages are published: it is the larger part of a build's memory.
@@ -149,7 +197,7 @@ public struct GalleryPipeline: Sendable {
         var responses: [BuildState.Response]?
     }
 
-    private func build(_ plans: [GalleryPlan], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
+    private func build(_ plans: [SitePart], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
         let started = ContinuousClock.now
         var policy = policy
         if options.frozen { policy.offline = true }
@@ -162,7 +210,8 @@ public struct GalleryPipeline: Sendable {
         // --frozen proves that the cache alone can rebuild the output, which the output being current does not.
         if !options.frozen, let state = BuildState.read(atPath: statePath),
             state.isCurrent(
-                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date())
+                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
+                scheduleNow: now())
         {
             var summary = state.summary
             summary.warnings.forEach { progress(.warning($0)) }
@@ -170,8 +219,9 @@ public struct GalleryPipeline: Sendable {
             return summary
         }
 
-        let renderer = try PageRenderer(
-            theme: options.theme, kinds: site == nil ? [.grid, .preview] : [.grid, .preview, .home])
+        var kinds: [GalleryModel.PageJob.Kind] = site == nil ? [.grid, .preview] : [.grid, .preview, .home]
+        if plans.contains(where: { if case .random = $0 { true } else { false } }) { kinds += [.random, .favorites] }
+        let renderer = try PageRenderer(theme: options.theme, kinds: kinds)
         // Refused before anything is asked; the folder's manifest and files are read while the API answers.
         try OutputWriter.refuseForeignFolder(options.output, force: options.force)
         if options.frozen && !OutputManifest.isPresent(in: options.output) {
@@ -187,18 +237,22 @@ public struct GalleryPipeline: Sendable {
 
         let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
         var galleries: [Prepared] = []
-        for plan in plans {
+        for part in plans {
             try Task.checkCancellation()
-            galleries.append(
-                try await prepare(
-                    plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot },
-                    survey: { await surveyTask.value }, options: options)
-            )
+            switch part {
+            case .gallery(let plan):
+                galleries.append(
+                    try await prepare(
+                        plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot },
+                        survey: { await surveyTask.value }, options: options))
+            case .random(let plan):
+                galleries.append(try await prepare(plan, site: link, policy: policy, options: options))
+            }
         }
         let writer = try OutputWriter(survey: await surveyTask.value, force: options.force, records: records)
         if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         if options.frozen {
-            try FrozenBuildError.check(galleries.map { ($0.plan.folder, $0.model) }, against: writer.previousGalleries)
+            try FrozenBuildError.check(galleries.map { ($0.folder, $0.itemIDs) }, against: writer.previousGalleries)
         }
 
         if options.strict && galleries.contains(where: { $0.summary.losses > 0 }) {
@@ -210,7 +264,7 @@ public struct GalleryPipeline: Sendable {
         let siteModel = site.map { site in
             SiteModel(
                 title: site.title,
-                galleries: galleries.enumerated().map { SiteModel.card(for: $1.model, id: "g\($0 + 1)") },
+                galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
                 feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
         }
         let siteDocument = siteModel.map(ModelDocument.make)
@@ -221,7 +275,7 @@ public struct GalleryPipeline: Sendable {
         }
         try renderer.prepare(for: galleries.flatMap(\.jobs))
         try Task.checkCancellation()
-        var planned = galleries.flatMap { $0.jobs.map(\.href) + [$0.plan.folder + "gallery.xml"] }
+        var planned = galleries.flatMap { $0.jobs.map(\.href) + $0.modelFiles }
         planned += stored.map(GalleryAssembler.localPath(of:))
         planned += assets.map { "assets/\($0.name)" }
         if siteDocument != nil { planned += [SiteModel.homeHref, "site.xml"] }
@@ -237,21 +291,27 @@ public struct GalleryPipeline: Sendable {
         for index in galleries.indices {
             guard let document = galleries[index].document else { continue }
             galleries[index].document = nil
-            let inputs = PageInputs(of: document, salt: salt)
+            // A random page's two pages read all of its small model.
+            let inputs: PageInputs? =
+                if case .gallery = galleries[index].content { PageInputs(of: document, salt: salt) } else { nil }
+            let whole = inputs == nil ? PageInputs.digest(ofWhole: document, salt: salt) : ""
             for job in galleries[index].jobs {
                 try Task.checkCancellation()
                 try publish(
-                    job, from: { inputs.view(of: job.id) ?? document },
-                    inputs: inputs.digests[job.id] ?? "", renderer: renderer,
+                    job, from: { inputs?.view(of: job.id) ?? document },
+                    inputs: inputs.map { $0.digests[job.id] ?? "" } ?? whole, renderer: renderer,
                     writer: writer, counts: &galleries[index].summary)
                 done += 1
                 progress(.rendering(done: done, total: total))
             }
-            let modelInputs = SHA256.hex(of: inputs.digests.sorted { $0.key < $1.key }.map(\.value).joined())
-            if !writer.keep(galleries[index].plan.folder + "gallery.xml", inputs: modelInputs) {
-                try writer.write(
-                    document.serialized(), to: galleries[index].plan.folder + "gallery.xml",
-                    inputs: modelInputs)
+            let modelInputs =
+                inputs.map { SHA256.hex(of: $0.digests.sorted { $0.key < $1.key }.map(\.value).joined()) } ?? whole
+            let folder = galleries[index].folder
+            if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
+                try writer.write(document.serialized(), to: folder + "gallery.xml", inputs: modelInputs)
+            }
+            if case .random(_, let state) = galleries[index].content {
+                try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
             }
         }
         var totals = BuildSummary()
@@ -307,11 +367,11 @@ public struct GalleryPipeline: Sendable {
         }
 
         for var gallery in galleries {
-            let folder = gallery.plan.folder
+            let folder = gallery.folder
             gallery.summary.filesRemoved =
                 removed.filter { path in
                     path.hasPrefix(folder)
-                        && !galleries.contains { $0.plan.folder.count > folder.count && path.hasPrefix($0.plan.folder) }
+                        && !galleries.contains { $0.folder.count > folder.count && path.hasPrefix($0.folder) }
                 }.count
             totals.add(gallery.report)
         }
@@ -320,7 +380,7 @@ public struct GalleryPipeline: Sendable {
             gallery.responses.flatMap { responses in all.map { $0 + responses } }
         }
         writer.recordState(
-            fingerprint: fingerprint, summary: totals.unchanged,
+            fingerprint: fingerprint, summary: totals.unchanged, expires: galleries.compactMap(\.nextUpdate).min(),
             responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
                 && writer.keptChanged.isEmpty
                 ? responses.map(Self.distinct) : nil)
@@ -337,7 +397,7 @@ public struct GalleryPipeline: Sendable {
     /// The digest of everything besides the API's answers that shapes a build's output: this executable and the
     /// theme (`salt`), the options, the site, each gallery's plan and source configuration, and the cache it reads.
     static func fingerprint(
-        of plans: [GalleryPlan], site: SitePlan?, options: BuildOptions, cache: CacheStore, salt: String
+        of plans: [SitePart], site: SitePlan?, options: BuildOptions, cache: CacheStore, salt: String
     ) -> String {
         func text(_ value: String?) -> String { value.map { "\($0.utf8.count):\($0)" } ?? "-" }
         let executable = FileStamp.of("/proc/self/exe").map { "\($0.size) \($0.modified) \($0.inode)" }
@@ -347,10 +407,16 @@ public struct GalleryPipeline: Sendable {
             "timestamp \(text(options.timestamp.map { String($0.timeIntervalSince1970) }))",
         ]
         if let site { lines.append("site \(text(site.title)) \(text(site.baseURL))") }
-        for plan in plans {
-            lines.append(
-                "gallery \(text(plan.folder)) \(plan.itemsPerPage) \(plan.tileShape.rawValue) "
-                    + text(plan.source.configuration))
+        for part in plans {
+            switch part {
+            case .gallery(let plan):
+                lines.append(
+                    "gallery \(text(plan.folder)) \(plan.itemsPerPage) \(plan.tileShape.rawValue) "
+                        + text(plan.source.configuration))
+            case .random(let plan):
+                lines.append(
+                    "random \(text(plan.folder)) \(plan.every.seconds) " + text(plan.source.configuration))
+            }
         }
         return SHA256.hex(of: lines.joined(separator: "\n"))
     }
@@ -416,11 +482,44 @@ public struct GalleryPipeline: Sendable {
         ).assemble(result, images: images.outcomes, notices: notices)
         let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         return Prepared(
-            plan: plan, model: model, jobs: model.pageJobs, document: ModelDocument.make(model),
+            folder: plan.folder, content: .gallery(model), jobs: model.pageJobs, document: ModelDocument.make(model),
             stored: Array(found.values), images: found, stamps: images.stamps,
             imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
             fetchedAt: result.fetchedAt, responses: api.responsesUsed)
+    }
+
+    /// Source, fetch, cache and model for a random page: its image as its schedule, `random.json` in its folder and
+    /// the cache say (see `RandomPagePipeline.update`).
+    private func prepare(
+        _ plan: RandomPagePlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions
+    ) async throws -> Prepared {
+        let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress, now: now)
+        let stored = RootedFiles(root: options.output.path)
+            .contents(plan.folder + RandomPageState.fileName, limit: 16 << 20)
+            .flatMap(RandomPageState.decoded)
+        let update = try await pages.update(
+            plan.source, previous: stored, folder: plan.folder, site: site,
+            options: RandomPageOptions(
+                output: options.output, every: plan.every, theme: options.theme, force: options.force,
+                offline: policy.offline, refresh: policy.refresh, maximumImageBytes: options.maximumImageBytes,
+                maximumResponseBytes: options.maximumResponseBytes, frozen: options.frozen),
+            at: pages.roundedNow())
+        var summary = BuildSummary()
+        summary.items = 1
+        summary.imagesDownloaded = update.downloaded
+        summary.warnings = update.warnings
+        if case .stale = update.outcome { summary.staleSince = update.state.fetchedAt }
+        let files = update.files
+        var images: [String: CacheStore.ImageRecord] = [:]
+        for image in update.state.images + update.state.history {
+            if let record = RandomPagePipeline.record(of: image) { images[image.remoteURL] = record }
+        }
+        if update.downloaded == 0 { summary.imagesFromCache = Set(files.map(\.record.sha256)).count }
+        return Prepared(
+            folder: plan.folder, content: .random(update.model, state: update.state), jobs: update.model.pageJobs,
+            document: update.model.document(), stored: files.map(\.record), images: images, stamps: [:],
+            imagesFromSnapshot: true, summary: summary, fetchedAt: update.state.fetchedAt, responses: [])
     }
 
     /// Renders and writes one page from its view of the model, unless the previous run wrote it from the same
@@ -471,37 +570,88 @@ public struct GalleryPipeline: Sendable {
 }
 
 extension GalleryPipeline.Prepared {
+    /// The files beside its pages: the model, and a random page's schedule.
+    var modelFiles: [String] {
+        switch content {
+        case .gallery: [folder + "gallery.xml"]
+        case .random: [folder + "gallery.xml", folder + RandomPageState.fileName]
+        }
+    }
+
+    /// When a random page is next due for a new image; a build is current only until then.
+    var nextUpdate: Date? {
+        if case .random(_, let state) = content { state.nextUpdate } else { nil }
+    }
+
+    /// The ids of its items, as the manifest lists them.
+    var itemIDs: [String] {
+        switch content {
+        case .gallery(let model): model.allItems.map { $0.sourceID ?? $0.id }
+        case .random(let model, _): [model.photoID]
+        }
+    }
+
+    /// Its card on the site's home page.
+    func card(id: String) -> SiteModel.Gallery {
+        switch content {
+        case .gallery(let model): SiteModel.card(for: model, id: id)
+        case .random(let model, _): SiteModel.card(for: model, id: id)
+        }
+    }
+
     /// The gallery's part of the build report.
     var report: BuildSummary.Gallery {
-        .init(
-            path: plan.folder, source: model.source.name, queries: model.variants.compactMap(\.query),
-            summary: summary)
+        switch content {
+        case .gallery(let model):
+            .init(
+                path: folder, source: model.source.name, queries: model.variants.compactMap(\.query),
+                summary: summary)
+        case .random(let model, _):
+            .init(path: folder, source: model.source.name, queries: [], summary: summary)
+        }
     }
 
     /// The gallery as the output's manifest records it.
     var manifestRecord: OutputManifest.Gallery {
-        let items = model.allItems.map { item in
-            OutputManifest.Item(
-                id: item.sourceID ?? item.id,
-                credits: item.entries.compactMap { entry in
-                    guard case .picture(_, let credit?, _, _) = entry.content else { return nil }
-                    return OutputManifest.Credit(variant: entry.variant, name: credit.name, url: credit.url)
-                })
+        switch content {
+        case .gallery(let model):
+            let items = model.allItems.map { item in
+                OutputManifest.Item(
+                    id: item.sourceID ?? item.id,
+                    credits: item.entries.compactMap { entry in
+                        guard case .picture(_, let credit?, _, _) = entry.content else { return nil }
+                        return OutputManifest.Credit(variant: entry.variant, name: credit.name, url: credit.url)
+                    })
+            }
+            return OutputManifest.Gallery(
+                path: folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
+                queries: model.variants.compactMap(\.query), items: items)
+        case .random(let model, _):
+            let credit = OutputManifest.Credit(
+                variant: "random", name: model.credit.author, url: model.credit.authorURL)
+            return OutputManifest.Gallery(
+                path: folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
+                queries: [], items: [OutputManifest.Item(id: model.photoID, credits: [credit])])
         }
-        return OutputManifest.Gallery(
-            path: plan.folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
-            queries: model.variants.compactMap(\.query), items: items)
     }
 
     /// The gallery as the Atom feed lists it.
     var feedEntry: SiteFeeds.Entry {
-        SiteFeeds.Entry(
-            path: model.collections.first?.pages.first?.href ?? plan.folder + "index.html", title: model.title,
-            summary: "\(summary.items) image\(summary.items == 1 ? "" : "s") from \(model.source.label)"
-                + (model.variants.compactMap(\.query).isEmpty
-                    ? ""
-                    : " for " + model.variants.compactMap { $0.query.map { "“\($0)”" } }.joined(separator: " and ")),
-            updated: fetchedAt)
+        switch content {
+        case .gallery(let model):
+            SiteFeeds.Entry(
+                path: model.collections.first?.pages.first?.href ?? folder + "index.html", title: model.title,
+                summary: "\(summary.items) image\(summary.items == 1 ? "" : "s") from \(model.source.label)"
+                    + (model.variants.compactMap(\.query).isEmpty
+                        ? ""
+                        : " for "
+                            + model.variants.compactMap { $0.query.map { "“\($0)”" } }.joined(separator: " and ")),
+                updated: fetchedAt)
+        case .random(let model, _):
+            SiteFeeds.Entry(
+                path: model.pageJobs[0].href, title: model.title,
+                summary: "\(SiteModel.scheduleLine(model.every)) from \(model.source.label)", updated: fetchedAt)
+        }
     }
 }
 

@@ -14,12 +14,15 @@ public struct RandomPageOptions: Sendable {
     public var maximumResponseBytes: Int
     /// Wait for another run that is writing into the output folder, instead of failing at once.
     public var waitForOutput: Bool
+    /// Show what `random.json` holds, with every image from the cache, and never touch the network.
+    public var frozen: Bool
 
     public init(
         output: URL, every: UpdateInterval, theme: Theme = .builtIn, force: Bool = false, offline: Bool = false,
         refresh: Bool = false, maximumImageBytes: Int = 40 << 20, maximumResponseBytes: Int = 16 << 20,
-        waitForOutput: Bool = true
+        waitForOutput: Bool = true, frozen: Bool = false
     ) {
+        self.frozen = frozen
         self.waitForOutput = waitForOutput
         self.output = output
         self.every = every
@@ -74,6 +77,30 @@ public struct RandomRunSummary: Sendable, Equatable {
     }
 }
 
+/// What a run of the random page shows, decided before anything is written: the state to keep (its history
+/// limited to images that can still be placed), the page's model, and what became of the image.
+struct RandomPageUpdate {
+    /// An image file of the page and where it goes under the output root.
+    struct File {
+        var path: String
+        var record: CacheStore.ImageRecord
+    }
+
+    var state: RandomPageState
+    var model: RandomPageModel
+    var outcome: RandomRunSummary.Outcome
+    var downloaded: Int
+    var warnings: [String]
+
+    /// The files of the image shown and of the earlier ones kept for favorites.
+    var files: [File] {
+        (state.images + state.history).compactMap { image in
+            guard let path = image.path, let record = RandomPagePipeline.record(of: image) else { return nil }
+            return File(path: path, record: record)
+        }
+    }
+}
+
 /// `--offline` was given before any image was fetched into the output folder.
 public struct NoRandomImageYet: UserFacingError {
     public var sentence: String {
@@ -109,10 +136,31 @@ public struct RandomPagePipeline: Sendable {
         let writer = try OutputWriter(
             root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
         cache.sweepTemporaryFiles()
-        let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
+        let update = try await update(
+            source, previous: RandomPageState.read(in: writer.root), options: options, at: roundedNow())
+        var summary = RandomRunSummary(
+            outcome: update.outcome, photoID: update.state.photo.id, fetchedAt: update.state.fetchedAt,
+            nextUpdate: update.state.nextUpdate, imagesDownloaded: update.downloaded, warnings: update.warnings)
+        try await publish(update, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
+        summary.seconds = (ContinuousClock.now - started).seconds
+        return summary
+    }
 
-        var previous = RandomPageState.read(in: writer.root).flatMap { state in
-            state.source == source.description.name && isUsable(state, in: writer.root) ? state : nil
+    /// The clock's time to the second, as the schedule and `random.json` keep it.
+    func roundedNow() -> Date {
+        Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Decides what the page in `folder` of `options.output` shows at `now`, given the state a previous run left
+    /// (`previous`): the same image when it is not due (or `frozen`), a new one when it is, or the same one with a
+    /// notice when no new one can be loaded. Nothing is written.
+    func update(
+        _ source: any RandomImageSource, previous stored: RandomPageState?, folder: String = "",
+        site: GalleryModel.SiteLink? = nil, options: RandomPageOptions, at now: Date
+    ) async throws -> RandomPageUpdate {
+        let root = options.output
+        var previous = stored.flatMap { state in
+            state.source == source.description.name && (options.frozen || isUsable(state, in: root)) ? state : nil
         }
         if var kept = previous {
             kept.nextUpdate = RandomSchedule.rescheduled(kept, every: options.every)
@@ -124,7 +172,13 @@ public struct RandomPagePipeline: Sendable {
         let state: RandomPageState
         let outcome: RandomRunSummary.Outcome
         let due = options.refresh || RandomSchedule.isDue(previous, source: source.description.name, at: now)
-        if let kept = previous, !due {
+        if options.frozen {
+            guard let kept = previous else { throw FrozenBuildError.noRandomState(folder: folder) }
+            let missing = (kept.images + kept.history).filter { !isCached($0) }.map { "the image \($0.remoteURL)" }
+            if !missing.isEmpty { throw FrozenBuildError.missing(missing) }
+            state = kept
+            outcome = .kept
+        } else if let kept = previous, !due {
             state = kept
             outcome = .kept
         } else if options.offline {
@@ -137,7 +191,9 @@ public struct RandomPagePipeline: Sendable {
         } else {
             progress(.searching(source.description.label))
             do {
-                var fresh = try await fetchNew(source, avoiding: previous?.photo.id, at: now, options: options)
+                var fresh = try await fetchNew(
+                    source.seeded(Self.seed(folder: folder, at: now)), avoiding: previous?.photo.id, at: now,
+                    options: options)
                 downloaded = fresh.downloaded
                 warnings += fresh.warnings
                 if let previous {
@@ -174,17 +230,18 @@ public struct RandomPagePipeline: Sendable {
                         + "The image shown was fetched at \(Self.describe(state.fetchedAt))."))
         }
         let model = RandomPageModel(
-            state: state, source: source.description, policy: source.usage, every: options.every, notices: notices)
-        let kept = placeableHistory(state, in: writer.root)
+            state: state, source: source.description, policy: source.usage, every: options.every, notices: notices,
+            folder: folder, site: site)
         var written = state
-        written.history = kept
-        var summary = RandomRunSummary(
-            outcome: outcome, photoID: state.photo.id, fetchedAt: state.fetchedAt, nextUpdate: state.nextUpdate,
-            imagesDownloaded: downloaded, warnings: warnings)
-        try await publish(
-            written, model: model, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
-        summary.seconds = (ContinuousClock.now - started).seconds
-        return summary
+        written.history = options.frozen ? state.history : placeableHistory(state, in: root)
+        return RandomPageUpdate(
+            state: written, model: model, outcome: outcome, downloaded: downloaded, warnings: warnings)
+    }
+
+    /// The seed of the update of the page in `folder` at `now`: the same clock gives the same photo where the API
+    /// picks by seed, so that two builds from the same inputs give the same bytes.
+    static func seed(folder: String, at now: Date) -> String {
+        String(SHA256.hex(of: "vitrine-random-1\u{0}\(folder)\u{0}\(RandomPageModel.timestamp(now))").prefix(16))
     }
 
     // MARK: - Fetching a new image
@@ -292,7 +349,7 @@ public struct RandomPagePipeline: Sendable {
 
     // MARK: - Files
 
-    private func record(of image: RandomPageState.ShownImage) -> CacheStore.ImageRecord? {
+    static func record(of image: RandomPageState.ShownImage) -> CacheStore.ImageRecord? {
         guard let sha256 = image.sha256, let byteCount = image.byteCount,
             let format = ImageFormat.allCases.first(where: { $0.mediaType == image.mediaType })
         else { return nil }
@@ -303,10 +360,19 @@ public struct RandomPagePipeline: Sendable {
     /// Whether a file image is in the output folder already or can be copied from the cache.
     private func isPlaceable(_ image: RandomPageState.ShownImage, in root: URL) -> Bool {
         guard let path = image.path else { return true }
-        guard let record = record(of: image) else { return false }
-        let size = { (url: URL) in (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int }
-        return size(root.appendingPathComponent(path)) == record.byteCount
-            || size(cache.imageFile(for: record)) == record.byteCount
+        guard let record = Self.record(of: image) else { return false }
+        return Self.size(of: root.appendingPathComponent(path)) == record.byteCount || isCached(image)
+    }
+
+    /// Whether a file image is in the cache, as `--frozen` needs it.
+    private func isCached(_ image: RandomPageState.ShownImage) -> Bool {
+        guard image.path != nil else { return true }
+        guard let record = Self.record(of: image) else { return false }
+        return Self.size(of: cache.imageFile(for: record)) == record.byteCount
+    }
+
+    private static func size(of file: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int
     }
 
     private func isUsable(_ state: RandomPageState, in root: URL) -> Bool {
@@ -319,19 +385,18 @@ public struct RandomPagePipeline: Sendable {
     }
 
     private func publish(
-        _ state: RandomPageState, model: RandomPageModel, renderer: PageRenderer, writer: OutputWriter, theme: Theme,
+        _ update: RandomPageUpdate, renderer: PageRenderer, writer: OutputWriter, theme: Theme,
         into summary: inout RandomRunSummary
     ) async throws {
-        let document = model.document()
-        let files = (state.images + state.history).filter { $0.path != nil }
+        let document = update.model.document()
         let assets = theme.assets
         try Task.checkCancellation()
-        var planned = model.pageJobs.map(\.href)
-        planned += files.map { $0.path! }
+        var planned = update.model.pageJobs.map(\.href)
+        planned += update.files.map(\.path)
         planned += assets.map { "assets/\($0.name)" }
         planned += ["gallery.xml", RandomPageState.fileName]
         try writer.begin(planned: planned)
-        for job in model.pageJobs {
+        for job in update.model.pageJobs {
             try Task.checkCancellation()
             let page = try renderer.render(job, model: document)
             if try writer.write(page.bytes, to: page.href) {
@@ -340,14 +405,14 @@ public struct RandomPagePipeline: Sendable {
                 summary.pagesUnchanged += 1
             }
         }
-        for image in files {
-            guard let path = image.path, let record = record(of: image) else { continue }
+        for file in update.files {
             try writer.placeImage(
-                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount, at: path)
+                from: cache.imageFile(for: file.record), sha256: file.record.sha256,
+                byteCount: file.record.byteCount, at: file.path)
         }
         for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
         try writer.write(document.serialized(), to: "gallery.xml")
-        try writer.write(state.encoded(), to: RandomPageState.fileName)
+        try writer.write(update.state.encoded(), to: RandomPageState.fileName)
         summary.filesRemoved = try writer.finish().count
         writer.recordVerified()
     }

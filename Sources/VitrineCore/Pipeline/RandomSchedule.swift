@@ -43,6 +43,18 @@ public struct UpdateInterval: Sendable, Hashable, CustomStringConvertible {
         }
         return text
     }
+
+    /// The interval as it follows "every" in a sentence: `10 minutes`, `hour`, `1 hour 30 minutes`.
+    public var spoken: String {
+        var rest = seconds
+        var parts: [String] = []
+        for (unit, size) in [("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1)] where rest >= size {
+            parts.append("\(rest / size) \(unit)\(rest / size == 1 ? "" : "s")")
+            rest %= size
+        }
+        if parts.count == 1, parts[0].hasPrefix("1 ") { return String(parts[0].dropFirst(2)) }
+        return parts.joined(separator: " ")
+    }
 }
 
 /// An `--every` value that is not a duration Vitrine accepts.
@@ -120,12 +132,16 @@ public struct RandomPageState: Codable, Sendable, Equatable {
     public var history: [ShownImage] = []
 
     static func read(in folder: URL) -> RandomPageState? {
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path) else {
-            return nil
+        FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path).flatMap {
+            decoded([UInt8]($0))
         }
+    }
+
+    /// The state a `random.json` holds; nil when it is not one.
+    static func decoded(_ bytes: [UInt8]) -> RandomPageState? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(RandomPageState.self, from: data)
+        return try? decoder.decode(RandomPageState.self, from: Data(bytes))
     }
 
     func encoded() -> [UInt8] {

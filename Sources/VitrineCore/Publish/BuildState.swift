@@ -10,11 +10,12 @@ import Synchronization
 /// it exists only while the folder holds exactly what it describes; and any difference (the build's fingerprint, a
 /// response the cache replaced or that is no longer fresh, a file touched, replaced or removed, the manifest
 /// rewritten) sends the build down the full path, which renders only what changed anyway.
-/// The format is lines of text: `vitrine-state 1`, `fingerprint HEX`, `summary JSON`, then
+/// The format is lines of text: `vitrine-state 3`, `fingerprint HEX`, `summary JSON`, optionally
+/// `expires SECONDS` (when a random page of the site is next due, by the clock of schedules), then
 /// `response FETCHED SIZE MTIME INODE PATH` (cache-relative) and `file SIZE MTIME INODE PATH`
 /// (output-relative).
 struct BuildState: Equatable {
-    private static let header = "vitrine-state 2"
+    private static let header = "vitrine-state 3"
 
     /// A cached API response the build read, as it was on disk.
     struct Response: Equatable, Sendable {
@@ -36,13 +37,18 @@ struct BuildState: Equatable {
     var fingerprint: String
     /// What the build would report were it run again and found nothing to do.
     var summary: BuildSummary
+    /// When the output stops being what its inputs give: a random page's next update. Nil: never by the clock.
+    var expires: Date?
     var responses: [Response]
     var files: [File]
 
-    /// The build's outputs are still as this state describes them, and its responses are in the cache, unchanged and
-    /// usable under `policy` at `now`.
-    func isCurrent(fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date) -> Bool {
+    /// The build's outputs are still as this state describes them, its responses are in the cache, unchanged and
+    /// usable under `policy` at `now`, and no random page is due at `scheduleNow` (the clock of schedules).
+    func isCurrent(
+        fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date, scheduleNow: Date
+    ) -> Bool {
         guard fingerprint == self.fingerprint, !policy.refresh else { return false }
+        if let expires, scheduleNow >= expires { return false }
         let cached = RootedFiles(root: cache.path)
         for response in responses {
             guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
@@ -79,6 +85,7 @@ struct BuildState: Equatable {
         append("\(Self.header)\nfingerprint \(fingerprint)\nsummary ")
         bytes.append(contentsOf: summary)
         bytes.append(0x0A)
+        if let expires { append("expires \(expires.timeIntervalSince1970)\n") }
         for response in responses {
             append("response \(response.fetchedAt.timeIntervalSince1970) ")
             append(response.stamp)
@@ -99,9 +106,12 @@ struct BuildState: Equatable {
         FileManager.default.contents(atPath: path).flatMap { BuildState(bytes: [UInt8]($0)) }
     }
 
-    init(fingerprint: String, summary: BuildSummary, responses: [Response], files: [File]) {
+    init(
+        fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [Response], files: [File]
+    ) {
         self.fingerprint = fingerprint
         self.summary = summary
+        self.expires = expires
         self.responses = responses
         self.files = files
     }
@@ -125,7 +135,13 @@ struct BuildState: Equatable {
         self.summary = summary
         responses = []
         files = []
-        for line in lines.dropFirst(3) {
+        var entries = lines.dropFirst(3)
+        if let first = entries.first, let seconds = field(first, "expires") {
+            guard let value = Double(String(decoding: seconds, as: UTF8.self)) else { return nil }
+            expires = Date(timeIntervalSince1970: value)
+            entries = entries.dropFirst()
+        }
+        for line in entries {
             if let rest = field(line, "response") {
                 let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
                 guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),

@@ -274,6 +274,8 @@ public enum FrozenBuildError: UserFacingError {
     case noManifest(folder: String)
     case missing([String])
     case changed(gallery: String, detail: String)
+    /// The random page's schedule and image (`random.json` in `folder`) are not in the output.
+    case noRandomState(folder: String)
 
     public var sentence: String {
         switch self {
@@ -286,21 +288,23 @@ public enum FrozenBuildError: UserFacingError {
             return "--frozen forbids the network, and the cache lacks \(shown); build once without --frozen first."
         case .changed(let gallery, let detail):
             return "--frozen found that the gallery \(gallery) \(detail); build without --frozen to accept the change."
+        case .noRandomState(let folder):
+            return "--frozen rebuilds the random page from its \(folder)\(RandomPageState.fileName), and the output "
+                + "has none for this source; build once without --frozen first."
         }
     }
 
     public var exitStatus: ExitStatus { .nothingCached }
 
     /// Checks that each rebuilt gallery is the one the manifest lists: same folder, same items in the same order.
-    static func check(_ galleries: [(folder: String, model: GalleryModel)], against recorded: [OutputManifest.Gallery])
+    static func check(_ galleries: [(folder: String, itemIDs: [String])], against recorded: [OutputManifest.Gallery])
         throws
     {
-        for (folder, model) in galleries {
+        for (folder, ids) in galleries {
             let name = folder.isEmpty ? "at the output root" : "in \(folder)"
             guard let recorded = recorded.first(where: { $0.path == folder }) else {
                 throw FrozenBuildError.changed(gallery: name, detail: "is not in the manifest")
             }
-            let ids = model.allItems.map { $0.sourceID ?? $0.id }
             if ids != recorded.items.map(\.id) {
                 throw FrozenBuildError.changed(
                     gallery: name,

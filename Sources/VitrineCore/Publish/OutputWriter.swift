@@ -293,7 +293,9 @@ public final class OutputWriter {
     /// files, and a ``BuildState`` with what the build read (`fingerprint`, `responses`) and reported (`summary`).
     /// Without a usable record (`responses` nil: not every answer came from the cache as it now is), the folder
     /// keeps no build state.
-    func recordState(fingerprint: String, summary: BuildSummary, responses: [BuildState.Response]?) {
+    func recordState(
+        fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [BuildState.Response]?
+    ) {
         guard let records else { return }
         recordVerified()
         var stateFiles: [BuildState.File] = []
@@ -306,7 +308,7 @@ public final class OutputWriter {
         }
         guard let responses,
             let bytes = BuildState(
-                fingerprint: fingerprint, summary: summary, responses: responses, files: stateFiles
+                fingerprint: fingerprint, summary: summary, expires: expires, responses: responses, files: stateFiles
             ).encoded()
         else {
             try? removeState()

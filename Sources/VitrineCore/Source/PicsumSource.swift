@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Lorem Picsum (no key): a random photo from `/seed/{seed}/info` with a fresh random seed, shown through its
 /// stable, cacheable `/id/{id}/{width}/{height}` renditions.
@@ -25,6 +26,17 @@ public struct PicsumSource: RandomImageSource {
     }
 
     public var usage: ImageUsagePolicy { .picsum }
+
+    public var configuration: String { SourceSettings.text("picsum", ["endpoint": endpoint]) }
+
+    /// Asks for `seed`, then `seed-2`, `seed-3` when a seed gives the current photo.
+    public func seeded(_ seed: String) -> any RandomImageSource {
+        let attempts = SeedAttempts()
+        return PicsumSource(endpoint: endpoint) {
+            let number = attempts.next()
+            return number == 1 ? seed : "\(seed)-\(number)"
+        }
+    }
 
     public func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "Lorem Picsum")
@@ -105,4 +117,11 @@ public struct PicsumSource: RandomImageSource {
             width: width, height: height, renditions: renditions,
             facts: [RandomPhoto.Fact(label: "Picsum ID", value: id)])
     }
+}
+
+/// Numbers the seeds one pick asks for: 1, 2, 3, …
+private final class SeedAttempts: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }

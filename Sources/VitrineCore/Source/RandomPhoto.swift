@@ -66,11 +66,20 @@ public protocol RandomImageSource: Sendable {
     var description: SourceDescription { get }
     /// How the API's terms let its photos be used; the pipeline follows it.
     var usage: ImageUsagePolicy { get }
+    /// Everything besides the API's answers that shapes the photos `pick` returns (endpoint, query), and no secret.
+    var configuration: String { get }
     /// Picks a random photo, another than `currentID` where the API makes that possible.
     func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto
     /// The request that tells the API a photo is being used, authorised as the API wants, when its policy asks
     /// for one.
     func useReport(for photo: RandomPhoto) -> HTTPRequest?
+    /// The source picking by `seed` where the API picks by seed, so that the same seed gives the same photo;
+    /// itself where it does not.
+    func seeded(_ seed: String) -> any RandomImageSource
+}
+
+extension RandomImageSource {
+    public func seeded(_ seed: String) -> any RandomImageSource { self }
 }
 
 /// Loads API responses from the network every time, storing nothing: a random endpoint's answer is never worth

@@ -173,12 +173,21 @@ public protocol ImageSource: Sendable {
 }
 
 extension ImageSource {
+    static func keyDigest(_ key: String) -> String { SourceSettings.keyDigest(key) }
+
+    static func configuration(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {
+        SourceSettings.text(name, settings)
+    }
+}
+
+/// How a source writes its `configuration`.
+enum SourceSettings {
     /// A one-way digest of an API key, for what must change with the key (the answers it gets) without holding it.
     static func keyDigest(_ key: String) -> String { SHA256.hex(of: "vitrine-key-digest-1\u{0}" + key) }
 
     /// A source's `configuration` from its name and settings, each value length-prefixed so that no two settings
     /// read alike.
-    static func configuration(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {
+    static func text(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {
         settings.reduce(name) { text, setting in
             let value = setting.value.map { "\($0.utf8.count):\($0)" } ?? "-"
             return text + " \(setting.key)=\(value)"

@@ -28,6 +28,11 @@ public struct UnsplashSource: RandomImageSource {
 
     public var usage: ImageUsagePolicy { .unsplash }
 
+    public var configuration: String {
+        SourceSettings.text(
+            "unsplash", ["endpoint": endpoint, "query": query, "key": SourceSettings.keyDigest(key)])
+    }
+
     var authorization: [String: String] { ["Authorization": "Client-ID \(key)", "Accept-Version": "v1"] }
 
     func request() -> HTTPRequest {

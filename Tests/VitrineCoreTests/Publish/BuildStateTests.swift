@@ -49,17 +49,27 @@ import Testing
     )
         -> Bool
     {
-        state.isCurrent(
-            fingerprint: fingerprint, output: output.url, cache: cache.url, policy: policy,
-            now: fetched.addingTimeInterval(hoursLater * 3600))
+        let now = fetched.addingTimeInterval(hoursLater * 3600)
+        return state.isCurrent(
+            fingerprint: fingerprint, output: output.url, cache: cache.url, policy: policy, now: now, scheduleNow: now)
     }
 
     @Test func readsBackWhatItWrites() throws {
-        let state = try state()
+        var state = try state()
         let bytes = try #require(state.encoded())
         #expect(BuildState(bytes: bytes) == state)
         #expect(BuildState(bytes: bytes)?.summary.upToDate == true)
         #expect(BuildState(bytes: bytes)?.summary.warnings == ["one result had no picture"])
+        state.expires = fetched.addingTimeInterval(600)
+        #expect(BuildState(bytes: try #require(state.encoded())) == state)
+    }
+
+    @Test func aStateThatExpiresIsCurrentOnlyUntilThen() throws {
+        var state = try state()
+        state.expires = fetched.addingTimeInterval(3600 + 600)
+        #expect(isCurrent(state, hoursLater: 1))
+        #expect(!isCurrent(state, hoursLater: 1 + 10.0 / 60), "a random page is due: the build has work to do")
+        #expect(!isCurrent(state, hoursLater: 2))
     }
 
     @Test(arguments: [
@@ -129,7 +139,10 @@ import Testing
         writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let first = try #require(BuildState.read(atPath: statePath))
         #expect(first.files.map(\.path) == ["index.html", OutputManifest.fileName])
-        #expect(first.isCurrent(fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date()))
+        #expect(
+            first.isCurrent(
+                fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date(),
+                scheduleNow: Date()))
         let recorded = FileStamp.of(statePath)
 
         // Nothing to change: the state stays as it was, not even rewritten.
@@ -188,6 +201,9 @@ import Testing
         try writer.finish()
         writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let state = try #require(BuildState.read(atPath: statePath))
-        #expect(!state.isCurrent(fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date()))
+        #expect(
+            !state.isCurrent(
+                fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date(),
+                scheduleNow: Date()))
     }
 }
