@@ -199,6 +199,9 @@ public struct GalleryPipeline: Sendable {
 
     private func build(_ plans: [SitePart], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
         let started = ContinuousClock.now
+        // One instant for the whole build, so that a random page's update does not depend on how long the
+        // galleries before it took.
+        let scheduleNow = RandomPagePipeline.toTheSecond(now())
         var policy = policy
         if options.frozen { policy.offline = true }
         let salt = Self.salt(of: options.theme)
@@ -211,7 +214,7 @@ public struct GalleryPipeline: Sendable {
         if !options.frozen, let state = BuildState.read(atPath: statePath),
             state.isCurrent(
                 fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
-                scheduleNow: now())
+                scheduleNow: scheduleNow)
         {
             var summary = state.summary
             summary.warnings.forEach { progress(.warning($0)) }
@@ -246,7 +249,8 @@ public struct GalleryPipeline: Sendable {
                         plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot },
                         survey: { await surveyTask.value }, options: options))
             case .random(let plan):
-                galleries.append(try await prepare(plan, site: link, policy: policy, options: options))
+                galleries.append(
+                    try await prepare(plan, site: link, policy: policy, options: options, at: scheduleNow))
             }
         }
         let writer = try OutputWriter(survey: await surveyTask.value, force: options.force, records: records)
@@ -492,9 +496,10 @@ public struct GalleryPipeline: Sendable {
     /// Source, fetch, cache and model for a random page: its image as its schedule, `random.json` in its folder and
     /// the cache say (see `RandomPagePipeline.update`).
     private func prepare(
-        _ plan: RandomPagePlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions
+        _ plan: RandomPagePlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions,
+        at now: Date
     ) async throws -> Prepared {
-        let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress, now: now)
+        let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress)
         let stored = RootedFiles(root: options.output.path)
             .contents(plan.folder + RandomPageState.fileName, limit: 16 << 20)
             .flatMap(RandomPageState.decoded)
@@ -504,7 +509,7 @@ public struct GalleryPipeline: Sendable {
                 output: options.output, every: plan.every, theme: options.theme, force: options.force,
                 offline: policy.offline, refresh: policy.refresh, maximumImageBytes: options.maximumImageBytes,
                 maximumResponseBytes: options.maximumResponseBytes, frozen: options.frozen),
-            at: pages.roundedNow())
+            at: now)
         var summary = BuildSummary()
         summary.items = 1
         summary.imagesDownloaded = update.downloaded

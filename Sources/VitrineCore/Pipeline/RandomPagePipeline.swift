@@ -137,7 +137,7 @@ public struct RandomPagePipeline: Sendable {
             root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
         cache.sweepTemporaryFiles()
         let update = try await update(
-            source, previous: RandomPageState.read(in: writer.root), options: options, at: roundedNow())
+            source, previous: RandomPageState.read(in: writer.root), options: options, at: Self.toTheSecond(now()))
         var summary = RandomRunSummary(
             outcome: update.outcome, photoID: update.state.photo.id, fetchedAt: update.state.fetchedAt,
             nextUpdate: update.state.nextUpdate, imagesDownloaded: update.downloaded, warnings: update.warnings)
@@ -146,9 +146,9 @@ public struct RandomPagePipeline: Sendable {
         return summary
     }
 
-    /// The clock's time to the second, as the schedule and `random.json` keep it.
-    func roundedNow() -> Date {
-        Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
+    /// A time to the second, as the schedule and `random.json` keep it.
+    static func toTheSecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
     /// Decides what the page in `folder` of `options.output` shows at `now`, given the state a previous run left
