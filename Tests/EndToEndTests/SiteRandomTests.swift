@@ -228,6 +228,34 @@ import VitrineTemplates
         }
     }
 
+    @Test func providerUnsplashTakesItsKeyFromTheEnvironmentAndNoFileHoldsIt() async throws {
+        var configuration = SampleAPIConfiguration(apiKey: Self.key)
+        configuration.unsplashKey = "unsplash-site-key-55"
+        try await withSampleAPI(configuration) { server, workspace in
+            try await writeConfig(server, workspace, picsum: await server.unsplashEndpoint)
+            let config = try String(contentsOfFile: workspace.path("vitrine.toml"), encoding: .utf8)
+            try (config + "provider = \"unsplash\"\nquery = \"Hamburg\"\n")
+                .write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
+            let outcome = try await VitrineProcess.run(
+                [
+                    "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
+                    workspace.path("site"), "-q",
+                ],
+                environment: Self.at(minutes: 0).merging([
+                    "PIXABAY_API_KEY": Self.key, "UNSPLASH_ACCESS_KEY": "unsplash-site-key-55",
+                ]) { $1 })
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let shown = try state(workspace)
+            #expect(shown.source == "unsplash" && shown.delivery == .hotlink)
+            let page = try SiteInspector(root: workspace.url.appendingPathComponent("site")).page("random/index.html")
+            #expect(page.strings("//figure[@id='photo']/img/@src").allSatisfy { $0.hasPrefix("http") })
+            #expect(try SiteInspector(root: workspace.url.appendingPathComponent("site")).crawl().broken == [])
+            for (path, bytes) in try workspace.tree("site") {
+                #expect(!String(decoding: bytes, as: UTF8.self).contains("unsplash-site-key-55"), "\(path)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("watch = true\n", "line 14, key watch of the 2nd [[gallery]]: --watch keeps vitrine random running"),
         ("colour = \"red\"\n", "line 14, key colour of the 2nd [[gallery]]: unknown key for source random"),
