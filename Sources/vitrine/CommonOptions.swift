@@ -176,7 +176,7 @@ enum GalleryRun {
         build: @escaping @Sendable (GalleryPipeline, BuildOptions) async throws -> BuildSummary
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
-        let now = try RandomRun.testClock()
+        let now = try RandomRun.testClock(running: false)
         let (engine, fetcher) = flags.network(reporting: terminal)
         defer { engine.shutdown() }
         let pipeline = GalleryPipeline(

@@ -124,14 +124,17 @@ struct RandomGallery: GalleryOptions {
 enum RandomRun {
     static let testClockVariable = "VITRINE_TEST_NOW"
 
-    /// The clock: real time, or (for tests only) real time moved to start at `VITRINE_TEST_NOW`.
+    /// The clock: real time, or (for tests only) real time moved to start at `VITRINE_TEST_NOW`; with `running`
+    /// false it stays at that instant, for a build that reads the clock once and must not depend on how long the
+    /// process took to get there.
     static func testClock(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, running: Bool = true
     ) throws -> @Sendable () -> Date {
         guard let text = environment[testClockVariable], !text.isEmpty else { return { Date() } }
         guard let start = ISO8601DateFormatter().date(from: text) else {
             throw ValidationError("\(testClockVariable) must be an ISO 8601 time such as 2026-11-21T14:00:00Z.")
         }
+        guard running else { return { start } }
         let began = ContinuousClock.now
         return {
             let elapsed = (ContinuousClock.now - began).components
