@@ -190,13 +190,13 @@ enum GalleryRun {
             }
             terminal.finish(summary, output: flags.out)
             if flags.json {
-                FileHandle.standardOutput.write(Data((summary.json(status: "success") + "\n").utf8))
+                StandardStreams.output(Array((summary.json(status: "success") + "\n").utf8))
             }
         } catch let exit as ExitCode {
             throw exit
         } catch let incomplete as IncompleteGalleryError where interruption.reason == nil {
             if flags.json {
-                FileHandle.standardOutput.write(Data((incomplete.summary.json(status: "partial") + "\n").utf8))
+                StandardStreams.output(Array((incomplete.summary.json(status: "partial") + "\n").utf8))
             }
             throw terminal.fail(incomplete)
         } catch {

@@ -175,7 +175,7 @@ enum RandomRun {
             }
             if stoppedWhileWaiting, let reason = interruption.reason, !flags.quiet {
                 let how = if case .signal(SIGTERM) = reason { "SIGTERM" } else { "interrupted" }
-                FileHandle.standardError.write(Data("Stopped watching (\(how)); the page is complete.\n".utf8))
+                StandardStreams.error("Stopped watching (\(how)); the page is complete.\n")
             }
         } catch let exit as ExitCode {
             throw exit

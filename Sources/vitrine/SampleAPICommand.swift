@@ -91,7 +91,7 @@ struct SampleAPICommand: AsyncParsableCommand {
         let banner =
             "Sample API listening on \(endpoint) (key: \(SampleAPIServer.demoKey)); Lorem Picsum at "
             + "\(await server.picsumEndpoint), Unsplash at \(await server.unsplashEndpoint); Ctrl-C stops it.\n"
-        FileHandle.standardOutput.write(Data(banner.utf8))
+        StandardStreams.output(Array(banner.utf8))
         while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
     }
 }

@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
             .bind(host: "127.0.0.1", port: Int(port)).get()
         let boundPort = server.localAddress?.port ?? Int(port)
         let banner = "Serving \(directory) at http://127.0.0.1:\(boundPort)/ ; Ctrl-C stops it.\n"
-        FileHandle.standardOutput.write(Data(banner.utf8))
+        StandardStreams.output(Array(banner.utf8))
         // Nothing is written while serving, so a signal ends the process at once: no request in flight can hold
         // it up.
         let stops = [SIGINT, SIGTERM].map { number in

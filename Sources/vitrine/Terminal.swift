@@ -83,7 +83,7 @@ final class Terminal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(report) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+        if let data = try? encoder.encode(report) { StandardStreams.output(Array(data) + Array("\n".utf8)) }
     }
 
     private static func sentence(for error: any Error) -> String {
@@ -98,13 +98,13 @@ final class Terminal: Sendable {
         guard interactive else { return }
         lineShown.withLock { shown in
             shown = true
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(Self.printable(redactor.redact(text)))".utf8))
+            StandardStreams.error("\r\u{1B}[K\(Self.printable(redactor.redact(text)))")
         }
     }
 
     private func clearLine() {
         lineShown.withLock { shown in
-            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if shown { StandardStreams.error("\r\u{1B}[K") }
             shown = false
         }
     }
@@ -116,7 +116,7 @@ final class Terminal: Sendable {
     }
 
     private func printError(_ text: String) {
-        FileHandle.standardError.write(Data((Self.printable(redactor.redact(text)) + "\n").utf8))
+        StandardStreams.error(Self.printable(redactor.redact(text)) + "\n")
     }
 
     /// `text` with nothing a terminal would act on: control characters (C0, DEL, C1, which start escape sequences

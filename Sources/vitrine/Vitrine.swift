@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VitrineCore
 
 @main
@@ -22,10 +23,12 @@ struct Vitrine: AsyncParsableCommand {
         ]
     )
 
-    /// Bounds the allocator's arenas (MemoryTuning) before anything else runs.
+    /// Bounds the allocator's arenas (MemoryTuning) before anything else runs; a run whose report could not be
+    /// written to standard output ends with exit status 73, not success.
     static func main() async {
         MemoryTuning.limitAllocatorArenas()
         await main(nil)
+        if StandardStreams.lostOutput { Foundation.exit(ExitStatus.cannotWrite.rawValue) }
     }
 }
 

@@ -115,6 +115,33 @@ import VitrineTemplates
         #expect((failure["error"] as? String)?.contains("--offline") == true)
     }
 
+    /// Found by scripts/chaos (ENOSPC on the Nth write): a message that could not be written, as behind `2> log` on a
+    /// full disk, crashed the run. Now a lost message changes nothing, and a lost `--json` report is exit 73.
+    @Test func aFullStandardOutputOrErrorNeverCrashesARun() async throws {
+        let scenario = try await Scenario([])
+        defer { Task { await scenario.stop() } }
+        func run(_ extra: [String], fullOutput: Bool) async throws -> (status: Int32, stderr: String) {
+            let log = scenario.workspace.url.appendingPathComponent("stderr-\(UUID().uuidString)")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let process = Process()
+            process.executableURL = VitrineProcess.binary
+            process.arguments = scenario.arguments(extra)
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = fullOutput ? full : FileHandle.nullDevice
+            process.standardError = fullOutput ? try FileHandle(forWritingTo: log) : full
+            _ = try await VitrineProcess.start(process).value
+            return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+        }
+        #expect(try await run([], fullOutput: false).status == 0)
+        #expect(
+            try await run(["--offline", "--cache", scenario.workspace.path("none")], fullOutput: false).status == 66)
+        let report = try await run(["--json"], fullOutput: true)
+        #expect(report.status == 73, "\(report.stderr)")
+        #expect(report.stderr.contains("Could not write the report to standard output: No space left on device."))
+        #expect(!report.stderr.contains("Fatal error"))
+    }
+
     @Test func terminalEscapesFromTheNetworkNeverReachTheTerminal() async throws {
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31mRejected\u{202E}txt.exe\r\nby the API"
         let scenario = try await Scenario([SampleAPIFault(.status(400, body: hostile), on: .api)])
