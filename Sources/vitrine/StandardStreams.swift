@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VitrineCore
 
 /// Writes to standard output and standard error without ever ending the process: Foundation's
 /// `FileHandle.write(_:)` crashes when a write fails (a full disk behind `2> log`, `--json > /dev/full`), and a
@@ -22,19 +23,8 @@ enum StandardStreams {
         }
     }
 
-    /// Writes all of `bytes`, again after an interruption or a partial write; returns why it failed, or nil.
+    /// Writes all of `bytes`; returns why it failed, or nil.
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += written
-            }
-            return nil
-        }
+        bytes.withUnsafeBytes { DescriptorIO.writeAll(descriptor, $0) }.map { String(cString: strerror($0)) }
     }
 }

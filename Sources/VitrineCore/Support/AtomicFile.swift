@@ -23,17 +23,8 @@ enum AtomicFile {
         }
         guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
         var failure: String?
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
+        if let code = bytes.withUnsafeBytes({ DescriptorIO.writeAll(descriptor, $0) }) {
+            failure = String(cString: strerror(code))
         }
         if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)

@@ -222,14 +222,8 @@ final class RootedFiles {
     private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String)
         throws(FileWriteError)
     {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileWriteError(path: path, reason: Errno.describe(errno))
-            }
-            offset += written
+        if let code = DescriptorIO.writeAll(descriptor, buffer) {
+            throw FileWriteError(path: path, reason: Errno.describe(code))
         }
     }
 
