@@ -260,8 +260,15 @@ public final class OutputWriter {
     @discardableResult
     public func finish(galleries: [OutputManifest.Gallery] = []) throws -> [String] {
         var removed: [String] = []
+        // Files of the previous run that are gone already (a run killed half-way through removing them): their
+        // folders go too once empty, as they would have.
+        var gone: [String] = []
         for path in previous.subtracting(written.keys).sorted() {
-            guard Self.isWritable(path), case .file = entry(of: path) else { continue }
+            guard Self.isWritable(path) else { continue }
+            guard case .file = entry(of: path) else {
+                if entry(of: path) == .missing { gone.append(path) }
+                continue
+            }
             let record = previousFiles[path]
             let owned =
                 record == nil || record!.sha256.isEmpty || interrupted
@@ -273,7 +280,7 @@ public final class OutputWriter {
             try willChange()
             if files.remove(path) { removed.append(path) }
         }
-        removeEmptiedFolders(of: removed)
+        removeEmptiedFolders(of: removed + gone)
         // A run that kept every file as it was, for the same galleries, leaves the manifest as it was too.
         let manifest = OutputManifest(files: Array(written.values), galleries: galleries)
         if removed.isEmpty && !journalPresent && written == previousFiles && manifest.galleries == previousGalleries {

@@ -125,6 +125,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("kept/notes.txt").path))
     }
 
+    /// Found by scripts/chaos: a run killed after removing a dropped gallery's last file, before its folder, left
+    /// the empty folder for good, since the next run found no file there to remove.
+    @Test func aFolderEmptiedByAKilledRunIsRemovedByTheNext() throws {
+        let folder = try TemporaryFolder()
+        let first = try OutputWriter(root: folder.url)
+        try first.begin(planned: ["random/index.html", "random/random.json", "kept/a.html"])
+        for path in ["random/index.html", "random/random.json", "kept/a.html"] {
+            try first.write(Array(path.utf8), to: path)
+        }
+        try first.finish()
+        // The killed run: both files of random/ removed, its folder not yet.
+        for path in ["random/index.html", "random/random.json"] {
+            try FileManager.default.removeItem(at: folder.url.appendingPathComponent(path))
+        }
+        let second = try OutputWriter(root: folder.url)
+        try second.begin(planned: ["kept/a.html"])
+        try second.write(Array("kept/a.html".utf8), to: "kept/a.html")
+        #expect(try second.finish() == [])
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("random").path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("kept/a.html").path))
+    }
+
     @Test func aManifestOfAnEarlierVersionWithoutGalleriesIsStillRead() throws {
         let folder = try TemporaryFolder()
         try write(
