@@ -41,9 +41,11 @@ final class CompiledStylesheet {
         guard let context = xsltNewTransformContext(raw, model.raw) else {
             throw TemplateError(template: name, detail: "out of memory")
         }
+        let buffer = XMLErrorBuffer()
+        // Runs after the context is freed: the context keeps the buffer's address until then.
+        defer { withExtendedLifetime(buffer) {} }
         defer { xsltFreeTransformContext(context) }
-        var buffer = vitrine_error_buffer()
-        vitrine_collect_transform_errors(context, &buffer)
+        vitrine_collect_transform_errors(context, buffer.pointer)
         xsltSetCtxtSecurityPrefs(security.raw, context)
         for (key, value) in parameters { xsltQuoteOneUserParam(context, key, value) }
         let result = xsltApplyStylesheetUser(raw, model.raw, nil, nil, nil, context)

@@ -83,7 +83,9 @@ final class XMLDocument {
 
     /// Validation messages against a RELAX NG schema; empty when the document is valid.
     func relaxNGErrors(schema: [UInt8]) -> [String] {
-        var buffer = vitrine_error_buffer()
+        let buffer = XMLErrorBuffer()
+        // Runs last: the contexts keep the buffer's address until they are freed.
+        defer { withExtendedLifetime(buffer) {} }
         let parser = schema.withUnsafeBufferPointer { pointer in
             pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) {
                 xmlRelaxNGNewMemParserCtxt($0, Int32(pointer.count))
@@ -91,12 +93,12 @@ final class XMLDocument {
         }
         guard let parser else { return ["the schema could not be read"] }
         defer { xmlRelaxNGFreeParserCtxt(parser) }
-        vitrine_collect_relaxng_parser_errors(parser, &buffer)
+        vitrine_collect_relaxng_parser_errors(parser, buffer.pointer)
         guard let compiled = xmlRelaxNGParse(parser) else { return ["the schema is invalid: \(buffer.message)"] }
         defer { xmlRelaxNGFree(compiled) }
         guard let validator = xmlRelaxNGNewValidCtxt(compiled) else { return ["out of memory"] }
         defer { xmlRelaxNGFreeValidCtxt(validator) }
-        vitrine_collect_relaxng_errors(validator, &buffer)
+        vitrine_collect_relaxng_errors(validator, buffer.pointer)
         let result = xmlRelaxNGValidateDoc(validator, raw)
         if result == 0 { return [] }
         let messages = buffer.message.split(separator: "\n").map(String.init)
@@ -126,11 +128,13 @@ enum LibXML {
     /// Runs `body` with libxml2 and libxslt messages collected; nil from `body` becomes an error with them.
     static func collectingErrors<Result>(_ body: () -> Result?) throws(XMLError) -> Result {
         _ = initialised
-        var buffer = vitrine_error_buffer()
+        let buffer = XMLErrorBuffer()
         errorLock.lock()
-        vitrine_collect_errors(&buffer)
-        let result = body()
-        vitrine_collect_errors(nil)
+        let result = withExtendedLifetime(buffer) {
+            vitrine_collect_errors(buffer.pointer)
+            defer { vitrine_collect_errors(nil) }
+            return body()
+        }
         errorLock.unlock()
         guard let result else {
             throw XMLError(message: buffer.message.isEmpty ? "unknown XML error" : buffer.message)
@@ -139,12 +143,30 @@ enum LibXML {
     }
 }
 
-extension vitrine_error_buffer {
+/// Owns the memory libxml2 and libxslt write their messages into through the error handlers it is given to: the
+/// handlers keep its address after the call that sets them returns, so it lives on the heap, not in a `var` whose
+/// `&` is valid only for that call.
+final class XMLErrorBuffer {
+    let pointer: UnsafeMutablePointer<vitrine_error_buffer>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: vitrine_error_buffer())
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
     /// The collected messages as text.
     var message: String {
-        var copy = self
-        return withUnsafeBytes(of: &copy.text) { raw in
-            String(decoding: raw.prefix(Int(length)), as: UTF8.self)
+        let length = min(pointer.pointee.length, MemoryLayout.size(ofValue: pointer.pointee.text))
+        return withUnsafeBytes(of: &pointer.pointee.text) { raw in
+            String(decoding: raw.prefix(length), as: UTF8.self)
         }.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+@available(*, unavailable)
+extension XMLErrorBuffer: Sendable {}
