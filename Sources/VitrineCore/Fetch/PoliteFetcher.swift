@@ -38,9 +38,15 @@ public final class PoliteFetcher: HTTPFetching {
         case retrying(url: String, attempt: Int, reason: String)
     }
 
+    /// What the API said of its rate limit for one host and path folder, and what was spent of it since.
     private struct Budget {
+        /// Requests one window allows (`X-RateLimit-Limit`).
+        var limit: Int?
         var remaining: Int?
         var resetAt: ContinuousClock.Instant?
+        /// The longest time to a reset the API reported: how long a new window is taken to last until an answer
+        /// says otherwise.
+        var window: Duration = .seconds(60)
     }
 
     private let base: any HTTPFetching
@@ -129,21 +135,25 @@ public final class PoliteFetcher: HTTPFetching {
         }
     }
 
-    /// Waits while the host's known budget is spent, then takes one request from it.
+    /// Waits while the host's known budget is spent, then takes one request from it. Every waiter takes its own
+    /// request after its wait, so that however many wait, a new window lets through no more than the API allows
+    /// (its `X-RateLimit-Limit`); the others wait for the window after.
     private func waitForBudget(host: String, url: String) async throws(FetchError) {
         while true {
             let wait = budgets.withLock { budgets -> Duration? in
+                let now = clock.now
                 var budget = budgets[host, default: Budget()]
                 defer { budgets[host] = budget }
-                if let resetAt = budget.resetAt, clock.now >= resetAt {
-                    budget = Budget()
+                if let resetAt = budget.resetAt, now >= resetAt {
+                    budget.remaining = budget.limit
+                    budget.resetAt = budget.limit == nil ? nil : now + budget.window
                 }
                 guard let remaining = budget.remaining else { return nil }
                 if remaining > 0 {
                     budget.remaining = remaining - 1
                     return nil
                 }
-                return budget.resetAt.map { $0 - clock.now } ?? nil
+                return budget.resetAt.map { $0 - now }
             }
             guard let wait else { return }
             guard wait <= policy.maximumWait else { throw tooLong(wait, url: url) }
@@ -151,12 +161,10 @@ public final class PoliteFetcher: HTTPFetching {
                 events(.waiting(seconds: wait.wholeSecondsRoundedUp, reason: "rate limited"))
             }
             do {
-                try await sleep(wait)
+                try await sleep(max(wait, .milliseconds(1)))
             } catch {
                 throw .cancelled
             }
-            budgets.withLock { $0[host] = Budget() }
-            return
         }
     }
 
@@ -189,18 +197,32 @@ public final class PoliteFetcher: HTTPFetching {
     /// outranks the reset time. A 429 that gives neither a readable Retry-After nor a reset time leaves the budget
     /// alone: the retry's own backoff is the wait.
     private func record(_ response: HTTPResponse, host: String) {
+        let limit = response.headers["x-ratelimit-limit"].flatMap { Int($0.trimmed) }.flatMap { $0 > 0 ? $0 : nil }
         let remaining = response.headers["x-ratelimit-remaining"].flatMap { Int($0.trimmed) }
         let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }.flatMap {
-            $0 >= 0 && $0 < 86_400 ? Duration.milliseconds(Int($0 * 1000)) : nil
+            $0 >= 0 && $0 < 86_400 ? Duration.milliseconds(Int(($0 * 1000).rounded(.up))) : nil
         }
         let retryAfter = Self.retryAfter(response.headers["retry-after"], now: Date())
         guard (response.status == 429 && (retryAfter ?? reset) != nil) || remaining != nil else { return }
         budgets.withLock { budgets in
+            let now = clock.now
+            var budget = budgets[host, default: Budget()]
+            defer { budgets[host] = budget }
+            if let limit { budget.limit = limit }
             if response.status == 429, let wait = retryAfter ?? reset {
-                budgets[host] = Budget(remaining: 0, resetAt: clock.now + wait)
-            } else {
-                budgets[host] = Budget(remaining: remaining, resetAt: clock.now + (reset ?? .seconds(60)))
+                budget.remaining = 0
+                budget.resetAt = now + wait
+                return
             }
+            if let reset { budget.window = max(budget.window, reset) }
+            // Requests sent in the window the budget knows that the API had not counted when it answered this one
+            // are spent all the same: within that window the lower count holds.
+            if let known = budget.remaining, let resetAt = budget.resetAt, now < resetAt, let remaining {
+                budget.remaining = min(known, remaining)
+            } else {
+                budget.remaining = remaining
+            }
+            budget.resetAt = now + (reset ?? .seconds(60))
         }
     }
 

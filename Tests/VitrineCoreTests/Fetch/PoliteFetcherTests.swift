@@ -99,14 +99,68 @@ import Testing
 
     @Test func waitsForTheBudgetToResetInsteadOfRunningPastIt() async throws {
         let spent = Self.response(
-            200, ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30"])
+            200, ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0.3"])
         let script = Script([spent, Self.response(200)])
-        let fetcher = script.fetcher()
+        let waits = Mutex<[Duration]>([])
+        let fetcher = PoliteFetcher(
+            FakeFetcher { _ in script.answers.withLock { $0.isEmpty ? .failure(.cancelled) : $0.removeFirst() } },
+            sleep: { duration in
+                waits.withLock { $0.append(duration) }
+                try await Task.sleep(for: duration)
+            })
         _ = try await fetcher.fetch(request)
-        #expect(script.waits.withLock { $0 }.isEmpty)
+        #expect(waits.withLock { $0 }.isEmpty)
         _ = try await fetcher.fetch(request)
-        let wait = try #require(script.waits.withLock { $0 }.first)
-        #expect(wait > .seconds(29) && wait <= .seconds(30))
+        let wait = try #require(waits.withLock { $0 }.first)
+        #expect(wait > .milliseconds(200) && wait <= .milliseconds(300))
+    }
+
+    /// An API that allows `limit` requests a window, as Pixabay does, and answers the ones past it with 429.
+    final class RateLimitedAPI: Sendable {
+        let limit: Int
+        let window: Duration
+        private let state = Mutex((start: ContinuousClock.now, count: 0, refused: 0, served: 0))
+
+        init(limit: Int, window: Duration) {
+            self.limit = limit
+            self.window = window
+        }
+
+        var refused: Int { state.withLock { $0.refused } }
+        var served: Int { state.withLock { $0.served } }
+
+        func answer() -> Result<HTTPResponse, FetchError> {
+            state.withLock { state in
+                let now = ContinuousClock.now
+                if now - state.start >= window { state = (now, 0, state.refused, state.served) }
+                state.count += 1
+                let reset = String(Double((state.start + window - now).components.attoseconds) / 1e18)
+                let headers = [
+                    "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(max(0, limit - state.count)),
+                    "x-ratelimit-reset": reset,
+                ]
+                if state.count > limit {
+                    state.refused += 1
+                    return PoliteFetcherTests.response(429, headers)
+                }
+                state.served += 1
+                return PoliteFetcherTests.response(200, headers)
+            }
+        }
+    }
+
+    /// Issue 14: after a wait every waiter went at once, running past the budget of the new window.
+    @Test func manyWaitersShareANewWindowWithoutRunningPastIt() async throws {
+        let api = RateLimitedAPI(limit: 2, window: .milliseconds(300))
+        let fetcher = PoliteFetcher(FakeFetcher { _ in api.answer() }, policy: RetryPolicy(retries: 0))
+        // One request tells the budget: one left in this window.
+        #expect(try await fetcher.fetch(request).status == 200)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<7 { group.addTask { try await fetcher.fetch(self.request).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 7), "\(statuses)")
+        #expect(api.refused == 0 && api.served == 8)
     }
 
     @Test func anAPIsSpentBudgetDoesNotHoldUpImagesFromTheSameHost() async throws {
