@@ -22,17 +22,17 @@ let package = Package(
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+            providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
             name: "CXSLT",
             pkgConfig: "libexslt",
-            providers: [.apt(["libxslt1-dev", "libxml2-dev"]), .brew(["libxslt"])]
+            providers: [.apt(["libxslt1-dev", "libxml2-dev"])]
         ),
         .target(
             name: "VitrineTemplates",
