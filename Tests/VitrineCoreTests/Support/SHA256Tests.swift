@@ -25,6 +25,19 @@ import Testing
         #expect(SHA256.hex(of: bytes) == "d414b085826eb06778483ba35564dc849e643359f69ed9747878ba6e54985bed")
     }
 
+    @Test func aCopyGoesOnFromWhereTheOriginalWasAndNeitherChangesTheOther() {
+        var original = SHA256()
+        original.update(Array("ab".utf8))
+        var copy = original
+        copy.update(Array("c".utf8))
+        #expect(copy.finalize().hexString == SHA256.hex(of: "abc"))
+        original.update(Array("x".utf8))
+        #expect(original.finalize().hexString == SHA256.hex(of: "abx"))
+        // After `finalize` a hasher starts again.
+        original.update(Array("abc".utf8))
+        #expect(original.finalize().hexString == SHA256.hex(of: "abc"))
+    }
+
     @Test func everySplitOfTheInputGivesTheSameDigest() {
         let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let whole = SHA256.hex(of: bytes)
