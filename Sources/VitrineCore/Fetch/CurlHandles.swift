@@ -13,6 +13,8 @@ final class CurlEasyHandle {
     let raw: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Whether libcurl took the error buffer; without it, failures are described by their code alone.
+    private let errorBufferSet: Bool
 
     init() {
         CurlRuntime.ensureInitialised()
@@ -20,7 +22,7 @@ final class CurlEasyHandle {
         raw = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        vitrine_curl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+        errorBufferSet = vitrine_curl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
     }
 
     deinit {
@@ -29,23 +31,56 @@ final class CurlEasyHandle {
         errorBuffer.deallocate()
     }
 
-    func set(_ option: CURLoption, _ value: Int) { vitrine_curl_easy_setopt_long(raw, option, value) }
-    func set(_ option: CURLoption, _ value: String) { vitrine_curl_easy_setopt_string(raw, option, value) }
-    func set(_ option: CURLoption, offset value: Int64) {
-        vitrine_curl_easy_setopt_offset(raw, option, curl_off_t(value))
+    func set(_ option: CURLoption, _ value: Int) throws(CurlOptionError) {
+        try check(vitrine_curl_easy_setopt_long(raw, option, value), option, value: String(value))
     }
-    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
-        vitrine_curl_easy_setopt_pointer(raw, option, pointer)
+    func set(_ option: CURLoption, _ value: String) throws(CurlOptionError) {
+        try check(vitrine_curl_easy_setopt_string(raw, option, value), option, value: value)
     }
-    func set(_ option: CURLoption, callback: vitrine_curl_data_callback) {
-        vitrine_curl_easy_setopt_data_callback(raw, option, callback)
+    func set(_ option: CURLoption, offset value: Int64) throws(CurlOptionError) {
+        try check(vitrine_curl_easy_setopt_offset(raw, option, curl_off_t(value)), option, value: String(value))
+    }
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(CurlOptionError) {
+        try check(vitrine_curl_easy_setopt_pointer(raw, option, pointer), option, value: "a pointer")
+    }
+    func set(_ option: CURLoption, callback: vitrine_curl_data_callback) throws(CurlOptionError) {
+        try check(vitrine_curl_easy_setopt_data_callback(raw, option, callback), option, value: "a callback")
     }
 
-    func setHeaders(_ lines: [String]) {
+    func setHeaders(_ lines: [String]) throws(CurlOptionError) {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
-        for line in lines { headerList = curl_slist_append(headerList, line) }
-        vitrine_curl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)
+        for line in lines {
+            guard let list = curl_slist_append(headerList, line) else {
+                throw CurlOptionError(option: "CURLOPT_HTTPHEADER", value: line, reason: "out of memory")
+            }
+            headerList = list
+        }
+        try check(vitrine_curl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER, value: "")
+    }
+
+    /// The name libcurl's documentation gives an option this handle sets.
+    static func name(of option: CURLoption) -> String {
+        let names: [(CURLoption, String)] = [
+            (CURLOPT_URL, "CURLOPT_URL"), (CURLOPT_NOSIGNAL, "CURLOPT_NOSIGNAL"),
+            (CURLOPT_FOLLOWLOCATION, "CURLOPT_FOLLOWLOCATION"), (CURLOPT_MAXREDIRS, "CURLOPT_MAXREDIRS"),
+            (CURLOPT_PROTOCOLS_STR, "CURLOPT_PROTOCOLS_STR"),
+            (CURLOPT_REDIR_PROTOCOLS_STR, "CURLOPT_REDIR_PROTOCOLS_STR"),
+            (CURLOPT_CONNECTTIMEOUT, "CURLOPT_CONNECTTIMEOUT"), (CURLOPT_LOW_SPEED_LIMIT, "CURLOPT_LOW_SPEED_LIMIT"),
+            (CURLOPT_LOW_SPEED_TIME, "CURLOPT_LOW_SPEED_TIME"), (CURLOPT_USERAGENT, "CURLOPT_USERAGENT"),
+            (CURLOPT_ACCEPT_ENCODING, "CURLOPT_ACCEPT_ENCODING"),
+            (CURLOPT_MAXFILESIZE_LARGE, "CURLOPT_MAXFILESIZE_LARGE"),
+            (CURLOPT_HTTPHEADER, "CURLOPT_HTTPHEADER"), (CURLOPT_WRITEFUNCTION, "CURLOPT_WRITEFUNCTION"),
+            (CURLOPT_WRITEDATA, "CURLOPT_WRITEDATA"), (CURLOPT_HEADERFUNCTION, "CURLOPT_HEADERFUNCTION"),
+            (CURLOPT_HEADERDATA, "CURLOPT_HEADERDATA"), (CURLOPT_ERRORBUFFER, "CURLOPT_ERRORBUFFER"),
+        ]
+        return names.first { $0.0 == option }?.1 ?? "option \(option.rawValue)"
+    }
+
+    private func check(_ code: CURLcode, _ option: CURLoption, value: String) throws(CurlOptionError) {
+        guard code == CURLE_OK else {
+            throw CurlOptionError(option: Self.name(of: option), value: value, reason: curlErrorText(code))
+        }
     }
 
     func info(_ info: CURLINFO) -> Int {
@@ -61,7 +96,7 @@ final class CurlEasyHandle {
     }
 
     /// libcurl's detailed message for the last failure, if it wrote one.
-    var errorMessage: String { String(cString: errorBuffer) }
+    var errorMessage: String { errorBufferSet ? String(cString: errorBuffer) : "" }
 }
 
 @available(*, unavailable)
@@ -71,11 +106,17 @@ extension CurlEasyHandle: Sendable {}
 final class CurlMultiHandle {
     let raw: UnsafeMutableRawPointer
 
+    /// Why the handle's options could not be set, if they could not: every transfer then fails with it.
+    let setupFailure: String?
+
     init(maximumConnections: Int) {
         CurlRuntime.ensureInitialised()
         guard let handle = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         raw = handle
-        vitrine_curl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, maximumConnections)
+        let code = vitrine_curl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, maximumConnections)
+        setupFailure =
+            code == CURLM_OK
+            ? nil : "libcurl refused a connection cache of \(maximumConnections): \(curlMultiErrorText(code))"
     }
 
     deinit { curl_multi_cleanup(raw) }
@@ -89,3 +130,19 @@ extension CurlMultiHandle: @unchecked Sendable {}
 
 /// The libcurl error name and text for a result code.
 func curlErrorText(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
+
+/// The libcurl error text for a multi interface result code.
+func curlMultiErrorText(_ code: CURLMcode) -> String { String(cString: curl_multi_strerror(code)) }
+
+/// libcurl refused an option of a transfer (a value out of its range, or no memory for it).
+struct CurlOptionError: Error {
+    /// The option's name (`CURLOPT_CONNECTTIMEOUT`).
+    var option: String
+    var value: String
+    var reason: String
+
+    /// As a failed transfer of `url`.
+    func transferError(url: String) -> FetchError {
+        .transport(url: url, reason: "libcurl refused \(option) = \(value): \(reason)")
+    }
+}

@@ -66,7 +66,11 @@ public final class TransferEngine: HTTPFetching {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let accepted = inbox.withLock { inbox -> Bool in
-                        guard !inbox.shuttingDown, !inbox.cancelled.contains(id) else { return false }
+                        // A cancellation before this point may have been cleared by the loop already, which
+                        // never saw the request: the task's own flag still tells.
+                        guard !inbox.shuttingDown, !inbox.cancelled.contains(id), !Task.isCancelled else {
+                            return false
+                        }
                         inbox.waiting.append(Waiting(id: id, request: request, continuation: continuation))
                         return true
                     }
@@ -120,14 +124,39 @@ public final class TransferEngine: HTTPFetching {
                 transfer.continuation.resume(throwing: FetchError.cancelled)
             }
             for waiting in admitted {
-                let transfer = ActiveTransfer(waiting: waiting, configuration: configuration)
-                active[Int(bitPattern: transfer.easy.raw)] = transfer
-                curl_multi_add_handle(multi.raw, transfer.easy.raw)
+                let transfer = ActiveTransfer(waiting: waiting)
+                do {
+                    if let failure = multi.setupFailure {
+                        throw FetchError.transport(url: waiting.request.publicURL, reason: failure)
+                    }
+                    try transfer.configure(configuration)
+                    let added = curl_multi_add_handle(multi.raw, transfer.easy.raw)
+                    guard added == CURLM_OK else {
+                        throw FetchError.transport(
+                            url: waiting.request.publicURL,
+                            reason: "libcurl could not start the transfer: \(curlMultiErrorText(added))")
+                    }
+                    active[Int(bitPattern: transfer.easy.raw)] = transfer
+                } catch {
+                    transfer.continuation.resume(throwing: error)
+                }
             }
             if stopping && active.isEmpty { break }
 
             var running: Int32 = 0
-            curl_multi_perform(multi.raw, &running)
+            let performed = curl_multi_perform(multi.raw, &running)
+            if performed != CURLM_OK {
+                // The multi handle itself failed (no memory, an internal error): what runs on it cannot finish.
+                for (key, transfer) in active {
+                    curl_multi_remove_handle(multi.raw, transfer.easy.raw)
+                    active[key] = nil
+                    transfer.continuation.resume(
+                        throwing: FetchError.transport(
+                            url: transfer.request.publicURL,
+                            reason: "libcurl's transfer loop failed: \(curlMultiErrorText(performed))"))
+                }
+                continue
+            }
             var remaining: Int32 = 0
             var finished = 0
             while let message = curl_multi_info_read(multi.raw, &remaining) {
@@ -148,12 +177,17 @@ public final class TransferEngine: HTTPFetching {
             if finished > 0 && !inbox.withLock({ $0.waiting.isEmpty }) { continue }
             if active.isEmpty {
                 let idle = inbox.withLock { $0.waiting.isEmpty && $0.cancelled.isEmpty && !$0.shuttingDown }
-                if idle { curl_multi_poll(multi.raw, nil, 0, 1000, nil) }
+                if idle { poll(milliseconds: 1000) }
             } else {
-                curl_multi_poll(multi.raw, nil, 0, 250, nil)
+                poll(milliseconds: 250)
             }
         }
         loopFinished.signal()
+    }
+
+    /// Waits for socket activity, a wake-up or the timeout; a poll that fails at once is not retried at once.
+    private func poll(milliseconds: Int32) {
+        if curl_multi_poll(multi.raw, nil, 0, milliseconds, nil) != CURLM_OK { usleep(10_000) }
     }
 }
 
@@ -214,28 +248,36 @@ private final class ActiveTransfer {
     var headers: [String: String] = [:]
     var exceededLimit = false
 
-    init(waiting: Waiting, configuration: TransferEngine.Configuration) {
+    init(waiting: Waiting) {
         id = waiting.id
         request = waiting.request
         continuation = waiting.continuation
-        easy.set(CURLOPT_URL, request.url)
-        easy.set(CURLOPT_NOSIGNAL, 1)
-        easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        easy.set(CURLOPT_MAXREDIRS, configuration.maximumRedirects)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_CONNECTTIMEOUT, configuration.connectTimeoutSeconds)
-        easy.set(CURLOPT_LOW_SPEED_LIMIT, 100)
-        easy.set(CURLOPT_LOW_SPEED_TIME, configuration.stallTimeoutSeconds)
-        easy.set(CURLOPT_USERAGENT, configuration.userAgent)
-        easy.set(CURLOPT_ACCEPT_ENCODING, "")
-        easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(request.maximumBodyBytes))
-        easy.setHeaders(request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
-        let userdata = Unmanaged.passUnretained(self).toOpaque()
-        easy.set(CURLOPT_WRITEFUNCTION, callback: appendBody)
-        easy.set(CURLOPT_WRITEDATA, pointer: userdata)
-        easy.set(CURLOPT_HEADERFUNCTION, callback: collectHeader)
-        easy.set(CURLOPT_HEADERDATA, pointer: userdata)
+    }
+
+    /// Sets the handle up for the request; a failure is the transfer's.
+    func configure(_ configuration: TransferEngine.Configuration) throws(FetchError) {
+        do {
+            try easy.set(CURLOPT_URL, request.url)
+            try easy.set(CURLOPT_NOSIGNAL, 1)
+            try easy.set(CURLOPT_FOLLOWLOCATION, 1)
+            try easy.set(CURLOPT_MAXREDIRS, configuration.maximumRedirects)
+            try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+            try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            try easy.set(CURLOPT_CONNECTTIMEOUT, configuration.connectTimeoutSeconds)
+            try easy.set(CURLOPT_LOW_SPEED_LIMIT, 100)
+            try easy.set(CURLOPT_LOW_SPEED_TIME, configuration.stallTimeoutSeconds)
+            try easy.set(CURLOPT_USERAGENT, configuration.userAgent)
+            try easy.set(CURLOPT_ACCEPT_ENCODING, "")
+            try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(request.maximumBodyBytes))
+            try easy.setHeaders(request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
+            let userdata = Unmanaged.passUnretained(self).toOpaque()
+            try easy.set(CURLOPT_WRITEFUNCTION, callback: appendBody)
+            try easy.set(CURLOPT_WRITEDATA, pointer: userdata)
+            try easy.set(CURLOPT_HEADERFUNCTION, callback: collectHeader)
+            try easy.set(CURLOPT_HEADERDATA, pointer: userdata)
+        } catch {
+            throw error.transferError(url: request.publicURL)
+        }
     }
 
     func outcome(_ result: CURLcode) -> Result<HTTPResponse, FetchError> {

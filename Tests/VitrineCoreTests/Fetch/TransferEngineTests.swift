@@ -98,15 +98,33 @@ import Testing
         }
     }
 
-    @Test func aCancelledTaskGetsCancelled() async throws {
-        let engine = TransferEngine()
-        defer { engine.shutdown() }
-        let task = Task {
-            try await Task.sleep(for: .seconds(10))
-            return try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/"))
+    /// Issue 14: the transfer loop cleared cancellations it had not matched yet, so a request cancelled just before
+    /// it was queued could run all the same. A task cancelled before it asks is refused and reaches no server,
+    /// however the loop's turns fall.
+    @Test func aRequestCancelledBeforeItIsQueuedNeverRuns() async throws {
+        try await withServer { engine, base in
+            for index in 0..<200 {
+                let task = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
+                }
+                await #expect(throws: FetchError.cancelled) { try await task.value }
+            }
+            #expect(engine.statistics.transfers == 0)
         }
-        task.cancel()
-        await #expect(throws: (any Error).self) { try await task.value }
+    }
+
+    /// Issue 14: every libcurl option is checked; one it refuses fails the transfer with a sentence, not silently.
+    @Test func anOptionLibcurlRefusesFailsTheTransferSayingWhich() async throws {
+        let engine = TransferEngine(configuration: .init(connectTimeoutSeconds: -1))
+        defer { engine.shutdown() }
+        await #expect {
+            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/"))
+        } throws: { error in
+            guard case .transport(_, let reason) = error as? FetchError else { return false }
+            return reason.hasPrefix("libcurl refused CURLOPT_CONNECTTIMEOUT = -1: ")
+        }
+        #expect(engine.statistics.transfers == 0)
     }
 
     @Test func cancellingQueuedRequestsLeavesTheOthersToFinish() async throws {
