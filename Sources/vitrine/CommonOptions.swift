@@ -79,16 +79,19 @@ struct BuildFlags: ParsableArguments {
         if offline && refresh { throw ValidationError("--offline and --refresh contradict each other; pick one.") }
     }
 
-    /// The transfer engine these flags ask for, and the polite fetcher over it that reports waits and retries on
-    /// `terminal`; shut the engine down when done.
-    func network(reporting terminal: Terminal) -> (engine: TransferEngine, fetcher: PoliteFetcher) {
-        let engine = TransferEngine(
-            configuration: .init(
-                concurrentTransfers: jobs, connectTimeoutSeconds: connectTimeout, stallTimeoutSeconds: stallTimeout))
-        let fetcher = PoliteFetcher(
-            engine, policy: RetryPolicy(retries: retries), quotas: QuotaLedger(cache: CacheStore(root: cacheRoot)),
-            events: terminal.reportTransfer)
-        return (engine, fetcher)
+    /// Runs `body` with the polite fetcher these flags ask for, which reports waits and retries on `terminal`, over
+    /// a transfer engine that is stopped when `body` ends.
+    func withNetwork<Result>(reporting terminal: Terminal, _ body: (PoliteFetcher) async throws -> Result)
+        async throws -> Result
+    {
+        let configuration = TransferEngine.Configuration(
+            concurrentTransfers: jobs, connectTimeoutSeconds: connectTimeout, stallTimeoutSeconds: stallTimeout)
+        return try await withTransferEngine(configuration: configuration) { engine in
+            try await body(
+                PoliteFetcher(
+                    engine, policy: RetryPolicy(retries: retries),
+                    quotas: QuotaLedger(cache: CacheStore(root: cacheRoot)), events: terminal.reportTransfer))
+        }
     }
 
     var cacheRoot: URL { cache.map { URL(fileURLWithPath: $0) } ?? CacheStore.defaultRoot() }
@@ -177,33 +180,33 @@ enum GalleryRun {
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
         let now = try RandomRun.testClock(running: false)
-        let (engine, fetcher) = flags.network(reporting: terminal)
-        defer { engine.shutdown() }
-        let pipeline = GalleryPipeline(
-            fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
-            progress: terminal.report, now: now)
-        let interruption = Interruption()
-        do {
-            let options = try flags.options(frozen: frozen)
-            let summary = try await interruption.run(deadline: flags.deadline) {
-                try await build(pipeline, options)
+        try await flags.withNetwork(reporting: terminal) { fetcher in
+            let pipeline = GalleryPipeline(
+                fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,
+                progress: terminal.report, now: now)
+            let interruption = Interruption()
+            do {
+                let options = try flags.options(frozen: frozen)
+                let summary = try await interruption.run(deadline: flags.deadline) {
+                    try await build(pipeline, options)
+                }
+                terminal.finish(summary, output: flags.out)
+                if flags.json {
+                    StandardStreams.output(Array((summary.json(status: "success") + "\n").utf8))
+                }
+            } catch let exit as ExitCode {
+                throw exit
+            } catch let incomplete as IncompleteGalleryError where interruption.reason == nil {
+                if flags.json {
+                    StandardStreams.output(Array((incomplete.summary.json(status: "partial") + "\n").utf8))
+                }
+                throw terminal.fail(incomplete)
+            } catch {
+                let reason = interruption.reason ?? error
+                let exit = terminal.fail(reason)
+                if flags.json { terminal.writeFailureJSON(reason, exit: exit) }
+                throw exit
             }
-            terminal.finish(summary, output: flags.out)
-            if flags.json {
-                StandardStreams.output(Array((summary.json(status: "success") + "\n").utf8))
-            }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch let incomplete as IncompleteGalleryError where interruption.reason == nil {
-            if flags.json {
-                StandardStreams.output(Array((incomplete.summary.json(status: "partial") + "\n").utf8))
-            }
-            throw terminal.fail(incomplete)
-        } catch {
-            let reason = interruption.reason ?? error
-            let exit = terminal.fail(reason)
-            if flags.json { terminal.writeFailureJSON(reason, exit: exit) }
-            throw exit
         }
     }
 }

@@ -147,43 +147,43 @@ enum RandomRun {
     ) async throws {
         let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
         let now = try testClock()
-        let (engine, fetcher) = flags.network(reporting: terminal)
-        defer { engine.shutdown() }
-        let pipeline = RandomPagePipeline(
-            fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), progress: terminal.report, now: now)
-        let interruption = Interruption()
-        do {
-            let options = RandomPageOptions(
-                output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.force,
-                offline: flags.offline, refresh: flags.refresh, maximumImageBytes: flags.maxImageSize.bytes,
-                maximumResponseBytes: flags.maxResponseSize.bytes, waitForOutput: !flags.noWait)
-            let stoppedWhileWaiting = try await interruption.run(deadline: flags.deadline) {
-                var options = options
-                while true {
-                    let summary = try await pipeline.run(source, options: options)
-                    options.refresh = false
-                    report(summary, flags: flags, terminal: terminal)
-                    if case .stale = summary.outcome, flags.strict { throw terminal.fail(RandomStrictLoss()) }
-                    guard watch else { return false }
-                    let wait = max(0.5, summary.nextUpdate.timeIntervalSince(now()))
-                    do {
-                        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
-                    } catch {
-                        return true
+        try await flags.withNetwork(reporting: terminal) { fetcher in
+            let pipeline = RandomPagePipeline(
+                fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), progress: terminal.report, now: now)
+            let interruption = Interruption()
+            do {
+                let options = RandomPageOptions(
+                    output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.force,
+                    offline: flags.offline, refresh: flags.refresh, maximumImageBytes: flags.maxImageSize.bytes,
+                    maximumResponseBytes: flags.maxResponseSize.bytes, waitForOutput: !flags.noWait)
+                let stoppedWhileWaiting = try await interruption.run(deadline: flags.deadline) {
+                    var options = options
+                    while true {
+                        let summary = try await pipeline.run(source, options: options)
+                        options.refresh = false
+                        report(summary, flags: flags, terminal: terminal)
+                        if case .stale = summary.outcome, flags.strict { throw terminal.fail(RandomStrictLoss()) }
+                        guard watch else { return false }
+                        let wait = max(0.5, summary.nextUpdate.timeIntervalSince(now()))
+                        do {
+                            try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                        } catch {
+                            return true
+                        }
                     }
                 }
+                if stoppedWhileWaiting, let reason = interruption.reason, !flags.quiet {
+                    let how = if case .signal(SIGTERM) = reason { "SIGTERM" } else { "interrupted" }
+                    StandardStreams.error("Stopped watching (\(how)); the page is complete.\n")
+                }
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                let reason = interruption.reason ?? error
+                let exit = terminal.fail(reason)
+                if flags.json { terminal.writeFailureJSON(reason, exit: exit, compact: true) }
+                throw exit
             }
-            if stoppedWhileWaiting, let reason = interruption.reason, !flags.quiet {
-                let how = if case .signal(SIGTERM) = reason { "SIGTERM" } else { "interrupted" }
-                StandardStreams.error("Stopped watching (\(how)); the page is complete.\n")
-            }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            let reason = interruption.reason ?? error
-            let exit = terminal.fail(reason)
-            if flags.json { terminal.writeFailureJSON(reason, exit: exit, compact: true) }
-            throw exit
         }
     }
 

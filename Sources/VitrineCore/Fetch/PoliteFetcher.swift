@@ -47,6 +47,8 @@ public final class PoliteFetcher: HTTPFetching {
         /// The longest time to a reset the API reported: how long a new window is taken to last until an answer
         /// says otherwise.
         var window: Duration = .seconds(60)
+        /// Until when a 429 asked for no request at all (its `Retry-After`), whatever the count says.
+        var blockedUntil: ContinuousClock.Instant?
     }
 
     private let base: any HTTPFetching
@@ -55,7 +57,8 @@ public final class PoliteFetcher: HTTPFetching {
     private let sleep: @Sendable (Duration) async throws -> Void
     private let random: @Sendable () -> Double
     private let budgets = Mutex<[String: Budget]>([:])
-    private let clock = ContinuousClock()
+    /// The clock of rate budgets; tests give one that their `sleep` moves on.
+    private let instant: @Sendable () -> ContinuousClock.Instant
     private let quotas: (any RequestQuotaLedger)?
     private let now: @Sendable () -> Date
 
@@ -66,8 +69,10 @@ public final class PoliteFetcher: HTTPFetching {
         events: @escaping @Sendable (Event) -> Void = { _ in },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        instant: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
+        self.instant = instant
         self.base = base
         self.policy = policy
         self.quotas = quotas
@@ -141,9 +146,13 @@ public final class PoliteFetcher: HTTPFetching {
     private func waitForBudget(host: String, url: String) async throws(FetchError) {
         while true {
             let wait = budgets.withLock { budgets -> Duration? in
-                let now = clock.now
+                let now = instant()
                 var budget = budgets[host, default: Budget()]
                 defer { budgets[host] = budget }
+                if let blockedUntil = budget.blockedUntil {
+                    if now < blockedUntil { return blockedUntil - now }
+                    budget.blockedUntil = nil
+                }
                 if let resetAt = budget.resetAt, now >= resetAt {
                     budget.remaining = budget.limit
                     budget.resetAt = budget.limit == nil ? nil : now + budget.window
@@ -205,24 +214,27 @@ public final class PoliteFetcher: HTTPFetching {
         let retryAfter = Self.retryAfter(response.headers["retry-after"], now: Date())
         guard (response.status == 429 && (retryAfter ?? reset) != nil) || remaining != nil else { return }
         budgets.withLock { budgets in
-            let now = clock.now
+            let now = instant()
             var budget = budgets[host, default: Budget()]
             defer { budgets[host] = budget }
             if let limit { budget.limit = limit }
             if response.status == 429, let wait = retryAfter ?? reset {
-                budget.remaining = 0
-                budget.resetAt = now + wait
+                budget.blockedUntil = max(budget.blockedUntil ?? now, now + wait)
                 return
             }
             if let reset { budget.window = max(budget.window, reset) }
+            let resetAt = now + (reset ?? .seconds(60))
             // Requests sent in the window the budget knows that the API had not counted when it answered this one
-            // are spent all the same: within that window the lower count holds.
-            if let known = budget.remaining, let resetAt = budget.resetAt, now < resetAt, let remaining {
+            // are spent all the same: within that window (the same reset, give or take a second) the lower count
+            // holds. An answer from another window is taken as it is.
+            if let known = budget.remaining, let knownReset = budget.resetAt, now < knownReset, let remaining,
+                abs((resetAt - knownReset).components.seconds) < 1
+            {
                 budget.remaining = min(known, remaining)
             } else {
                 budget.remaining = remaining
             }
-            budget.resetAt = now + (reset ?? .seconds(60))
+            budget.resetAt = resetAt
         }
     }
 

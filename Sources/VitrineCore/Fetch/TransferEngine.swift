@@ -43,7 +43,8 @@ public final class TransferEngine: HTTPFetching {
     private let multi: CurlMultiHandle
     private let inbox = Mutex(Inbox())
     private let counters = Mutex(Statistics())
-    private let loopFinished = DispatchSemaphore(value: 0)
+    /// Whether the transfer thread has ended, and who awaits its end.
+    private let loopEnd = Mutex((finished: false, waiters: [CheckedContinuation<Void, Never>]()))
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -87,15 +88,27 @@ public final class TransferEngine: HTTPFetching {
         }
     }
 
-    /// Cancels whatever is in flight and stops the transfer thread; call once, before the process exits.
+    /// Cancels whatever is in flight and tells the transfer thread to stop, without waiting for it: requests made
+    /// afterwards are refused. ``stop()`` also awaits the thread's end.
     public func shutdown() {
         let alreadyStopping = inbox.withLock { inbox -> Bool in
             defer { inbox.shuttingDown = true }
             return inbox.shuttingDown
         }
-        guard !alreadyStopping else { return }
-        multi.wakeUp()
-        loopFinished.wait()
+        if !alreadyStopping { multi.wakeUp() }
+    }
+
+    /// Cancels whatever is in flight and returns once the transfer thread has ended, without blocking a thread
+    /// meanwhile.
+    public func stop() async {
+        shutdown()
+        await withCheckedContinuation { continuation in
+            let finished = loopEnd.withLock { end -> Bool in
+                if !end.finished { end.waiters.append(continuation) }
+                return end.finished
+            }
+            if finished { continuation.resume() }
+        }
     }
 
     // MARK: - The transfer thread
@@ -182,12 +195,33 @@ public final class TransferEngine: HTTPFetching {
                 poll(milliseconds: 250)
             }
         }
-        loopFinished.signal()
+        let waiters = loopEnd.withLock { end in
+            end.finished = true
+            defer { end.waiters = [] }
+            return end.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Waits for socket activity, a wake-up or the timeout; a poll that fails at once is not retried at once.
     private func poll(milliseconds: Int32) {
         if curl_multi_poll(multi.raw, nil, 0, milliseconds, nil) != CURLM_OK { usleep(10_000) }
+    }
+}
+
+/// Runs `body` with a transfer engine of `configuration`, and stops the engine when `body` ends, however it ends,
+/// awaiting its transfer thread's end.
+public func withTransferEngine<Result>(
+    configuration: TransferEngine.Configuration = .init(), _ body: (TransferEngine) async throws -> Result
+) async rethrows -> Result {
+    let engine = TransferEngine(configuration: configuration)
+    do {
+        let result = try await body(engine)
+        await engine.stop()
+        return result
+    } catch {
+        await engine.stop()
+        throw error
     }
 }
 

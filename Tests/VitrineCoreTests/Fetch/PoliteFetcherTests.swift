@@ -5,11 +5,13 @@ import Testing
 @testable import VitrineCore
 
 @Suite struct PoliteFetcherTests {
-    /// A fetcher that answers from a script, one answer per call, and records the waits it was asked to make.
+    /// A fetcher that answers from a script, one answer per call, and records the waits it was asked to make; its
+    /// clock moves on by each wait, and by nothing else.
     final class Script: Sendable {
         let answers: Mutex<[Result<HTTPResponse, FetchError>]>
         let waits = Mutex<[Duration]>([])
         let calls = Mutex(0)
+        let origin = ContinuousClock.now
 
         init(_ answers: [Result<HTTPResponse, FetchError>]) { self.answers = Mutex(answers) }
 
@@ -20,7 +22,8 @@ import Testing
             }
             return PoliteFetcher(
                 base, policy: RetryPolicy(retries: retries, baseDelay: .milliseconds(100), maximumDelay: .seconds(1)),
-                sleep: { [self] duration in waits.withLock { $0.append(duration) } }, random: { 1 })
+                sleep: { [self] duration in waits.withLock { $0.append(duration) } }, random: { 1 },
+                instant: { [self] in origin + waits.withLock { $0.reduce(.zero, +) } })
         }
     }
 

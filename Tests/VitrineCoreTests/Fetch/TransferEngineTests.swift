@@ -13,11 +13,11 @@ import Testing
         do {
             try await body(engine, await server.baseURL)
         } catch {
-            engine.shutdown()
+            await engine.stop()
             await server.stop()
             throw error
         }
-        engine.shutdown()
+        await engine.stop()
         await server.stop()
     }
 
@@ -152,8 +152,25 @@ import Testing
         #expect(finished + cancelled == 40)
         #expect(finished >= 20, "no request that was not cancelled is lost")
         #expect(cancelled >= 15, "queued requests are dropped when cancelled, not transferred")
-        engine.shutdown()
+        await engine.stop()
         await server.stop()
+    }
+
+    /// Issue 14: the engine's end was awaited with a semaphore, blocking a thread of the cooperative pool. A scoped
+    /// engine is stopped when its body ends, by an error too, and its thread's end is awaited.
+    @Test func aScopedEngineIsStoppedWhenItsBodyEndsHoweverItEnds() async throws {
+        struct Failure: Error {}
+        var used: TransferEngine?
+        await #expect(throws: Failure.self) {
+            try await withTransferEngine { engine in
+                used = engine
+                throw Failure()
+            }
+        }
+        let engine = try #require(used)
+        await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/")) }
+        let count = try await withTransferEngine { engine in engine.statistics.transfers }
+        #expect(count == 0)
     }
 
     @Test func shutsDownWithWorkInFlight() async throws {
@@ -161,7 +178,7 @@ import Testing
             let tasks = (1...8).map { index in
                 Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
             }
-            engine.shutdown()
+            await engine.stop()
             for task in tasks { _ = try? await task.value }
             await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "\(base)/")) }
         }
