@@ -64,97 +64,118 @@ import VitrineTemplates
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
     }
 
+    /// Runs `body`, then stops the scenario's sample API and waits for it, however `body` ends: the next test never
+    /// starts while this one's server still runs.
+    func stopping<Result>(_ scenario: Scenario, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            let result = try await body()
+            await scenario.stop()
+            return result
+        } catch {
+            await scenario.stop()
+            throw error
+        }
+    }
+
     @Test(arguments: [SampleAPIFault.RetryAfter.seconds(1), .date(secondsFromNow: 2)])
     func aRateLimitStormIsWaitedOut(retryAfter: SampleAPIFault.RetryAfter) async throws {
         let scenario = try await Scenario([SampleAPIFault(.rateLimited(retryAfter: retryAfter), on: .api, times: 2)])
-        defer { Task { await scenario.stop() } }
-        let started = Date()
-        let outcome = try await scenario.build()
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(Date().timeIntervalSince(started) >= 0.9)
-        #expect(scenario.requests("/api").count == 4)
-        try expectCompleteGallery(scenario)
+        try await stopping(scenario) {
+            let started = Date()
+            let outcome = try await scenario.build()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(Date().timeIntervalSince(started) >= 0.9)
+            #expect(scenario.requests("/api").count == 4)
+            try expectCompleteGallery(scenario)
+        }
     }
 
     @Test func staysWithinTheRateBudgetInsteadOfRunningPastIt() async throws {
         let scenario = try await Scenario([], rateLimit: 1, rateWindowSeconds: 2)
-        defer { Task { await scenario.stop() } }
-        let started = Date()
-        let outcome = try await scenario.build(["--no-variant", "--per-page", "101", "--pages", "2"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(scenario.requests("/api").count == 2, "a request past the budget was refused and retried")
-        #expect(Date().timeIntervalSince(started) >= 1)
+        try await stopping(scenario) {
+            let started = Date()
+            let outcome = try await scenario.build(["--no-variant", "--per-page", "101", "--pages", "2"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(scenario.requests("/api").count == 2, "a request past the budget was refused and retried")
+            #expect(Date().timeIntervalSince(started) >= 1)
+        }
     }
 
     @Test func aRateLimitWaitShowsOnTheProgressLine() async throws {
         let scenario = try await Scenario([SampleAPIFault(.rateLimited(retryAfter: .seconds(2)), on: .api, times: 1)])
-        defer { Task { await scenario.stop() } }
-        let command = ([VitrineProcess.binary.path] + scenario.arguments()).map { "'\($0)'" }.joined(separator: " ")
-        let terminal = try await VitrineProcess.run(
-            ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
-        #expect(terminal.status == 0)
-        #expect(terminal.stdout.contains("rate limited, resuming in 2 s"))
+        try await stopping(scenario) {
+            let command = ([VitrineProcess.binary.path] + scenario.arguments()).map { "'\($0)'" }.joined(separator: " ")
+            let terminal = try await VitrineProcess.run(
+                ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+            #expect(terminal.status == 0)
+            #expect(terminal.stdout.contains("rate limited, resuming in 2 s"))
+        }
     }
 
     @Test func theJSONReportTellsSuccessPartialAndFailureApart() async throws {
         let scenario = try await Scenario([SampleAPIFault(.wrongContentType, on: .images, times: 1)])
-        defer { Task { await scenario.stop() } }
-        func report(_ extra: [String]) async throws -> (Int32, [String: Any]) {
-            let outcome = try await scenario.build(extra + ["--json"])
-            let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
-            return (outcome.status, object ?? [:])
+        try await stopping(scenario) {
+            func report(_ extra: [String]) async throws -> (Int32, [String: Any]) {
+                let outcome = try await scenario.build(extra + ["--json"])
+                let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+                return (outcome.status, object ?? [:])
+            }
+            let (partialStatus, partial) = try await report(["--strict"])
+            #expect(partialStatus == 2 && partial["status"] as? String == "partial")
+            let summary = try #require(partial["summary"] as? [String: Any])
+            #expect(summary["items"] as? Int == 5 && summary["imagesFailed"] as? Int == 1)
+            let (_, success) = try await report(["--out", scenario.workspace.path("other")])
+            #expect(success["status"] as? String == "success")
+            let (failureStatus, failure) = try await report(["--offline", "--cache", scenario.workspace.path("empty")])
+            #expect(failureStatus == 66 && failure["status"] as? String == "failure")
+            #expect((failure["error"] as? String)?.contains("--offline") == true)
         }
-        let (partialStatus, partial) = try await report(["--strict"])
-        #expect(partialStatus == 2 && partial["status"] as? String == "partial")
-        let summary = try #require(partial["summary"] as? [String: Any])
-        #expect(summary["items"] as? Int == 5 && summary["imagesFailed"] as? Int == 1)
-        let (_, success) = try await report(["--out", scenario.workspace.path("other")])
-        #expect(success["status"] as? String == "success")
-        let (failureStatus, failure) = try await report(["--offline", "--cache", scenario.workspace.path("empty")])
-        #expect(failureStatus == 66 && failure["status"] as? String == "failure")
-        #expect((failure["error"] as? String)?.contains("--offline") == true)
     }
 
     /// Found by scripts/chaos (ENOSPC on the Nth write): a message that could not be written, as behind `2> log` on a
     /// full disk, crashed the run. Now a lost message changes nothing, and a lost `--json` report is exit 73.
     @Test func aFullStandardOutputOrErrorNeverCrashesARun() async throws {
         let scenario = try await Scenario([])
-        defer { Task { await scenario.stop() } }
-        func run(_ extra: [String], fullOutput: Bool) async throws -> (status: Int32, stderr: String) {
-            let log = scenario.workspace.url.appendingPathComponent("stderr-\(UUID().uuidString)")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-            let process = Process()
-            process.executableURL = VitrineProcess.binary
-            process.arguments = scenario.arguments(extra)
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = fullOutput ? full : FileHandle.nullDevice
-            process.standardError = fullOutput ? try FileHandle(forWritingTo: log) : full
-            _ = try await VitrineProcess.start(process).value
-            return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+        try await stopping(scenario) {
+            func run(_ extra: [String], fullOutput: Bool) async throws -> (status: Int32, stderr: String) {
+                let log = scenario.workspace.url.appendingPathComponent("stderr-\(UUID().uuidString)")
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+                let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+                let process = Process()
+                process.executableURL = VitrineProcess.binary
+                process.arguments = scenario.arguments(extra)
+                process.standardInput = FileHandle.nullDevice
+                process.standardOutput = fullOutput ? full : FileHandle.nullDevice
+                process.standardError = fullOutput ? try FileHandle(forWritingTo: log) : full
+                _ = try await VitrineProcess.start(process).value
+                return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+            }
+            #expect(try await run([], fullOutput: false).status == 0)
+            #expect(
+                try await run(["--offline", "--cache", scenario.workspace.path("none")], fullOutput: false).status == 66
+            )
+            let report = try await run(["--json"], fullOutput: true)
+            #expect(report.status == 73, "\(report.stderr)")
+            #expect(report.stderr.contains("Could not write the report to standard output: No space left on device."))
+            #expect(!report.stderr.contains("Fatal error"))
         }
-        #expect(try await run([], fullOutput: false).status == 0)
-        #expect(
-            try await run(["--offline", "--cache", scenario.workspace.path("none")], fullOutput: false).status == 66)
-        let report = try await run(["--json"], fullOutput: true)
-        #expect(report.status == 73, "\(report.stderr)")
-        #expect(report.stderr.contains("Could not write the report to standard output: No space left on device."))
-        #expect(!report.stderr.contains("Fatal error"))
     }
 
     @Test func terminalEscapesFromTheNetworkNeverReachTheTerminal() async throws {
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31mRejected\u{202E}txt.exe\r\nby the API"
         let scenario = try await Scenario([SampleAPIFault(.status(400, body: hostile), on: .api)])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build(["--retries", "0"])
-        #expect(outcome.status == 69 || outcome.status == 65, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("Rejected"), "the API's own message is still shown: \(outcome.stderr)")
-        let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 2 && lines[1].isEmpty, "one sentence, one line: \(outcome.stderr)")
-        let controls = outcome.stderr.unicodeScalars.filter {
-            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+        try await stopping(scenario) {
+            let outcome = try await scenario.build(["--retries", "0"])
+            #expect(outcome.status == 69 || outcome.status == 65, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("Rejected"), "the API's own message is still shown: \(outcome.stderr)")
+            let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 2 && lines[1].isEmpty, "one sentence, one line: \(outcome.stderr)")
+            let controls = outcome.stderr.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+                    || (0x202A...0x202E).contains($0.value)
+            }
+            #expect(controls.isEmpty, "\(controls.map { String($0.value, radix: 16) })")
         }
-        #expect(controls.isEmpty, "\(controls.map { String($0.value, radix: 16) })")
     }
 
     @Test func serverErrorsAreRetried() async throws {
@@ -162,27 +183,31 @@ import VitrineTemplates
             SampleAPIFault(.status(503, body: "Service Unavailable"), on: .api, times: 1),
             SampleAPIFault(.status(500, body: "oops"), on: .images, times: 4),
         ])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build(["--strict"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(!outcome.stderr.contains("failed"))
-        try expectCompleteGallery(scenario)
+        try await stopping(scenario) {
+            let outcome = try await scenario.build(["--strict"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("failed"))
+            try expectCompleteGallery(scenario)
+        }
     }
 
     @Test func retriesAreBoundedAndTheFailureIsOneSentence() async throws {
         let scenario = try await Scenario([SampleAPIFault(.status(500, body: "Internal Server Error"), on: .api)])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build(["--retries", "1"])
-        #expect(outcome.status == 69)
-        #expect(outcome.stderr.split(separator: "\n").count == 1)
-        #expect(outcome.stderr.contains("HTTP 500"))
-        // Each search is tried once and retried once at most; the first to fail for good ends the run, which may
-        // cancel the other's retry.
-        let attempts = Dictionary(grouping: scenario.requests("/api"), by: { $0.query["q"] ?? "" }).mapValues(\.count)
-        #expect(attempts.values.allSatisfy { $0 <= 2 })
-        #expect(attempts.values.contains(2))
-        #expect(
-            !FileManager.default.fileExists(atPath: scenario.workspace.path("out")), "a failed run leaves no folder")
+        try await stopping(scenario) {
+            let outcome = try await scenario.build(["--retries", "1"])
+            #expect(outcome.status == 69)
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stderr.contains("HTTP 500"))
+            // Each search is tried once and retried once at most; the first to fail for good ends the run, which may
+            // cancel the other's retry.
+            let attempts = Dictionary(grouping: scenario.requests("/api"), by: { $0.query["q"] ?? "" }).mapValues(
+                \.count)
+            #expect(attempts.values.allSatisfy { $0 <= 2 })
+            #expect(attempts.values.contains(2))
+            #expect(
+                !FileManager.default.fileExists(atPath: scenario.workspace.path("out")), "a failed run leaves no folder"
+            )
+        }
     }
 
     @Test(arguments: [SampleAPIFault.Kind.truncatedBody, .resetMidBody])
@@ -190,12 +215,13 @@ import VitrineTemplates
         let scenario = try await Scenario([
             SampleAPIFault(kind, on: .images, times: 6), SampleAPIFault(kind, on: .api, times: 1),
         ])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build(["--strict"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        try expectCompleteGallery(scenario)
-        for (path, bytes) in try scenario.workspace.tree("cache") where path.hasPrefix("images/") {
-            #expect(bytes.suffix(2) == Data([0xFF, 0xD9]), "cache/\(path) is truncated")
+        try await stopping(scenario) {
+            let outcome = try await scenario.build(["--strict"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            try expectCompleteGallery(scenario)
+            for (path, bytes) in try scenario.workspace.tree("cache") where path.hasPrefix("images/") {
+                #expect(bytes.suffix(2) == Data([0xFF, 0xD9]), "cache/\(path) is truncated")
+            }
         }
     }
 
@@ -203,95 +229,106 @@ import VitrineTemplates
         let scenario = try await Scenario([
             SampleAPIFault(.wrongContentType, on: .images, queryContains: nil, times: nil)
         ])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build()
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("failed"))
-        let index = try scenario.site.page("index.html")
-        #expect(index.strings("//main//img").isEmpty)
-        #expect(index.strings("//main").joined().contains("Not an image"))
-        #expect(try scenario.site.crawl().broken == [])
-        #expect(try await scenario.build(["--strict"]).status == 2)
+        try await stopping(scenario) {
+            let outcome = try await scenario.build()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("failed"))
+            let index = try scenario.site.page("index.html")
+            #expect(index.strings("//main//img").isEmpty)
+            #expect(index.strings("//main").joined().contains("Not an image"))
+            #expect(try scenario.site.crawl().broken == [])
+            #expect(try await scenario.build(["--strict"]).status == 2)
+        }
     }
 
     @Test func anImageDeclaringMorePixelsThanBrowsersDecodeBecomesAPlaceholder() async throws {
         let scenario = try await Scenario([SampleAPIFault(.hugePixels, on: .images, times: 1)])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build()
-        #expect(outcome.status == 0 && outcome.stderr.contains("1 failed"), "\(outcome.stderr)")
-        let text = try scenario.site.crawl().pages.map { try scenario.site.page($0).strings("//main").joined() }
-        #expect(
-            text.contains { $0.contains("Image too large: 100000 × 100000 pixels") },
-            "stderr: \(outcome.stderr)\npages: \(text)")
-        for page in try scenario.site.crawl().pages {
-            #expect(try !scenario.site.page(page).strings("//img/@width").contains("100000"), "\(page)")
+        try await stopping(scenario) {
+            let outcome = try await scenario.build()
+            #expect(outcome.status == 0 && outcome.stderr.contains("1 failed"), "\(outcome.stderr)")
+            let text = try scenario.site.crawl().pages.map { try scenario.site.page($0).strings("//main").joined() }
+            #expect(
+                text.contains { $0.contains("Image too large: 100000 × 100000 pixels") },
+                "stderr: \(outcome.stderr)\npages: \(text)")
+            for page in try scenario.site.crawl().pages {
+                #expect(try !scenario.site.page(page).strings("//img/@width").contains("100000"), "\(page)")
+            }
         }
     }
 
     @Test func oversizedBodiesAreRefused() async throws {
         let scenario = try await Scenario([SampleAPIFault(.oversized(bytes: 3 << 20), on: .images, times: 1)])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build(["--max-image-size", "1000000"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("1 failed"))
-        // The limit as it was given, not rounded to "0 MiB".
-        let placeholders = try scenario.site.crawl().pages.map { try scenario.site.page($0).strings("//main").joined() }
-        #expect(placeholders.contains { $0.contains("larger than 1000000 bytes") }, "\(placeholders)")
-        let tooSmall = try await VitrineProcess.run(
-            scenario.arguments(["--max-response-size", "1K", "--cache", scenario.workspace.path("cold")], out: "small"))
-        #expect(tooSmall.status == 69)
-        #expect(tooSmall.stderr.contains("larger than the limit of 1 KiB"), "\(tooSmall.stderr)")
-        #expect(try await VitrineProcess.run(scenario.arguments(["--max-image-size", "lots"])).status == 64)
+        try await stopping(scenario) {
+            let outcome = try await scenario.build(["--max-image-size", "1000000"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("1 failed"))
+            // The limit as it was given, not rounded to "0 MiB".
+            let placeholders = try scenario.site.crawl().pages.map {
+                try scenario.site.page($0).strings("//main").joined()
+            }
+            #expect(placeholders.contains { $0.contains("larger than 1000000 bytes") }, "\(placeholders)")
+            let tooSmall = try await VitrineProcess.run(
+                scenario.arguments(
+                    ["--max-response-size", "1K", "--cache", scenario.workspace.path("cold")], out: "small"))
+            #expect(tooSmall.status == 69)
+            #expect(tooSmall.stderr.contains("larger than the limit of 1 KiB"), "\(tooSmall.stderr)")
+            #expect(try await VitrineProcess.run(scenario.arguments(["--max-image-size", "lots"])).status == 64)
+        }
     }
 
     @Test func aStalledConnectionFailsOverInsteadOfHanging() async throws {
         let scenario = try await Scenario([SampleAPIFault(.stall(seconds: 120), on: .images, times: 2)])
-        defer { Task { await scenario.stop() } }
-        let started = Date()
-        let outcome = try await scenario.build(["--stall-timeout", "3"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60, "the run waited for the stalled server")
-        try expectCompleteGallery(scenario)
+        try await stopping(scenario) {
+            let started = Date()
+            let outcome = try await scenario.build(["--stall-timeout", "3"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(Date().timeIntervalSince(started) < 60, "the run waited for the stalled server")
+            try expectCompleteGallery(scenario)
+        }
     }
 
     @Test func malformedJSONIsOneSentenceNamingTheSource() async throws {
         let scenario = try await Scenario([SampleAPIFault(.malformedJSON, on: .api)])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build()
-        #expect(outcome.status == 65)
-        #expect(outcome.stderr.split(separator: "\n").count == 1)
-        #expect(outcome.stderr.contains("Pixabay") && outcome.stderr.contains("not valid JSON"))
+        try await stopping(scenario) {
+            let outcome = try await scenario.build()
+            #expect(outcome.status == 65)
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stderr.contains("Pixabay") && outcome.stderr.contains("not valid JSON"))
+        }
     }
 
     @Test func hostileResultsNeverReachAPage() async throws {
         let scenario = try await Scenario([SampleAPIFault(.hostileResults, on: .api)])
-        defer { Task { await scenario.stop() } }
-        let outcome = try await scenario.build(["--per-page", "20"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("warning: Skipped"))
-        let crawl = try scenario.site.crawl()
-        #expect(crawl.broken == [])
-        for page in crawl.pages {
-            let html = try scenario.site.page(page)
-            let links =
-                html.strings("//a/@href") + html.strings("//link[not(@rel = 'icon')]/@href") + html.strings("//@src")
-                + html.strings("//@srcset")
-            #expect(html.strings("//link[@rel = 'icon']/@href").allSatisfy { $0 == "data:," })
-            #expect(
-                links.allSatisfy {
-                    !$0.lowercased().hasPrefix("javascript:") && !$0.hasPrefix("file:") && !$0.hasPrefix("data:")
-                        && !$0.hasPrefix("ftp:")
-                }, "\(page)")
-            #expect(html.strings("//script[not(@src)]").isEmpty)
-            let text = try String(contentsOf: scenario.site.root.appendingPathComponent(page), encoding: .utf8)
-            #expect(!text.contains("<script>alert"))
-            #expect(
-                !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }, "\(page)")
+        try await stopping(scenario) {
+            let outcome = try await scenario.build(["--per-page", "20"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("warning: Skipped"))
+            let crawl = try scenario.site.crawl()
+            #expect(crawl.broken == [])
+            for page in crawl.pages {
+                let html = try scenario.site.page(page)
+                let links =
+                    html.strings("//a/@href") + html.strings("//link[not(@rel = 'icon')]/@href")
+                    + html.strings("//@src")
+                    + html.strings("//@srcset")
+                #expect(html.strings("//link[@rel = 'icon']/@href").allSatisfy { $0 == "data:," })
+                #expect(
+                    links.allSatisfy {
+                        !$0.lowercased().hasPrefix("javascript:") && !$0.hasPrefix("file:") && !$0.hasPrefix("data:")
+                            && !$0.hasPrefix("ftp:")
+                    }, "\(page)")
+                #expect(html.strings("//script[not(@src)]").isEmpty)
+                let text = try String(contentsOf: scenario.site.root.appendingPathComponent(page), encoding: .utf8)
+                #expect(!text.contains("<script>alert"))
+                #expect(
+                    !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" },
+                    "\(page)")
+            }
+            let model = try XMLDocument.parse(
+                [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
+            #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+            #expect(try await scenario.build(["--per-page", "20", "--strict"]).status == 2)
         }
-        let model = try XMLDocument.parse(
-            [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
-        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
-        #expect(try await scenario.build(["--per-page", "20", "--strict"]).status == 2)
     }
 
     @Test func anUnreachableAPIFallsBackToTheCacheAndSaysSo() async throws {
@@ -309,77 +346,82 @@ import VitrineTemplates
 
     @Test func theDeadlineStopsARunAndLeavesNothingBehind() async throws {
         let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 60_000), on: .all)])
-        defer { Task { await scenario.stop() } }
-        let started = Date()
-        let outcome = try await scenario.build(["--deadline", "1"])
-        #expect(outcome.status == 75)
-        #expect(outcome.stderr.contains("--deadline"))
-        // Half the 60 s the first response alone would take: alone this exits after about a second, but beside the
-        // whole suite on 2 cores a debug build's start alone has taken seconds (10.5 s from launch to exit was seen).
-        #expect(outcome.exited.timeIntervalSince(started) < 30)
-        #expect(try scenario.leftovers() == [])
+        try await stopping(scenario) {
+            let started = Date()
+            let outcome = try await scenario.build(["--deadline", "1"])
+            #expect(outcome.status == 75)
+            #expect(outcome.stderr.contains("--deadline"))
+            // Half the 60 s the first response alone would take: alone this exits after about a second, but beside the
+            // whole suite on 2 cores a debug build's start alone has taken seconds (10.5 s from launch to exit was seen).
+            #expect(outcome.exited.timeIntervalSince(started) < 30)
+            #expect(try scenario.leftovers() == [])
+        }
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalsCancelPromptlyAndLeaveNothingBehind(signal: Int32, status: Int32) async throws {
         let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 60_000), on: .images)])
-        defer { Task { await scenario.stop() } }
-        let running = try VitrineProcess.launch(scenario.arguments())
-        try await Task.sleep(for: .milliseconds(1_500))
-        let sent = Date()
-        running.send(signal)
-        let outcome = try await running.wait()
-        // The images would take 58.5 s more; alone this exits in well under a second, but beside the whole suite on
-        // 2 cores 5.7 s was seen, so the bound only has to tell "cancelled" from "ran on".
-        #expect(outcome.exited.timeIntervalSince(sent) < 30)
-        #expect(outcome.status == status)
-        #expect(outcome.stderr.split(separator: "\n").count == 1)
-        #expect(try scenario.leftovers() == [])
-        #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/index.html")))
+        try await stopping(scenario) {
+            let running = try VitrineProcess.launch(scenario.arguments())
+            try await Task.sleep(for: .milliseconds(1_500))
+            let sent = Date()
+            running.send(signal)
+            let outcome = try await running.wait()
+            // The images would take 58.5 s more; alone this exits in well under a second, but beside the whole suite on
+            // 2 cores 5.7 s was seen, so the bound only has to tell "cancelled" from "ran on".
+            #expect(outcome.exited.timeIntervalSince(sent) < 30)
+            #expect(outcome.status == status)
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(try scenario.leftovers() == [])
+            #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/index.html")))
+        }
     }
 
     @Test func aRunKilledAtAnyMomentIsFollowedByACorrectOne() async throws {
         let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 40), on: .all)])
-        defer { Task { await scenario.stop() } }
-        for delay in [150, 400, 700, 1_000, 1_400] {
-            let running = try VitrineProcess.launch(scenario.arguments(["--pages", "4", "--refresh"]))
-            try await Task.sleep(for: .milliseconds(delay))
-            running.send(SIGKILL)
-            _ = try await running.wait()
+        try await stopping(scenario) {
+            for delay in [150, 400, 700, 1_000, 1_400] {
+                let running = try VitrineProcess.launch(scenario.arguments(["--pages", "4", "--refresh"]))
+                try await Task.sleep(for: .milliseconds(delay))
+                running.send(SIGKILL)
+                _ = try await running.wait()
+            }
+            let outcome = try await scenario.build(["--pages", "4"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            try expectCompleteGallery(scenario, items: 20)
+            #expect(try scenario.leftovers() == [])
         }
-        let outcome = try await scenario.build(["--pages", "4"])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        try expectCompleteGallery(scenario, items: 20)
-        #expect(try scenario.leftovers() == [])
     }
 
     @Test func aFolderWithSomeoneElsesFilesIsRefusedUnlessForced() async throws {
         let scenario = try await Scenario([])
-        defer { Task { await scenario.stop() } }
-        try FileManager.default.createDirectory(
-            atPath: scenario.workspace.path("out"), withIntermediateDirectories: true)
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/notes.txt")))
-        let refused = try await scenario.build()
-        #expect(refused.status == 73)
-        #expect(refused.stderr.contains("notes.txt") && refused.stderr.contains("--force"))
-        #expect(scenario.server.requests().isEmpty)
-        #expect(try await scenario.build(["--force"]).status == 0)
-        #expect(try String(contentsOfFile: scenario.workspace.path("out/notes.txt"), encoding: .utf8) == "mine")
+        try await stopping(scenario) {
+            try FileManager.default.createDirectory(
+                atPath: scenario.workspace.path("out"), withIntermediateDirectories: true)
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/notes.txt")))
+            let refused = try await scenario.build()
+            #expect(refused.status == 73)
+            #expect(refused.stderr.contains("notes.txt") && refused.stderr.contains("--force"))
+            #expect(scenario.server.requests().isEmpty)
+            #expect(try await scenario.build(["--force"]).status == 0)
+            #expect(try String(contentsOfFile: scenario.workspace.path("out/notes.txt"), encoding: .utf8) == "mine")
+        }
     }
 
     @Test func filesOfDroppedItemsGoButOnlyThoseVitrineWrote() async throws {
         let scenario = try await Scenario([])
-        defer { Task { await scenario.stop() } }
-        #expect(try await scenario.build(["--pages", "2"]).status == 0)
-        let before = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }.count
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/items/mine.html")))
-        let outcome = try await scenario.build(["--pages", "1"])
-        #expect(outcome.status == 0)
-        #expect(outcome.stderr.contains("old files removed"))
-        #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/page-2.html")))
-        let after = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }
-        #expect(after.count == before / 2 + 1)
-        #expect(after.contains("items/mine.html"))
-        try expectCompleteGallery(scenario)
+        try await stopping(scenario) {
+            #expect(try await scenario.build(["--pages", "2"]).status == 0)
+            let before = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }.count
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/items/mine.html")))
+            let outcome = try await scenario.build(["--pages", "1"])
+            #expect(outcome.status == 0)
+            #expect(outcome.stderr.contains("old files removed"))
+            #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/page-2.html")))
+            let after = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }
+            #expect(after.count == before / 2 + 1)
+            #expect(after.contains("items/mine.html"))
+            try expectCompleteGallery(scenario)
+        }
     }
 }
