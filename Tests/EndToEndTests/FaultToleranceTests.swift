@@ -10,7 +10,7 @@ import VitrineTemplates
     static let key = "fault-key-77"
 
     /// A server with `faults`, a workspace, and a way to build a small gallery (5 items, two variants) from it.
-    final class Scenario: Sendable {
+    final class Scenario: StoppableFixture {
         let server: SampleAPIServer
         let workspace: Workspace
         let endpoint: String
@@ -62,19 +62,6 @@ import VitrineTemplates
             [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
         #expect(model.strings("//item").count == items)
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
-    }
-
-    /// Runs `body`, then stops the scenario's sample API and waits for it, however `body` ends: the next test never
-    /// starts while this one's server still runs.
-    func stopping<Result>(_ scenario: Scenario, _ body: () async throws -> Result) async throws -> Result {
-        do {
-            let result = try await body()
-            await scenario.stop()
-            return result
-        } catch {
-            await scenario.stop()
-            throw error
-        }
     }
 
     @Test(arguments: [SampleAPIFault.RetryAfter.seconds(1), .date(secondsFromNow: 2)])

@@ -132,6 +132,24 @@ final class Workspace: Sendable {
     }
 }
 
+/// A test's set-up that runs a server of its own, to be stopped when the test ends.
+protocol StoppableFixture: Sendable {
+    func stop() async
+}
+
+/// Runs `body`, then stops `fixture` and waits for it, however `body` ends: the next test never starts while this
+/// one's server still runs (a `defer` can only hand the stop to a detached task).
+func stopping<Result>(_ fixture: some StoppableFixture, _ body: () async throws -> Result) async throws -> Result {
+    do {
+        let result = try await body()
+        await fixture.stop()
+        return result
+    } catch {
+        await fixture.stop()
+        throw error
+    }
+}
+
 /// Runs `body` with a started sample API of `configuration` and a fresh workspace, and stops the server whether
 /// `body` returns or throws.
 func withSampleAPI(
