@@ -229,10 +229,12 @@ import VitrineTemplates
     }
 
     @Test func anImageDeclaringMorePixelsThanBrowsersDecodeBecomesAPlaceholder() async throws {
-        let scenario = try await Scenario([SampleAPIFault(.hugePixels, on: .images, times: 1)])
+        // Every image: which one a single fault hits depends on the order of the downloads, and a page may show
+        // another rendition of an entry whose large one failed.
+        let scenario = try await Scenario([SampleAPIFault(.hugePixels, on: .images)])
         try await stopping(scenario) {
             let outcome = try await scenario.build()
-            #expect(outcome.status == 0 && outcome.stderr.contains("1 failed"), "\(outcome.stderr)")
+            #expect(outcome.status == 0 && outcome.stderr.contains(" failed"), "\(outcome.stderr)")
             let text = try scenario.site.crawl().pages.map { try scenario.site.page($0).strings("//main").joined() }
             #expect(
                 text.contains { $0.contains("Image too large: 100000 × 100000 pixels") },
