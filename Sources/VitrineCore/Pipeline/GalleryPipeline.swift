@@ -500,9 +500,7 @@ public struct GalleryPipeline: Sendable {
         at now: Date
     ) async throws -> Prepared {
         let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress)
-        let stored = RootedFiles(root: options.output.path)
-            .contents(plan.folder + RandomPageState.fileName, limit: 16 << 20)
-            .flatMap(RandomPageState.decoded)
+        let stored = RandomPageState.read(in: options.output, folder: plan.folder)
         let update = try await pages.update(
             plan.source, previous: stored, folder: plan.folder, site: site,
             options: RandomPageOptions(

@@ -131,10 +131,8 @@ public struct RandomPageState: Codable, Sendable, Equatable {
     /// Files of earlier images, kept so that favorites of them still show; newest first.
     public var history: [ShownImage] = []
 
-    static func read(in folder: URL) -> RandomPageState? {
-        FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path).flatMap {
-            decoded([UInt8]($0))
-        }
+    static func read(in root: URL, folder: String = "") -> RandomPageState? {
+        RootedFiles(root: root.path).contents(folder + fileName, limit: 16 << 20).flatMap(decoded)
     }
 
     /// The state a `random.json` holds; nil when it is not one.

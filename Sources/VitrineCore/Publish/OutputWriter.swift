@@ -265,8 +265,9 @@ public final class OutputWriter {
         var gone: [String] = []
         for path in previous.subtracting(written.keys).sorted() {
             guard Self.isWritable(path) else { continue }
-            guard case .file = entry(of: path) else {
-                if entry(of: path) == .missing { gone.append(path) }
+            let found = entry(of: path)
+            guard case .file = found else {
+                if found == .missing { gone.append(path) }
                 continue
             }
             let record = previousFiles[path]

@@ -58,6 +58,17 @@ import Testing
         #expect(RandomPageState.read(in: folder) == original)
         try Data("{".utf8).write(to: folder.appendingPathComponent(RandomPageState.fileName))
         #expect(RandomPageState.read(in: folder) == nil)
+        // In a site's folder, and never through a link.
+        let site = folder.appendingPathComponent("random")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let elsewhere = folder.appendingPathComponent("elsewhere.json")
+        try Data(original.encoded()).write(to: elsewhere)
+        try Data(original.encoded()).write(to: site.appendingPathComponent(RandomPageState.fileName))
+        #expect(RandomPageState.read(in: folder, folder: "random/") == original)
+        try FileManager.default.removeItem(at: site.appendingPathComponent(RandomPageState.fileName))
+        try FileManager.default.createSymbolicLink(
+            at: site.appendingPathComponent(RandomPageState.fileName), withDestinationURL: elsewhere)
+        #expect(RandomPageState.read(in: folder, folder: "random/") == nil)
     }
 }
 
