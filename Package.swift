@@ -5,7 +5,13 @@ let package = Package(
     name: "Vitrine",
     products: [
         .executable(name: "vitrine", targets: ["vitrine"]),
-        .library(name: "VitrineCore", targets: ["VitrineCore"]),
+        .library(
+            name: "Vitrine",
+            targets: [
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
+                "VitrinePublish", "VitrinePipeline",
+            ]
+        ),
     ],
     dependencies: [
         // The command-line interface.
@@ -53,9 +59,26 @@ let package = Package(
                 .embedInCode("gallery.rng"),
             ]
         ),
+        // The pipeline, one target per stage; every dependency points down (docs/architecture.md).
+        .target(name: "VitrineBasics", dependencies: ["CCrypto"]),
+        .target(name: "VitrineHTTP", dependencies: ["VitrineBasics", "CCurl"]),
+        .target(name: "VitrineStore", dependencies: ["VitrineBasics", "VitrineHTTP"]),
+        .target(name: "VitrineSources", dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineStore"]),
+        .target(name: "VitrineModel", dependencies: ["VitrineBasics", "VitrineStore", "VitrineSources"]),
         .target(
-            name: "VitrineCore",
-            dependencies: ["CCrypto", "CCurl", "CXSLT", "VitrineTemplates"]
+            name: "VitrineRender",
+            dependencies: ["VitrineBasics", "VitrineSources", "VitrineModel", "CXSLT", "VitrineTemplates"]
+        ),
+        .target(
+            name: "VitrinePublish",
+            dependencies: ["VitrineBasics", "VitrineStore", "VitrineSources", "VitrineModel"]
+        ),
+        .target(
+            name: "VitrinePipeline",
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
+                "VitrinePublish",
+            ]
         ),
         .target(name: "CSampleImages"),
         .target(
@@ -69,7 +92,8 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineCore",
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
+                "VitrinePublish", "VitrinePipeline",
                 "SampleAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -78,8 +102,66 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore", "SampleAPI"]),
+        .target(
+            name: "VitrineTestSupport",
+            dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel"],
+            path: "Tests/VitrineTestSupport"
+        ),
+        .testTarget(
+            name: "VitrineBasicsTests",
+            dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineSources", "VitrineTestSupport", "SampleAPI"]
+        ),
+        .testTarget(
+            name: "VitrineHTTPTests",
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineTestSupport", "SampleAPI",
+            ]
+        ),
+        .testTarget(
+            name: "VitrineStoreTests",
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "VitrineSourcesTests",
+            dependencies: [
+                "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineTestSupport", "SampleAPI",
+            ]
+        ),
+        .testTarget(
+            name: "VitrineModelTests",
+            dependencies: [
+                "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender", "VitrineTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "VitrineRenderTests",
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
+                "VitrineTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "VitrinePublishTests",
+            dependencies: [
+                "VitrineBasics", "VitrineStore", "VitrinePublish", "VitrineTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "VitrinePipelineTests",
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrinePipeline",
+                "VitrineTestSupport", "SampleAPI",
+            ]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineModel", "VitrineRender", "VitrinePublish",
+                "VitrinePipeline", "SampleAPI",
+            ]
+        ),
         .testTarget(name: "SampleAPITests", dependencies: ["SampleAPI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["VitrineCore", "SampleAPI"]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrinePipeline
+import VitrineSources
 
 struct AlbumsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrinePipeline
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

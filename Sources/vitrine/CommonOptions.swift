@@ -1,6 +1,13 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrineBasics
+import VitrineHTTP
+import VitrineModel
+import VitrinePipeline
+import VitrinePublish
+import VitrineRender
+import VitrineSources
+import VitrineStore
 
 /// Options every gallery command shares: where things go, how the cache and the network are used.
 struct BuildFlags: ParsableArguments {
@@ -122,7 +129,7 @@ struct BuildFlags: ParsableArguments {
 }
 
 /// `SOURCE_DATE_EPOCH` is set but is not a number of seconds.
-struct SourceDateEpochError: UserFacingError {
+struct SourceDateEpochError: CommandLineFailure {
     let value: String
     var sentence: String {
         "SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, not “\(value)”; unset it or fix it."

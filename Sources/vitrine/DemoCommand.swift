@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import SampleAPI
-import VitrineCore
+import VitrineModel
+import VitrineSources
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrinePipeline
+import VitrineSources
 
 /// A gallery command's own options: what its subcommand parses from the command line, and what a `[[gallery]]`
 /// table of `vitrine build` holds under the same names.

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Synchronization
-import VitrineCore
 
 /// Runs the build so that SIGINT, SIGTERM or the deadline cancel it cooperatively: transfers stop, files being
 /// written are finished or never started, and the exit status says which it was. A second signal exits at once.
@@ -9,7 +8,7 @@ final class Interruption: Sendable {
     private let cause = Mutex<Stop?>(nil)
 
     /// Why a run stopped early.
-    enum Stop: UserFacingError {
+    enum Stop: CommandLineFailure {
         case signal(Int32)
         case deadline(Int)
 

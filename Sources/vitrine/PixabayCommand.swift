@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
 
 struct PixabayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrineBasics
+import VitrineModel
+import VitrinePipeline
+import VitrineSources
+import VitrineStore
 
 struct RandomCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -79,7 +83,7 @@ struct RandomGallery: GalleryOptions {
         do {
             _ = try UpdateInterval.parse(every)
         } catch {
-            throw ValidationError(error.sentence)
+            throw ValidationError(FailureReport.sentence(for: error))
         }
         let environment = ProcessInfo.processInfo.environment
         if query != nil && resolvedProvider(environment: environment) != .unsplash {
@@ -209,7 +213,7 @@ enum RandomRun {
 }
 
 /// `--strict` was given and the page still shows an earlier image because no new one could be loaded.
-struct RandomStrictLoss: UserFacingError {
+struct RandomStrictLoss: CommandLineFailure {
     var sentence: String {
         "The page was written but still shows the earlier image, because no new one could be loaded (see the warning above), and --strict makes that a failure."
     }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TOMLKit
-import VitrineCore
 
 /// A site config (`vitrine.toml`): the site's `title` and optional `base-url`, and one `[[gallery]]` table per
 /// gallery whose keys are its command's long option names (`source` names the command, `term` its argument, and
@@ -48,7 +47,7 @@ struct SiteConfig {
 }
 
 /// A config file that cannot be used, with where in it the problem is.
-struct ConfigError: UserFacingError {
+struct ConfigError: CommandLineFailure {
     var file: String
     var line: Int?
     var key: String?

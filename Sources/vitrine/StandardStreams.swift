@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import VitrineCore
+import VitrineBasics
 
 /// Writes to standard output and standard error without ever ending the process: Foundation's
 /// `FileHandle.write(_:)` crashes when a write fails (a full disk behind `2> log`, `--json > /dev/full`), and a

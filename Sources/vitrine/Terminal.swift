@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-import VitrineCore
+import VitrineBasics
+import VitrineHTTP
+import VitrinePipeline
+import VitrinePublish
 
 /// Progress and messages on stderr: a live line on a terminal, nothing but warnings and the summary otherwise.
 final class Terminal: Sendable {
@@ -59,12 +62,8 @@ final class Terminal: Sendable {
     /// Says what went wrong in one sentence and returns the exit code to end with.
     func fail(_ error: any Error) -> ExitCode {
         clearLine()
-        printError("vitrine: \(Self.sentence(for: error))")
-        return switch error {
-        case let error as any UserFacingError: ExitCode(error.exitStatus.rawValue)
-        case is CancellationError: ExitCode(ExitStatus.interrupted.rawValue)
-        default: ExitCode(ExitStatus.failure.rawValue)
-        }
+        printError("vitrine: \(FailureReport.sentence(for: error))")
+        return ExitCode(FailureReport.exitStatus(for: error).rawValue)
     }
 
     /// The `--json` report of a failed run on stdout: the sentence stderr got, with secrets redacted, and the exit
@@ -72,7 +71,7 @@ final class Terminal: Sendable {
     func writeFailureJSON(_ error: any Error, exit: ExitCode, compact: Bool = false) {
         writeJSON(
             [
-                "status": "failure", "error": redactor.redact(Self.sentence(for: error)),
+                "status": "failure", "error": redactor.redact(FailureReport.sentence(for: error)),
                 "exitStatus": String(exit.rawValue),
             ],
             compact: compact)
@@ -84,14 +83,6 @@ final class Terminal: Sendable {
         encoder.outputFormatting =
             compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(report) { StandardStreams.output(Array(data) + Array("\n".utf8)) }
-    }
-
-    private static func sentence(for error: any Error) -> String {
-        switch error {
-        case let error as any UserFacingError: error.sentence
-        case is CancellationError: Interruption.Stop.signal(SIGINT).sentence
-        default: "unexpected error: \(error)."
-        }
     }
 
     private func progressLine(_ text: String) {

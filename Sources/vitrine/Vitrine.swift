@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrineBasics
+import VitrineHTTP
 
 @main
 struct Vitrine: AsyncParsableCommand {

@@ -3,7 +3,8 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrineRender
 
 /// `vitrine albums` built by the real binary against the sample API's JSONPlaceholder and seeded images.
 @Suite struct AlbumsTests {
@@ -183,22 +184,22 @@ import VitrineTemplates
     @Test func anUnreachableOrBrokenAPIIsOneSentence() async throws {
         try await withServer(faults: [try SampleAPIFault.parse("albums:404")]) { server, workspace in
             let outcome = try await albums(server, workspace, ["--users", "1"])
-            #expect(outcome.status == VitrineCore.ExitStatus.unavailable.rawValue)
+            #expect(outcome.status == ExitStatus.unavailable.rawValue)
             #expect(outcome.stderr.contains("vitrine: JSONPlaceholder refused the request with HTTP 404"))
             #expect(!FileManager.default.fileExists(atPath: workspace.path("out/index.html")))
         }
         try await withServer(faults: [try SampleAPIFault.parse("albums:malformed-json")]) { server, workspace in
             let outcome = try await albums(server, workspace, ["--users", "1"])
-            #expect(outcome.status == VitrineCore.ExitStatus.badData.rawValue, "\(outcome.stderr)")
+            #expect(outcome.status == ExitStatus.badData.rawValue, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("JSONPlaceholder returned data Vitrine cannot read"))
         }
         let workspace = try Workspace()
         let bad = try await VitrineProcess.run(
             ["albums", "--image-endpoint", "ftp://example.org", "--out", workspace.path("out")])
-        #expect(bad.status == VitrineCore.ExitStatus.usage.rawValue)
+        #expect(bad.status == ExitStatus.usage.rawValue)
         #expect(bad.stderr.contains("The endpoint ftp://example.org is not an http or https URL."))
         let zero = try await VitrineProcess.run(["albums", "--users", "0"])
-        #expect(zero.status == VitrineCore.ExitStatus.usage.rawValue && zero.stderr.contains("--users"))
+        #expect(zero.status == ExitStatus.usage.rawValue && zero.stderr.contains("--users"))
     }
 
     @Test func theDemoBuildsAQuickSubsetFromTheSampleAPI() async throws {

@@ -3,7 +3,9 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrinePublish
+@testable import VitrineRender
 
 /// The built binary against a sample API that misbehaves the way real APIs and networks do.
 @Suite struct FaultToleranceTests {

@@ -3,7 +3,8 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrineRender
 
 /// The Flickr and thumbnail-list galleries built by the real binary against the sample API.
 @Suite struct FlickrAndThumbnailTests {

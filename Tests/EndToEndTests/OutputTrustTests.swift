@@ -2,7 +2,9 @@ import Foundation
 import SampleAPI
 import Testing
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrineHTTP
+@testable import VitrinePublish
 
 /// The promises about the output folder that the hostile pass broke, checked on the built binary: a rebuild after any
 /// interruption is a clean build, nothing is written or deleted through a link, the output's images are never lost

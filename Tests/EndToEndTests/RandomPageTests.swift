@@ -3,7 +3,9 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrineModel
+@testable import VitrineRender
 
 /// `vitrine random` run as a user would, against the sample Lorem Picsum and Unsplash, with the clock moved by
 /// `VITRINE_TEST_NOW` instead of waiting minutes.
@@ -148,7 +150,7 @@ import VitrineTemplates
             #expect(try await random(workspace, endpoint: endpoint, minutes: 1).status == 0)
             let offline = try await random(workspace, endpoint: endpoint, minutes: 30, ["--offline"])
             #expect(offline.status == 0 && offline.stderr.contains("Kept image"), "\(offline.stderr)")
-            #expect(try page(workspace).strings("//p[@class='notice']").joined().contains("--offline was given"))
+            #expect(try page(workspace).strings("//p[@class='notice']").joined().contains("the run was offline"))
         }
     }
 

@@ -3,7 +3,9 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrinePublish
+@testable import VitrineRender
 
 /// `vitrine build`: several galleries from a TOML config into one site, built by the real binary against the
 /// sample API on loopback.
@@ -161,7 +163,7 @@ import VitrineTemplates
             [UInt8](Data(contentsOf: workspace.url.appendingPathComponent("three/feed.xml"))))
         #expect(Set(feed.strings("//*[local-name()='updated']")) == ["2023-11-14T22:13:20Z"])
         let bad = try await build(out: "four", environment: ["SOURCE_DATE_EPOCH": "yesterday"])
-        #expect(bad.status == VitrineCore.ExitStatus.usage.rawValue)
+        #expect(bad.status == ExitStatus.usage.rawValue)
         #expect(bad.stderr.contains("SOURCE_DATE_EPOCH"))
     }
 
@@ -346,7 +348,7 @@ import VitrineTemplates
     @Test func frozenRebuildsFromTheCacheWithTheNetworkOffAndNamesWhatIsMissing() async throws {
         try await writeConfig()
         let noManifest = try await build(["--frozen"], out: "empty")
-        #expect(noManifest.status == VitrineCore.ExitStatus.nothingCached.rawValue)
+        #expect(noManifest.status == ExitStatus.nothingCached.rawValue)
         #expect(noManifest.stderr.contains("manifest"))
 
         #expect(try await build().status == 0)
@@ -372,7 +374,7 @@ import VitrineTemplates
             try FileManager.default.subpathsOfDirectory(atPath: images.path).first { $0.hasSuffix(".jpg") })
         try FileManager.default.removeItem(at: images.appendingPathComponent(victim))
         let missing = try await build(["--frozen"], out: "copy")
-        #expect(missing.status == VitrineCore.ExitStatus.nothingCached.rawValue)
+        #expect(missing.status == ExitStatus.nothingCached.rawValue)
         #expect(missing.stderr.contains("the image http://127.0.0.1"), "stderr: \(missing.stderr)")
         #expect(missing.stderr.split(separator: "\n").count == 1)
     }
@@ -405,7 +407,7 @@ import VitrineTemplates
     func aBadConfigIsReportedWithFileLineAndKey(config: String, expected: String) async throws {
         try config.write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
         let outcome = try await build()
-        #expect(outcome.status == VitrineCore.ExitStatus.usage.rawValue)
+        #expect(outcome.status == ExitStatus.usage.rawValue)
         #expect(outcome.stderr.contains("vitrine.toml"), "stderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains(expected), "stderr: \(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.path("site")))

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import VitrineCore
+@testable import VitrineRender
 
 /// Reads a written site the way a browser and a link checker would.
 struct SiteInspector {

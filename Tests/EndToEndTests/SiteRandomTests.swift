@@ -3,7 +3,11 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineModel
+@testable import VitrinePipeline
+@testable import VitrinePublish
+@testable import VitrineRender
+@testable import VitrineStore
 
 /// `vitrine build` with a `source = "random"` gallery beside a Pixabay one, run by the real binary against the
 /// sample API, with the schedule's clock moved by `VITRINE_TEST_NOW`.
@@ -270,7 +274,7 @@ import VitrineTemplates
         try await withServer { server, workspace in
             try await writeConfig(server, workspace, random: extra)
             let outcome = try await build(workspace, minutes: 0)
-            #expect(outcome.status == VitrineCore.ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
+            #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
             #expect(outcome.stderr.contains("vitrine.toml, \(expected)"), "stderr: \(outcome.stderr)")
             #expect(server.requests().isEmpty)
         }

@@ -13,6 +13,10 @@ struct VitrineProcess {
         var exited: Date
     }
 
+    /// The root of the package, where README.md is.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["VITRINE_BINARY"] { return URL(fileURLWithPath: path) }
         return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -165,4 +169,21 @@ func withSampleAPI(
         throw error
     }
     await server.stop()
+}
+
+/// The exit statuses README.md documents, as a user's script would spell them.
+enum ExitStatus: Int32, CaseIterable {
+    case success = 0
+    case failure = 1
+    case partial = 2
+    case usage = 64
+    case badData = 65
+    case nothingCached = 66
+    case unavailable = 69
+    case cannotWrite = 73
+    case timedOut = 75
+    case keyProblem = 77
+    case templateProblem = 78
+    case interrupted = 130
+    case terminated = 143
 }

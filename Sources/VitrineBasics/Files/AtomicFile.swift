@@ -1,0 +1,81 @@
+import Foundation
+
+/// Writes files so that a reader, or a run killed at any moment, sees either the old bytes or the new ones.
+package enum AtomicFile {
+    /// Writes `bytes` to a temporary file (beside `url`, or in `temporaryFolder` on the same file system), then
+    /// renames it over `url`: a killed process leaves the old bytes or the new ones. `durable` also flushes the bytes
+    /// to disk before the rename, so that a power cut does too; it costs a disk flush per file, so only records
+    /// that other files are checked against (the output manifest) ask for it. Readers of the other files check
+    /// their sizes (the cache's index, the manifest) and treat a short file as missing. Missing folders are created
+    /// when the first attempt finds them missing, not checked before every file.
+    package static func write<Bytes: ContiguousBytes>(
+        _ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil, durable: Bool = false
+    ) throws(FileWriteError) {
+        let directory = url.deletingLastPathComponent()
+        let scratch = temporaryFolder ?? directory
+        let temporary = scratch.appendingPathComponent(
+            ".\(url.lastPathComponent).vitrine-\(TemporaryFileSweeper.suffix())")
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        var descriptor = open(temporary.path, flags, 0o644)
+        if descriptor < 0 && errno == ENOENT {
+            try createFolder(scratch)
+            descriptor = open(temporary.path, flags, 0o644)
+        }
+        guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        if let code = bytes.withUnsafeBytes({ DescriptorIO.writeAll(descriptor, $0) }) {
+            failure = String(cString: strerror(code))
+        }
+        if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        if failure == nil {
+            failure = renameCreatingFolder(temporary, to: url, folder: directory)
+        }
+        if let failure {
+            unlink(temporary.path)
+            throw FileWriteError(path: url.path, reason: failure)
+        }
+    }
+
+    /// Renames `source` to `destination`, creating `folder` (the destination's) when it is missing; returns why it
+    /// failed, or nil.
+    private static func renameCreatingFolder(_ source: URL, to destination: URL, folder: URL) -> String? {
+        if rename(source.path, destination.path) == 0 { return nil }
+        guard errno == ENOENT else { return String(cString: strerror(errno)) }
+        do {
+            try createFolder(folder)
+        } catch {
+            return error.reason
+        }
+        return rename(source.path, destination.path) == 0 ? nil : String(cString: strerror(errno))
+    }
+
+    private static func createFolder(_ folder: URL) throws(FileWriteError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw FileWriteError(path: folder.path, reason: describe(error))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}
+
+/// A file or folder could not be written.
+public struct FileWriteError: UserFacingError {
+    public let path: String
+    public let reason: String
+    /// The folder on the way that is a symbolic link or not a folder, when that is why the write was refused.
+    public let linkedFolder: String?
+
+    package init(path: String, reason: String, linkedFolder: String? = nil) {
+        self.path = path
+        self.reason = reason
+        self.linkedFolder = linkedFolder
+    }
+
+    public var sentence: String { "Could not write \(path): \(reason)." }
+    public var kind: FailureKind { .cannotWrite }
+}

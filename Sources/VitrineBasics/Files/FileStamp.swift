@@ -1,0 +1,93 @@
+import Foundation
+
+/// What `stat(2)` says about a regular file that changes whenever its bytes are replaced or edited in place: size,
+/// modification time to the nanosecond, and inode (every atomic write renames a new inode into place; an edit in
+/// place moves the modification time). Equal stamps are how a rebuild tells, without reading a file, that it is the
+/// one an earlier run wrote, read or verified. The status-change time is left out on purpose: a hard link to the
+/// file (a backup, `cp -al`, a restore) moves it without changing a byte, and only a deliberate `touch` back to the
+/// same nanosecond could hide an edit from the other three.
+package struct FileStamp: Equatable, Sendable {
+    package var size: Int64
+    /// Nanoseconds since 1970.
+    package var modified: Int64
+    package var inode: UInt64
+
+    init(size: Int64, modified: Int64, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
+    init?(_ status: stat, type: mode_t = S_IFREG) {
+        guard (status.st_mode & S_IFMT) == type else { return nil }
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        inode = UInt64(status.st_ino)
+    }
+
+    /// The stamp of the regular file at `path` (following links), or nil when there is none.
+    package static func of(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
+    /// The stamp of the folder at `path` (following links), whose modification time changes whenever an entry is
+    /// added to it, removed from it or renamed in it; nil when there is none. Its inode is left out (0): a copy made
+    /// with the folders' times (`cp -a`, `rsync -a`) holds the same entries.
+    package static func ofFolder(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(status, type: S_IFDIR).map { FileStamp(size: $0.size, modified: $0.modified, inode: 0) }
+    }
+
+    /// The stamp of the regular file `name` in the open folder `folder`, or nil when there is none; a symbolic link
+    /// is not followed, so it has none.
+    static func of(_ name: [CChar], in folder: Int32) -> FileStamp? {
+        var status = stat()
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
+    /// The stamp of an open file.
+    package static func of(descriptor: Int32) -> FileStamp? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return FileStamp(status)
+    }
+
+    /// The stamp as the line formats of the cache's records write it: `SIZE MTIME INODE`.
+    package var fields: String { "\(size) \(modified) \(inode)" }
+
+    /// Reads the three numbers ``fields`` writes; nil for anything else.
+    package init?(fields parts: some Collection<ArraySlice<UInt8>>) {
+        guard parts.count == 3 else { return nil }
+        var numbers: [Int64] = []
+        for part in parts {
+            guard let number = ASCIIDecimal.int64(part) else { return nil }
+            numbers.append(number)
+        }
+        self.init(size: numbers[0], modified: numbers[1], inode: UInt64(numbers[2]))
+    }
+}
+
+/// Reads small files whole without Foundation.
+package enum FileBytes {
+    /// At most `limit` bytes from an open file; nil when it is unreadable or holds more.
+    package static func read(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let read = bytes.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= limit else { return nil }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+}

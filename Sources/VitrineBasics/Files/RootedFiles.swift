@@ -1,0 +1,320 @@
+import Foundation
+
+/// Many files under one root folder, each reached from the root's open descriptor one folder at a time without ever
+/// following a symbolic link (`openat` with `O_NOFOLLOW`), so that nothing it reads, writes or removes can be outside
+/// the root, whatever links someone put inside it. Folders are opened once and kept open: checking or reading
+/// thousands of files, the path walk was the larger part of the cost. The root itself may be a link (the user named
+/// it); nothing below it is followed.
+package final class RootedFiles {
+    /// What is at a path below the root.
+    package enum Entry: Equatable {
+        case missing
+        case file(FileStamp)
+        /// A symbolic link, a folder or a special file: never Vitrine's to replace without being told.
+        case other
+        /// A folder on the way is a symbolic link or not a folder, named by its path below the root.
+        case blocked(String)
+    }
+
+    package let root: String
+    private var rootDescriptor: Int32 = -1
+    private var folders: [String: Int32] = [:]
+    private var lastFolder: (path: String, descriptor: Int32)?
+
+    /// `root` is a folder path; the paths asked for are relative to it.
+    package init(root: String) {
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+
+    deinit {
+        for descriptor in folders.values where descriptor >= 0 { close(descriptor) }
+        if rootDescriptor >= 0 { close(rootDescriptor) }
+    }
+
+    /// The stamp of the regular file at `relativePath`, or nil when there is none (a link is none).
+    package func stamp(_ relativePath: String) -> FileStamp? {
+        if case .file(let stamp) = entry(relativePath) { return stamp }
+        return nil
+    }
+
+    /// What is at `relativePath`, without following a link anywhere on the way.
+    package func entry(_ relativePath: String) -> Entry {
+        let (folderPath, name) = Self.split(relativePath)
+        let descriptor: Int32
+        switch openFolder(folderPath, create: false) {
+        case .success(let open): descriptor = open
+        case .failure(.missing): return .missing
+        case .failure(.blocked(let path)): return .blocked(path)
+        case .failure(.failed): return .missing
+        }
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing }
+        return FileStamp(status).map(Entry.file) ?? .other
+    }
+
+    /// The bytes of the regular file at `relativePath` if it holds at most `limit` bytes, with its stamp as it was
+    /// read; nil when it is missing, a link, unreadable or larger.
+    package func contents(_ relativePath: String, limit: Int) -> [UInt8]? {
+        stampedContents(relativePath, limit: limit)?.bytes
+    }
+
+    /// ``contents(_:limit:)`` with the stamp of the file that was read.
+    package func stampedContents(_ relativePath: String, limit: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
+        let (folderPath, name) = Self.split(relativePath)
+        guard case .success(let folder) = openFolder(folderPath, create: false) else { return nil }
+        let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        // Exactly the size `fstat` gave: anything else is a file changing as it is read, read as unusable.
+        guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size <= Int64(limit),
+            let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
+        else { return nil }
+        return (bytes, stamp)
+    }
+
+    /// Writes `bytes` at `relativePath` through a temporary file in the same folder renamed over it, so that a
+    /// reader, or a run killed at any moment, sees the old bytes or the new ones; `durable` flushes the file and
+    /// the folder to disk. Missing folders are created; a link on the way is refused, and a link at the path itself
+    /// is replaced, never written through. Returns the new file's stamp.
+    @discardableResult
+    package func write(_ bytes: some ContiguousBytes, to relativePath: String, durable: Bool = false)
+        throws(FileWriteError)
+        -> FileStamp
+    {
+        try replace(relativePath, durable: durable) { descriptor throws(FileWriteError) in
+            var failure: FileWriteError?
+            bytes.withUnsafeBytes { buffer in
+                do throws(FileWriteError) {
+                    try Self.writeAll(descriptor, buffer, path: relativePath)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Writes a copy of the open file `source` at `relativePath` as ``write(_:to:durable:)`` does, checking on the
+    /// way that its bytes have the SHA-256 `sha256`; a copy that does not is not put in place. When the source still
+    /// has `verified`, the stamp it had when its bytes were last hashed, the kernel copies it without the bytes
+    /// passing through this process. Returns the new file's stamp.
+    @discardableResult
+    package func copy(from source: Int32, sha256 expected: String, verified: FileStamp? = nil, to relativePath: String)
+        throws(FileCopyError) -> FileStamp
+    {
+        var damaged = false
+        let trusted = verified != nil && FileStamp.of(descriptor: source) == verified
+        do throws(FileWriteError) {
+            return try replace(relativePath, durable: false) { descriptor throws(FileWriteError) in
+                if trusted, Self.copyInKernel(from: source, to: descriptor) { return }
+                var hash = SHA256()
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                var offset: off_t = 0
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, $0.count, offset) }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count >= 0 else { throw FileWriteError(path: relativePath, reason: Errno.describe(errno)) }
+                    if count == 0 { break }
+                    hash.update(buffer[..<count])
+                    var failure: FileWriteError?
+                    buffer[..<count].withUnsafeBytes { bytes in
+                        do throws(FileWriteError) {
+                            try Self.writeAll(descriptor, bytes, path: relativePath)
+                        } catch {
+                            failure = error
+                        }
+                    }
+                    if let failure { throw failure }
+                    offset += off_t(count)
+                }
+                guard hash.finalize().hexString == expected else {
+                    damaged = true
+                    throw FileWriteError(path: relativePath, reason: "the source changed")
+                }
+            }
+        } catch {
+            throw damaged ? .sourceDamaged : .write(error)
+        }
+    }
+
+    /// Removes the regular file at `relativePath`; a link, a folder or anything reached through a link stays.
+    /// Returns whether it removed one.
+    @discardableResult
+    package func remove(_ relativePath: String) -> Bool {
+        let (folderPath, name) = Self.split(relativePath)
+        guard case .success(let folder) = openFolder(folderPath, create: false) else { return false }
+        var status = stat()
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return false
+        }
+        return unlinkat(folder, name, 0) == 0
+    }
+
+    /// Removes the folder at `relativePath` if it is empty (and a real folder, not a link).
+    package func removeFolderIfEmpty(_ relativePath: String) {
+        let (parentPath, name) = Self.split(relativePath)
+        guard case .success(let parent) = openFolder(parentPath, create: false) else { return }
+        if unlinkat(parent, name, AT_REMOVEDIR) == 0, let open = folders.removeValue(forKey: relativePath) {
+            close(open)
+            if lastFolder?.path == relativePath { lastFolder = nil }
+        }
+    }
+
+    /// Flushes the root folder's entries to disk, so that renames and removals in it survive a power cut.
+    package func syncRoot() {
+        guard case .success(let descriptor) = openFolder("", create: false) else { return }
+        _ = fsync(descriptor)
+    }
+
+    // MARK: Internals
+
+    private func replace(
+        _ relativePath: String, durable: Bool, fill: (Int32) throws(FileWriteError) -> Void
+    ) throws(FileWriteError) -> FileStamp {
+        let (folderPath, name) = Self.split(relativePath)
+        let folder: Int32
+        switch openFolder(folderPath, create: true) {
+        case .success(let open): folder = open
+        case .failure(.blocked(let path)): throw FileWriteError(path: relativePath, linkedFolder: path, under: root)
+        case .failure(.missing), .failure(.failed):
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+        }
+        let temporary = ".\(name).vitrine-\(TemporaryFileSweeper.suffix())"
+        let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+        }
+        var closed = false
+        defer { if !closed { close(descriptor) } }
+        do throws(FileWriteError) {
+            try fill(descriptor)
+            if durable && fsync(descriptor) != 0 {
+                throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+            }
+            guard renameat(folder, temporary, folder, name) == 0 else {
+                throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+            }
+        } catch {
+            unlinkat(folder, temporary, 0)
+            throw error
+        }
+        if durable { _ = fsync(folder) }
+        let stamp = FileStamp.of(descriptor: descriptor)
+        closed = true
+        close(descriptor)
+        guard let stamp else { throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno)) }
+        return stamp
+    }
+
+    /// Copies the whole of `source` into the empty file `destination` inside the kernel (`sendfile`, which Linux
+    /// allows between files); false when it cannot (the caller then copies through memory, from the start).
+    private static func copyInKernel(from source: Int32, to destination: Int32) -> Bool {
+        var offset: off_t = 0
+        while true {
+            let copied = sendfile(destination, source, &offset, 1 << 30)
+            if copied < 0 && errno == EINTR { continue }
+            if copied < 0 {
+                _ = ftruncate(destination, 0)
+                _ = lseek(destination, 0, SEEK_SET)
+                return false
+            }
+            if copied == 0 { return true }
+        }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String)
+        throws(FileWriteError)
+    {
+        if let code = DescriptorIO.writeAll(descriptor, buffer) {
+            throw FileWriteError(path: path, reason: Errno.describe(code))
+        }
+    }
+
+    private enum FolderFailure: Error {
+        case missing
+        case blocked(String)
+        case failed
+    }
+
+    /// The open folder at `path` below the root ("" for the root), opened one component at a time without
+    /// following links, and created when `create` and missing.
+    private func openFolder(_ path: String, create: Bool) -> Result<Int32, FolderFailure> {
+        if let lastFolder, path.utf8.elementsEqual(lastFolder.path.utf8) { return .success(lastFolder.descriptor) }
+        if let open = folders[path] {
+            lastFolder = (path, open)
+            return .success(open)
+        }
+        let parent: Int32
+        let name: String
+        if path.isEmpty {
+            if rootDescriptor < 0 {
+                rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if rootDescriptor < 0 && errno == ENOENT && create {
+                    try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+                    rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                }
+            }
+            guard rootDescriptor >= 0 else { return .failure(errno == ENOENT ? .missing : .failed) }
+            lastFolder = ("", rootDescriptor)
+            return .success(rootDescriptor)
+        } else {
+            let (parentPath, last) = Self.split(path)
+            switch openFolder(parentPath, create: create) {
+            case .success(let open): parent = open
+            case .failure(let failure): return .failure(failure)
+            }
+            name = last
+        }
+        var descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if descriptor < 0 && errno == ENOENT && create {
+            if mkdirat(parent, name, 0o755) == 0 || errno == EEXIST {
+                descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+        }
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return .failure(.missing)
+            case ELOOP, ENOTDIR: return .failure(.blocked(path))
+            default: return .failure(.failed)
+            }
+        }
+        folders[path] = descriptor
+        lastFolder = (path, descriptor)
+        return .success(descriptor)
+    }
+
+    /// The folder part ("" at the root) and the name of a relative path.
+    private static func split(_ relativePath: String) -> (folder: String, name: String) {
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", relativePath) }
+        return (
+            String(relativePath[..<slash]), String(relativePath[relativePath.utf8.index(after: slash)...])
+        )
+    }
+}
+
+@available(*, unavailable)
+extension RootedFiles: Sendable {}
+
+/// A copy into a ``RootedFiles`` folder failed: writing it, or because its source no longer has the bytes it was
+/// known by.
+package enum FileCopyError: Error {
+    case write(FileWriteError)
+    case sourceDamaged
+}
+
+/// The text of `errno` values.
+package enum Errno {
+    package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+extension FileWriteError {
+    /// A write refused because a folder on the way is a symbolic link (or not a folder).
+    package init(path: String, linkedFolder: String, under root: String) {
+        self.init(
+            path: "\(root)/\(path)",
+            reason:
+                "\(root)/\(linkedFolder) is a symbolic link or not a folder, and Vitrine never writes or deletes "
+                + "through links; remove it, or choose another output folder",
+            linkedFolder: linkedFolder)
+    }
+}

@@ -1,0 +1,72 @@
+/// Reads an image's pixel size from its header, without decoding it.
+package enum ImageDimensions {
+    package static func read(_ bytes: [UInt8], format: ImageFormat) -> (width: Int, height: Int)? {
+        let size: (Int, Int)?
+        switch format {
+        case .png: size = bytes.count >= 24 ? (bigEndian(bytes, 16, 4), bigEndian(bytes, 20, 4)) : nil
+        case .gif: size = bytes.count >= 10 ? (littleEndian(bytes, 6, 2), littleEndian(bytes, 8, 2)) : nil
+        case .jpeg: size = jpeg(bytes)
+        case .webp: size = webp(bytes)
+        }
+        guard let (width, height) = size, width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    /// The longest side a page is given: browsers' decoders refuse larger ones (Chromium's and Firefox's limit
+    /// a side to 32,767 pixels).
+    static let largestSide = 32_767
+    /// The most pixels a page is given, 2^28 (268 megapixels, about 1 GiB decoded): a header that declares more
+    /// is an image bomb, or nothing a browser will show.
+    static let largestPixelCount = 1 << 28
+
+    /// Why an image of this declared size is refused, in a few words for a placeholder; nil when it is acceptable.
+    package static func refusal(width: Int, height: Int) -> String? {
+        guard width > largestSide || height > largestSide || width * height > largestPixelCount else { return nil }
+        return "Image too large: \(width) × \(height) pixels"
+    }
+
+    /// The size in the first start-of-frame segment.
+    private static func jpeg(_ bytes: [UInt8]) -> (Int, Int)? {
+        var offset = 2
+        while offset + 9 < bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                offset += 2
+                continue
+            }
+            let length = bigEndian(bytes, offset + 2, 2)
+            let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
+            if isFrame { return (bigEndian(bytes, offset + 7, 2), bigEndian(bytes, offset + 5, 2)) }
+            guard length >= 2 else { return nil }
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    private static func webp(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count >= 30 else { return nil }
+        switch String(decoding: bytes[12..<16], as: UTF8.self) {
+        case "VP8 ": return (littleEndian(bytes, 26, 2) & 0x3FFF, littleEndian(bytes, 28, 2) & 0x3FFF)
+        case "VP8L":
+            let bits = littleEndian(bytes, 21, 4)
+            return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+        case "VP8X": return (littleEndian(bytes, 24, 3) + 1, littleEndian(bytes, 27, 3) + 1)
+        default: return nil
+        }
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
+        guard offset + count <= bytes.count else { return 0 }
+        return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    private static func littleEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {
+        guard offset + count <= bytes.count else { return 0 }
+        return bytes[offset..<offset + count].reversed().reduce(0) { $0 << 8 | Int($1) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import VitrineSources
+import VitrineStore
+
+/// What became of one remote image: stored in the cache, or lost for a stated reason.
+public enum ImageOutcome: Sendable, Hashable {
+    case stored(CacheStore.ImageRecord)
+    case failed(reason: String)
+}
+
+/// Lays a source's items out as a gallery: grid pages, preview page names, local image paths.
+public struct GalleryAssembler: Sendable {
+    public var itemsPerPage: Int
+    public var language: String
+    public var tileShape: GalleryModel.TileShape
+    /// The folder of the gallery's pages under the output root: "" for a gallery of its own, "NAME/" in a site.
+    public var folder: String
+    public var site: GalleryModel.SiteLink?
+
+    public init(
+        itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural, folder: String = "",
+        site: GalleryModel.SiteLink? = nil
+    ) {
+        self.itemsPerPage = max(1, itemsPerPage)
+        self.language = language
+        self.tileShape = tileShape
+        self.folder = folder
+        self.site = site
+    }
+
+    /// The output path of a stored image: named by its content, so equal bytes share one file.
+    public static func localPath(of record: CacheStore.ImageRecord) -> String {
+        "images/\(record.sha256.prefix(32)).\(record.format.fileExtension)"
+    }
+
+    public func assemble(
+        _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice] = []
+    ) -> GalleryModel {
+        if !result.groups.isEmpty {
+            return HierarchyAssembler(itemsPerPage: itemsPerPage, language: language, folder: folder, site: site)
+                .assemble(result, images: images, notices: notices)
+        }
+        let pageCount = max(1, (result.items.count + itemsPerPage - 1) / itemsPerPage)
+        let pages = (1...pageCount).map { number in
+            GalleryModel.GridPage(
+                id: "c1-p\(number)", number: number,
+                href: folder + (number == 1 ? "index.html" : "page-\(number).html"))
+        }
+        var names = HierarchyAssembler.Names()
+        let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
+            let slug = names.unique(base: Self.slug(of: item.sourceID, position: index + 1), in: "", separator: "-")
+            let entries = zip(result.variants, item.entries).map { variant, entry in
+                GalleryModel.Entry(
+                    id: "i\(slug)-\(variant.key)", variant: variant.key,
+                    href: "\(folder)items/\(slug)-\(variant.key).html",
+                    content: content(of: entry, images: images))
+            }
+            return GalleryModel.Item(
+                id: "i\(slug)", position: index + 1, page: index / itemsPerPage + 1,
+                sourceID: item.sourceID.isEmpty ? nil : item.sourceID, entries: entries)
+        }
+        let collection = GalleryModel.Collection(
+            id: "c1", title: result.title, tileShape: tileShape, pages: pages, collections: [], items: items)
+        return GalleryModel(
+            title: result.title, language: language, source: result.source, notices: notices,
+            variants: result.variants, site: site, collections: [collection])
+    }
+
+    func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {
+        switch entry {
+        case .missing(let reason):
+            return .missing(reason: reason)
+        case .found(let caption, let credit, let tile, let full):
+            return .picture(
+                caption: caption, credit: credit, tile: local(tile, images: images), full: local(full, images: images))
+        }
+    }
+
+    /// The local rendition of `image`: its size as read from the downloaded bytes where possible, else as the API
+    /// said.
+    func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
+        switch images[image.url] {
+        case .stored(let record):
+            let measured = record.width != nil && record.height != nil
+            return GalleryModel.LocalImage(
+                state: .available(path: Self.localPath(of: record), mediaType: record.format.mediaType),
+                width: measured ? record.width : image.width, height: measured ? record.height : image.height)
+        case .failed(let reason):
+            return GalleryModel.LocalImage(
+                state: .unavailable(reason: reason), width: image.width, height: image.height)
+        case nil:
+            return GalleryModel.LocalImage(
+                state: .unavailable(reason: "Not downloaded"), width: image.width, height: image.height)
+        }
+    }
+
+    /// A file-name-safe form of the API's id (ASCII letters, digits and `-`, at most 40); the position stands in
+    /// when the id has nothing usable.
+    private static func slug(of sourceID: String, position: Int) -> String {
+        let safe = String(
+            sourceID.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+                .prefix(40))
+        return safe.isEmpty ? "n\(position)" : safe
+    }
+}

@@ -1,0 +1,210 @@
+import VitrineSources
+
+/// A gallery ready to render: every page named, every image a local file or a stated failure.
+/// It mirrors the XML model documented in docs/model.md one to one.
+public struct GalleryModel: Sendable {
+    public var title: String
+    public var language: String
+    public var source: SourceDescription
+    public var notices: [Notice]
+    public var variants: [SourceVariant]
+    /// The site this gallery is part of, when `vitrine build` puts several galleries under one home page.
+    public var site: SiteLink?
+    public var collections: [Collection]
+
+    package init(
+        title: String,
+        language: String,
+        source: SourceDescription,
+        notices: [Notice],
+        variants: [SourceVariant],
+        site: SiteLink? = nil,
+        collections: [Collection]
+    ) {
+        self.title = title
+        self.language = language
+        self.source = source
+        self.notices = notices
+        self.variants = variants
+        self.site = site
+        self.collections = collections
+    }
+
+    /// A link from a gallery's pages up to the home page of the site that holds it.
+    public struct SiteLink: Sendable, Hashable {
+        public var title: String
+        /// The home page, relative to the output root.
+        public var href: String
+
+        public init(title: String, href: String) {
+            self.title = title
+            self.href = href
+        }
+    }
+
+    /// A message shown on every page, such as "these results are from the cache".
+    public struct Notice: Sendable, Hashable {
+        public enum Kind: String, Sendable { case stale, info, warning }
+        public var kind: Kind
+        public var text: String
+
+        public init(kind: Kind, text: String) {
+            self.kind = kind
+            self.text = text
+        }
+    }
+
+    /// A set of items shown as grid pages; collections may nest (album hierarchies).
+    public struct Collection: Sendable {
+        public var id: String
+        public var title: String
+        /// How grid tiles are shaped.
+        public var tileShape: TileShape = .natural
+        public var pages: [GridPage]
+        public var collections: [Collection]
+        public var items: [Item]
+        /// What its pages show: a grid of its items, a list of its nested collections, or an album.
+        public var kind: CollectionKind = .gallery
+        /// A second name shown beside the title (a user's username).
+        public var subtitle: String?
+        /// The API's id of what the collection stands for.
+        public var sourceID: String?
+        /// The picture standing for the collection in its parent's list.
+        public var cover: LocalImage?
+
+        package init(
+            id: String,
+            title: String,
+            tileShape: TileShape = .natural,
+            pages: [GridPage],
+            collections: [Collection],
+            items: [Item],
+            kind: CollectionKind = .gallery,
+            subtitle: String? = nil,
+            sourceID: String? = nil,
+            cover: LocalImage? = nil
+        ) {
+            self.id = id
+            self.title = title
+            self.tileShape = tileShape
+            self.pages = pages
+            self.collections = collections
+            self.items = items
+            self.kind = kind
+            self.subtitle = subtitle
+            self.sourceID = sourceID
+            self.cover = cover
+        }
+
+        /// Its items and those of the collections below it, depth first.
+        public var allItems: [Item] { items + collections.flatMap(\.allItems) }
+    }
+
+    /// Every item of every collection, nested ones included, depth first.
+    public var allItems: [Item] { collections.flatMap(\.allItems) }
+
+    /// What a collection's pages show: `gallery`, a grid of items with preview pages; `list`, a list of its nested
+    /// collections; `album`, a grid of photos with their titles on the pictures and a full-screen page per photo.
+    public enum CollectionKind: String, Sendable { case gallery, list, album }
+
+    /// How grid tiles are shaped: each picture in its own proportions, or square crops (thumbnail grids).
+    public enum TileShape: String, Sendable { case natural, square }
+
+    /// One grid page of a collection.
+    public struct GridPage: Sendable, Hashable {
+        public var id: String
+        public var number: Int
+        public var href: String
+
+        package init(id: String, number: Int, href: String) {
+            self.id = id
+            self.number = number
+            self.href = href
+        }
+    }
+
+    /// One item and its entries, one per variant.
+    public struct Item: Sendable {
+        public var id: String
+        public var position: Int
+        public var page: Int
+        public var sourceID: String?
+        public var entries: [Entry]
+
+        package init(id: String, position: Int, page: Int, sourceID: String? = nil, entries: [Entry]) {
+            self.id = id
+            self.position = position
+            self.page = page
+            self.sourceID = sourceID
+            self.entries = entries
+        }
+    }
+
+    /// One variant of an item; it has a preview page of its own.
+    public struct Entry: Sendable {
+        public var id: String
+        public var variant: String
+        public var href: String
+        public var content: Content
+
+        package init(id: String, variant: String, href: String, content: Content) {
+            self.id = id
+            self.variant = variant
+            self.href = href
+            self.content = content
+        }
+    }
+
+    /// What an entry shows.
+    public enum Content: Sendable {
+        case picture(caption: String, credit: Credit?, tile: LocalImage, full: LocalImage)
+        case missing(reason: String)
+    }
+
+    /// A rendition as the pages reference it.
+    public struct LocalImage: Sendable, Hashable {
+        public enum State: Sendable, Hashable {
+            /// A file under the output root, by its relative path.
+            case available(path: String, mediaType: String)
+            case unavailable(reason: String)
+        }
+        public var state: State
+        public var width: Int?
+        public var height: Int?
+
+        package init(state: State, width: Int? = nil, height: Int? = nil) {
+            self.state = state
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// Every rendered page: the element to render, by id, the stylesheet that renders it, and its file.
+    public struct PageJob: Sendable, Hashable {
+        public enum Kind: String, Sendable { case grid, preview, home, random, favorites, list, photo }
+        public var kind: Kind
+        public var id: String
+        public var href: String
+
+        package init(kind: Kind, id: String, href: String) {
+            self.kind = kind
+            self.id = id
+            self.href = href
+        }
+    }
+
+    public var pageJobs: [PageJob] {
+        var jobs: [PageJob] = []
+        func visit(_ collection: Collection) {
+            let pageKind: PageJob.Kind = collection.kind == .list ? .list : .grid
+            let entryKind: PageJob.Kind = collection.kind == .album ? .photo : .preview
+            jobs += collection.pages.map { PageJob(kind: pageKind, id: $0.id, href: $0.href) }
+            collection.collections.forEach(visit)
+            for item in collection.items {
+                jobs += item.entries.map { PageJob(kind: entryKind, id: $0.id, href: $0.href) }
+            }
+        }
+        collections.forEach(visit)
+        return jobs
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import VitrineSources
+
+/// The random-image page and the favorites page, ready to render: the photo, its credit and fields, its images
+/// (files of the site or hotlinked URLs, as the source's policy says) and the schedule. It mirrors the `random`
+/// and `favorites` elements of the model (docs/model.md).
+public struct RandomPageModel: Sendable {
+    /// A labelled piece of information shown under the image, linked when it has an http(s) URL.
+    public struct Field: Sendable, Hashable {
+        public var key: String
+        public var label: String
+        public var value: String
+        public var href: String?
+
+        package init(key: String, label: String, value: String, href: String? = nil) {
+            self.key = key
+            self.label = label
+            self.value = value
+            self.href = href
+        }
+    }
+
+    /// An image of the page: a file of the site by its relative path, or a hotlinked URL.
+    public struct Image: Sendable, Hashable {
+        /// Where the browser gets the image from.
+        public enum Location: Sendable, Hashable {
+            case file(path: String, mediaType: String)
+            case remote(url: String)
+        }
+        public var location: Location
+        public var width: Int?
+        public var height: Int?
+
+        package init(location: Location, width: Int? = nil, height: Int? = nil) {
+            self.location = location
+            self.width = width
+            self.height = height
+        }
+    }
+
+    public static let pageHref = "index.html"
+    public static let favoritesHref = "favorites.html"
+    /// Fields beyond author, size and source page: at most this many.
+    static let extraFieldLimit = 2
+
+    public var title: String
+    public var language = "en"
+    /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
+    public var folder: String
+    /// The home page of the site that holds the page, if any.
+    public var site: GalleryModel.SiteLink?
+    public var source: SourceDescription
+    public var notices: [GalleryModel.Notice]
+    public var delivery: ImageUsagePolicy.Delivery
+    public var fetchedAt: Date
+    public var nextUpdate: Date
+    public var every: UpdateInterval
+    public var photoID: String
+    public var caption: String
+    public var credit: RandomCredit
+    /// Smallest first; the last is the main one.
+    public var images: [Image]
+    public var fields: [Field]
+
+    /// Builds the page from the kept state, following the source's usage policy for every link.
+    public init(
+        state: RandomPageState, source: SourceDescription, policy: ImageUsagePolicy, every: UpdateInterval,
+        notices: [GalleryModel.Notice], folder: String = "", site: GalleryModel.SiteLink? = nil
+    ) {
+        title = "Random image"
+        self.folder = folder
+        self.site = site
+        self.source = source
+        self.source.home = policy.link(source.home)
+        self.notices = notices
+        delivery = state.delivery
+        fetchedAt = state.fetchedAt
+        nextUpdate = state.nextUpdate
+        self.every = every
+        let photo = state.photo
+        photoID = photo.id
+        credit = policy.credit(for: photo, source: source)
+        caption = photo.caption ?? "Photo by \(credit.author) on \(source.label)"
+        images = state.images.map { shown in
+            if let path = shown.path {
+                return Image(
+                    location: .file(path: path, mediaType: shown.mediaType ?? "image/jpeg"), width: shown.width,
+                    height: shown.height)
+            }
+            return Image(location: .remote(url: shown.remoteURL), width: shown.width, height: shown.height)
+        }
+        var fields = [
+            Field(
+                key: "author", label: "Author", value: credit.author,
+                href: credit.authorURL)
+        ]
+        if let width = photo.width, let height = photo.height {
+            fields.append(Field(key: "size", label: "Size", value: "\(width) × \(height) px", href: nil))
+        } else if let main = state.images.last, let width = main.width, let height = main.height {
+            fields.append(Field(key: "size", label: "Size", value: "\(width) × \(height) px (as shown)", href: nil))
+        }
+        if let page = policy.link(photo.pageURL) {
+            fields.append(
+                Field(key: "page", label: "Source page", value: Self.shortForm(of: photo.pageURL!), href: page))
+        }
+        for fact in photo.facts.prefix(Self.extraFieldLimit) {
+            let key = fact.label.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            fields.append(Field(key: key.isEmpty ? "fact" : key, label: fact.label, value: fact.value, href: nil))
+        }
+        self.fields = fields
+    }
+
+    /// `unsplash.com/photos/abc` for `https://unsplash.com/photos/abc?x=1`.
+    static func shortForm(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host else { return url }
+        let path = components.path == "/" ? "" : components.path
+        return String((host + path).prefix(80))
+    }
+
+    public var pageJobs: [GalleryModel.PageJob] {
+        [
+            .init(kind: .random, id: "random", href: folder + Self.pageHref),
+            .init(kind: .favorites, id: "favorites", href: folder + Self.favoritesHref),
+        ]
+    }
+
+    /// An instant as the model writes it: ISO 8601 in UTC, to the second.
+    package static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

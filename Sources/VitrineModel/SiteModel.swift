@@ -1,0 +1,85 @@
+import Foundation
+import VitrineSources
+
+/// The home page of a site of several galleries (`vitrine build`): a card per gallery linking to its first page.
+public struct SiteModel: Sendable {
+    /// The `id` of the home page's root element, which the renderer's `page` parameter names.
+    package static let pageID = "home"
+    package static let homeHref = "index.html"
+
+    public var title: String
+    public var language: String
+    public var galleries: [Gallery]
+    /// The site's Atom feed, relative to the output root, when it has one.
+    public var feedHref: String?
+
+    /// One gallery as the home page shows it.
+    public struct Gallery: Sendable {
+        public var id: String
+        public var title: String
+        /// Its first grid page, relative to the output root.
+        public var href: String
+        public var source: SourceDescription
+        public var queries: [String]
+        public var itemCount: Int
+        /// The first picture of the gallery that has an image, as a cover.
+        public var cover: GalleryModel.LocalImage?
+        /// A random page's schedule: how often its image changes.
+        public var every: UpdateInterval?
+
+        package init(
+            id: String,
+            title: String,
+            href: String,
+            source: SourceDescription,
+            queries: [String],
+            itemCount: Int,
+            cover: GalleryModel.LocalImage? = nil,
+            every: UpdateInterval? = nil
+        ) {
+            self.id = id
+            self.title = title
+            self.href = href
+            self.source = source
+            self.queries = queries
+            self.itemCount = itemCount
+            self.cover = cover
+            self.every = every
+        }
+    }
+
+    public init(title: String, language: String = "en", galleries: [Gallery], feedHref: String? = nil) {
+        self.title = title
+        self.language = language
+        self.galleries = galleries
+        self.feedHref = feedHref
+    }
+
+    /// The home page's entry for `gallery`: its first grid page and its first available tile as the cover.
+    package static func card(for gallery: GalleryModel, id: String) -> Gallery {
+        let collection = gallery.collections.first
+        let cover = gallery.allItems.lazy.flatMap(\.entries).compactMap { entry -> GalleryModel.LocalImage? in
+            guard case .picture(_, _, let tile, _) = entry.content, case .available = tile.state else { return nil }
+            return tile
+        }.first
+        return Gallery(
+            id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
+            queries: gallery.variants.compactMap(\.query), itemCount: gallery.allItems.count, cover: cover)
+    }
+
+    /// The home page's entry for a random page: its page, its current image (a file of the site) as the cover,
+    /// and its schedule.
+    package static func card(for page: RandomPageModel, id: String) -> Gallery {
+        let cover = page.images.last.flatMap { image -> GalleryModel.LocalImage? in
+            guard case .file(let path, let mediaType) = image.location else { return nil }
+            return GalleryModel.LocalImage(
+                state: .available(path: path, mediaType: mediaType), width: image.width, height: image.height)
+        }
+        return Gallery(
+            id: id, title: page.title, href: page.pageJobs[0].href, source: page.source, queries: [], itemCount: 1,
+            cover: cover, every: page.every)
+    }
+
+    /// The line that says how often a random page changes: "A new image every 10 minutes".
+    package static func scheduleLine(_ every: UpdateInterval) -> String { "A new image every \(every.spoken)" }
+}

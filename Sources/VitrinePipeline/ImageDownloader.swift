@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+import VitrineBasics
+import VitrineHTTP
+import VitrineModel
+import VitrineStore
+
+/// Downloads every image a gallery needs once, through the cache, all at once up to the fetcher's limit.
+struct ImageDownloader: Sendable {
+    /// Downloads waiting or under way at once: above the most transfers the engine runs (64), so that it never
+    /// idles, while a task per image for thousands of images (about 4 KiB each) was the peak of a cold build's heap.
+    static let inFlight = 256
+
+    struct Result: Sendable {
+        var outcomes: [String: ImageOutcome] = [:]
+        var downloaded = 0
+        var fromCache = 0
+        /// How many of `fromCache` were taken from the snapshot without opening their index entries.
+        var fromSnapshot = 0
+        /// Images the cache lacked and could not be downloaded, taken back from the output folder's copies.
+        var fromOutput = 0
+        /// The stamp each stored image's bytes were verified with, by SHA-256.
+        var stamps: [String: FileStamp] = [:]
+    }
+
+    var fetcher: any HTTPFetching
+    var cache: CacheStore
+    var offline: Bool
+    var maximumBytes: Int
+    /// What the previous build of the same output found in the cache, to skip opening index entries unchanged since.
+    var snapshot: ImageIndexSnapshot?
+    /// Takes an image that the cache lacks and that could not be downloaded from the output folder's copy, if it has
+    /// a whole one, back into the cache.
+    var recover: @Sendable (String) -> (record: CacheStore.ImageRecord, stamp: FileStamp)? = { _ in nil }
+    var progress: @Sendable (ProgressEvent) -> Void
+
+    func download(_ urls: [String]) async throws -> Result {
+        var result = Result()
+        var pending: [String] = []
+        let cached = cache.imageRecords(for: urls, snapshot: snapshot)
+        result.fromSnapshot = cached.fromSnapshot
+        result.stamps = cached.stamps
+        for url in urls {
+            if let record = cached.records[url] {
+                result.outcomes[url] = .stored(record)
+                result.fromCache += 1
+            } else if offline {
+                result.outcomes[url] = .failed(reason: "Not in the cache (offline run)")
+            } else {
+                pending.append(url)
+            }
+        }
+        let total = urls.count
+        var done = total - pending.count
+        progress(.images(done: done, total: total))
+        try await withThrowingTaskGroup(of: (String, ImageOutcome, FileStamp?).self) { group in
+            var next = pending.makeIterator()
+            for _ in 0..<Self.inFlight {
+                guard let url = next.next() else { break }
+                group.addTask { try await fetchOne(url) }
+            }
+            for try await (url, outcome, stamp) in group {
+                result.outcomes[url] = outcome
+                if case .stored(let record) = outcome, let stamp {
+                    result.downloaded += 1
+                    result.stamps[record.sha256] = stamp
+                }
+                done += 1
+                progress(.images(done: done, total: total))
+                if let url = next.next() { group.addTask { try await fetchOne(url) } }
+            }
+        }
+        for url in urls {
+            guard case .failed = result.outcomes[url], let (record, stamp) = recover(url) else { continue }
+            result.outcomes[url] = .stored(record)
+            result.stamps[record.sha256] = stamp
+            result.fromOutput += 1
+        }
+        return result
+    }
+
+    private func fetchOne(_ url: String) async throws -> (String, ImageOutcome, FileStamp?) {
+        let response: HTTPResponse
+        do {
+            response = try await fetcher.fetch(HTTPRequest(url: url, maximumBodyBytes: maximumBytes))
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            return (url, .failed(reason: "Download failed: \(error.shortReason)"), nil)
+        }
+        guard response.status == 200 else {
+            return (url, .failed(reason: "Download failed: HTTP \(response.status)"), nil)
+        }
+        guard let format = ImageFormat.sniff(response.body) else {
+            return (url, .failed(reason: "Not an image"), nil)
+        }
+        if let size = ImageDimensions.read(response.body, format: format),
+            let refusal = ImageDimensions.refusal(width: size.width, height: size.height)
+        {
+            return (url, .failed(reason: refusal), nil)
+        }
+        let (record, stamp) = try cache.storeStampedImage(response.body, format: format, from: url)
+        return (url, .stored(record), stamp)
+    }
+}

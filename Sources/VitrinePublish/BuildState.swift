@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+import VitrineBasics
+import VitrineStore
+
+/// What a finished build leaves in the cache about its output folder (`builds/<digest of the folder's path>`) so
+/// that the next build with the same inputs can tell with a `stat` per file, without reading a response, building a
+/// model or reading the manifest, that it would change nothing.
+///
+/// It is a shortcut, never the record of ownership (the manifest is), and it stays out of the output so that the
+/// output's bytes depend on the inputs alone. `OutputWriter` removes it before its first change to the folder, so
+/// it exists only while the folder holds exactly what it describes; and any difference (the build's fingerprint, a
+/// response the cache replaced or that is no longer fresh, a file touched, replaced or removed, the manifest
+/// rewritten) sends the build down the full path, which renders only what changed anyway.
+/// The format is lines of text: `vitrine-state 3`, `fingerprint HEX`, `summary JSON`, optionally
+/// `expires SECONDS` (when a random page of the site is next due, by the clock of schedules), then
+/// `response FETCHED SIZE MTIME INODE PATH` (cache-relative) and `file SIZE MTIME INODE PATH`
+/// (output-relative).
+package struct BuildState: Equatable {
+    private static let header = "vitrine-state 3"
+
+    /// A cached API response the build read, as it was on disk.
+    package typealias Response = CachedResponseUse
+
+    /// A file of the output folder as the build left it.
+    struct File: Equatable {
+        /// Relative to the output root.
+        var path: String
+        var stamp: FileStamp
+    }
+
+    /// The digest of everything besides the API's answers that shapes the output (see
+    /// `GalleryPipeline.fingerprint`).
+    var fingerprint: String
+    /// What the build would report were it run again and found nothing to do.
+    package var summary: BuildSummary
+    /// When the output stops being what its inputs give: a random page's next update. Nil: never by the clock.
+    var expires: Date?
+    var responses: [Response]
+    var files: [File]
+
+    /// The build's outputs are still as this state describes them, its responses are in the cache, unchanged and
+    /// usable under `policy` at `now`, and no random page is due at `scheduleNow` (the clock of schedules).
+    package func isCurrent(
+        fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date, scheduleNow: Date
+    ) -> Bool {
+        guard fingerprint == self.fingerprint, !policy.refresh else { return false }
+        if let expires, scheduleNow >= expires { return false }
+        let cached = RootedFiles(root: cache.path)
+        for response in responses {
+            guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
+                cached.stamp(response.path) == response.stamp
+            else { return false }
+        }
+        let changed = Atomic<Bool>(false)
+        CoreSplit.forEachPart(of: files.count, threshold: 1024) { part in
+            let written = RootedFiles(root: output.path)
+            for file in files[part] {
+                if changed.load(ordering: .relaxed) { return }
+                if written.stamp(file.path) != file.stamp { return changed.store(true, ordering: .relaxed) }
+            }
+        }
+        return !changed.load(ordering: .relaxed)
+    }
+
+    /// The state as its file holds it; nil when a path cannot be written on one line.
+    func encoded() -> [UInt8]? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let paths = responses.lazy.map(\.path) + files.lazy.map(\.path)
+        guard let summary = try? encoder.encode(summary),
+            !paths.contains(where: { $0.isEmpty || $0.utf8.contains(0x0A) })
+        else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096 + 96 * (responses.count + files.count))
+        func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        func append(_ stamp: FileStamp) {
+            append(stamp.fields)
+            bytes.append(0x20)
+        }
+        append("\(Self.header)\nfingerprint \(fingerprint)\nsummary ")
+        bytes.append(contentsOf: summary)
+        bytes.append(0x0A)
+        if let expires { append("expires \(expires.timeIntervalSince1970)\n") }
+        for response in responses {
+            append("response \(response.fetchedAt.timeIntervalSince1970) ")
+            append(response.stamp)
+            append(response.path)
+            bytes.append(0x0A)
+        }
+        for file in files {
+            append("file ")
+            append(file.stamp)
+            append(file.path)
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+
+    /// Reads the state at `path`; nil when there is none or it cannot be read as a whole.
+    package static func read(atPath path: String) -> BuildState? {
+        FileManager.default.contents(atPath: path).flatMap { BuildState(bytes: [UInt8]($0)) }
+    }
+
+    init(
+        fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [Response], files: [File]
+    ) {
+        self.fingerprint = fingerprint
+        self.summary = summary
+        self.expires = expires
+        self.responses = responses
+        self.files = files
+    }
+
+    init?(bytes: [UInt8]) {
+        guard bytes.last == 0x0A else { return nil }
+        let lines = bytes.dropLast().split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard lines.count >= 3, lines[0].elementsEqual(Self.header.utf8) else { return nil }
+        func field(_ line: ArraySlice<UInt8>, _ name: String) -> ArraySlice<UInt8>? {
+            let prefix = Array((name + " ").utf8)
+            guard line.starts(with: prefix) else { return nil }
+            return line.dropFirst(prefix.count)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let fingerprint = field(lines[1], "fingerprint"), !fingerprint.isEmpty,
+            let summaryJSON = field(lines[2], "summary"),
+            let summary = try? decoder.decode(BuildSummary.self, from: Data(summaryJSON))
+        else { return nil }
+        self.fingerprint = String(decoding: fingerprint, as: UTF8.self)
+        self.summary = summary
+        responses = []
+        files = []
+        var entries = lines.dropFirst(3)
+        if let first = entries.first, let seconds = field(first, "expires") {
+            guard let value = Double(String(decoding: seconds, as: UTF8.self)) else { return nil }
+            expires = Date(timeIntervalSince1970: value)
+            entries = entries.dropFirst()
+        }
+        for line in entries {
+            if let rest = field(line, "response") {
+                let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
+                guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
+                    let stamp = FileStamp(fields: parts[1...3]), !parts[4].isEmpty
+                else { return nil }
+                responses.append(
+                    Response(
+                        path: String(decoding: parts[4], as: UTF8.self), stamp: stamp,
+                        fetchedAt: Date(timeIntervalSince1970: fetched)))
+            } else if let rest = field(line, "file") {
+                let parts = rest.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
+                guard parts.count == 4, let stamp = FileStamp(fields: parts[0...2]), !parts[3].isEmpty else {
+                    return nil
+                }
+                files.append(File(path: String(decoding: parts[3], as: UTF8.self), stamp: stamp))
+            } else {
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import VitrineBasics
+import VitrineModel
+import VitrineSources
+
+/// The record, kept in the output folder, of what Vitrine built there: each gallery's query, source, items and
+/// attribution, and every file it wrote with its SHA-256. Only files it lists are ever overwritten or deleted by a
+/// later run; `vitrine build --frozen` checks a rebuild from the cache against it.
+public struct OutputManifest: Codable, Sendable, Equatable {
+    public static let fileName = ".vitrine-manifest.json"
+
+    /// One written file: the SHA-256 of its bytes, its size, the digest of what it was made from (the page's
+    /// model inputs and the templates), which lets a rebuild skip rendering it, and for an image the URLs it was
+    /// downloaded from, which let a rebuild keep it when the cache lacks it and the network fails.
+    public struct File: Codable, Sendable, Hashable {
+        public var path: String
+        public var sha256: String
+        public var size: Int?
+        public var inputs: String?
+        public var urls: [String]?
+
+        public init(path: String, sha256: String, size: Int? = nil, inputs: String? = nil, urls: [String]? = nil) {
+            self.path = path
+            self.sha256 = sha256
+            self.size = size
+            self.inputs = inputs
+            self.urls = urls
+        }
+    }
+
+    /// What one gallery was built from and shows.
+    public struct Gallery: Codable, Sendable, Hashable {
+        /// Its folder under the output root ("" for a gallery built on its own).
+        public var path: String
+        public var title: String
+        public var source: String
+        public var sourceLabel: String
+        /// The searches, one per variant (empty for sources without a query).
+        public var queries: [String]
+        public var items: [Item]
+
+        public init(
+            path: String, title: String, source: String, sourceLabel: String, queries: [String], items: [Item]
+        ) {
+            self.path = path
+            self.title = title
+            self.source = source
+            self.sourceLabel = sourceLabel
+            self.queries = queries
+            self.items = items
+        }
+    }
+
+    /// One item: the API's id and who to credit for each variant's image.
+    public struct Item: Codable, Sendable, Hashable {
+        public var id: String
+        public var credits: [Credit]
+
+        public init(id: String, credits: [Credit]) {
+            self.id = id
+            self.credits = credits
+        }
+    }
+
+    /// Attribution of one variant's image.
+    public struct Credit: Codable, Sendable, Hashable {
+        public var variant: String
+        public var name: String
+        public var url: String?
+
+        public init(variant: String, name: String, url: String?) {
+            self.variant = variant
+            self.name = name
+            self.url = url
+        }
+    }
+
+    public var generator: String
+    public var galleries: [Gallery]
+    public var files: [File]
+
+    public init(files: [File], galleries: [Gallery] = []) {
+        generator = "Vitrine \(VitrineVersion.current)"
+        self.galleries = galleries.sorted { $0.path < $1.path }
+        self.files = files.sorted { $0.path < $1.path }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        generator = try container.decode(String.self, forKey: .generator)
+        galleries = try container.decodeIfPresent([Gallery].self, forKey: .galleries) ?? []
+        files = try container.decode([File].self, forKey: .files)
+    }
+
+    /// The manifest as its file holds it: the bytes `JSONEncoder` gives with pretty printing and sorted keys,
+    /// written directly (see ``PrettyJSONWriter``).
+    func encoded() -> [UInt8] {
+        var json = PrettyJSONWriter(reservingCapacity: 320 * files.count + 4096)
+        json.beginObject()
+        json.key("files")
+        json.beginArray()
+        for file in files {
+            json.beginObject()
+            if let inputs = file.inputs {
+                json.key("inputs")
+                json.string(inputs)
+            }
+            json.key("path")
+            json.string(file.path)
+            json.key("sha256")
+            json.string(file.sha256)
+            if let size = file.size {
+                json.key("size")
+                json.integer(size)
+            }
+            if let urls = file.urls {
+                json.key("urls")
+                json.beginArray()
+                for url in urls { json.string(url) }
+                json.endArray()
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.key("galleries")
+        json.beginArray()
+        for gallery in galleries {
+            json.beginObject()
+            json.key("items")
+            json.beginArray()
+            for item in gallery.items {
+                json.beginObject()
+                json.key("credits")
+                json.beginArray()
+                for credit in item.credits {
+                    json.beginObject()
+                    json.key("name")
+                    json.string(credit.name)
+                    if let url = credit.url {
+                        json.key("url")
+                        json.string(url)
+                    }
+                    json.key("variant")
+                    json.string(credit.variant)
+                    json.endObject()
+                }
+                json.endArray()
+                json.key("id")
+                json.string(item.id)
+                json.endObject()
+            }
+            json.endArray()
+            json.key("path")
+            json.string(gallery.path)
+            json.key("queries")
+            json.beginArray()
+            for query in gallery.queries { json.string(query) }
+            json.endArray()
+            for (key, value) in [
+                ("source", gallery.source), ("sourceLabel", gallery.sourceLabel), ("title", gallery.title),
+            ] {
+                json.key(key)
+                json.string(value)
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.key("generator")
+        json.string(generator)
+        json.endObject()
+        return json.bytes + [0x0A]
+    }
+
+    /// Whether `root` holds a manifest file, read or not.
+    package static func isPresent(in root: URL) -> Bool {
+        access(root.appendingPathComponent(fileName).path, F_OK) == 0
+    }
+
+    public static func read(in root: URL) -> OutputManifest? { try? readChecked(in: root).get() }
+
+    /// Why a manifest could not be read.
+    enum ReadProblem: Error, Equatable, CustomStringConvertible {
+        case missing
+        case unreadable(String)
+        case notJSON
+        case wrongShape
+
+        var description: String {
+            switch self {
+            case .missing: "there is none"
+            case .unreadable(let reason): "it cannot be read (\(reason))"
+            case .notJSON: "it is not complete JSON"
+            case .wrongShape: "it does not have a manifest's fields"
+            }
+        }
+    }
+
+    /// The manifest in `root`, or why there is none to use; a symbolic link in its place is not followed.
+    static func readChecked(in root: URL) -> Result<OutputManifest, ReadProblem> {
+        let files = RootedFiles(root: root.path)
+        switch files.entry(fileName) {
+        case .missing, .blocked: return .failure(.missing)
+        case .other: return .failure(.unreadable("it is not a regular file"))
+        case .file: break
+        }
+        guard let bytes = files.contents(fileName, limit: 1 << 30) else {
+            return .failure(.unreadable(Errno.describe(errno)))
+        }
+        guard let json = try? bytes.withUnsafeBytes({ (bytes) throws(JSONParseError) in try JSONValue.parse(bytes) })
+        else { return .failure(.notJSON) }
+        guard let manifest = try? OutputManifest(json: json) else { return .failure(.wrongShape) }
+        return .success(manifest)
+    }
+}
+
+/// The output folder's manifest is there but damaged, so Vitrine cannot tell which files it wrote.
+public struct OutputManifestDamagedError: UserFacingError {
+    public let folder: String
+    public let reason: String
+
+    package init(folder: String, reason: String) {
+        self.folder = folder
+        self.reason = reason
+    }
+
+    public var sentence: String {
+        "The manifest of \(folder) (\(OutputManifest.fileName)) is damaged: \(reason); Vitrine cannot tell which "
+            + "files there are its own, so rebuild it forced (files it did not write are left alone)."
+    }
+
+    public var kind: FailureKind { .cannotWrite }
+}
+
+/// A cached image no longer had the bytes it is known by while it was copied into the output.
+public struct CachedImageChangedError: UserFacingError {
+    public let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    public var sentence: String {
+        "The cached image \(path) changed while it was copied into the output; run again to download it anew."
+    }
+
+    public var kind: FailureKind { .cannotWrite }
+}
+
+/// The output folder holds files Vitrine did not write, and it was not told to write there anyway.
+public struct OutputOwnershipError: UserFacingError {
+    public let folder: String
+    public let foreignFiles: [String]
+
+    package init(folder: String, foreignFiles: [String]) {
+        self.folder = folder
+        self.foreignFiles = foreignFiles
+    }
+
+    public var sentence: String {
+        let shown = foreignFiles.prefix(3).joined(separator: ", ") + (foreignFiles.count > 3 ? ", …" : "")
+        return "Refusing to write into \(folder): it holds files Vitrine did not write (\(shown)); "
+            + "force the build to write there anyway, or choose another output folder."
+    }
+
+    public var kind: FailureKind { .cannotWrite }
+}
+
+/// A frozen rebuild (the CLI's `--frozen`: from the cache and the manifest alone) needs something that neither the cache nor the manifest can give.
+public enum FrozenBuildError: UserFacingError {
+    case noManifest(folder: String)
+    case missing([String])
+    case changed(gallery: String, detail: String)
+    /// The random page's schedule and image (`random.json` in `folder`) are not in the output.
+    case noRandomState(folder: String)
+
+    public var sentence: String {
+        switch self {
+        case .noManifest(let folder):
+            return "A frozen rebuild starts from an earlier build's manifest, and \(folder) has none; "
+                + "build once unfrozen first."
+        case .missing(let things):
+            let shown =
+                things.prefix(3).joined(separator: ", ") + (things.count > 3 ? " and \(things.count - 3) more" : "")
+            return "A frozen rebuild may not use the network, and the cache lacks \(shown); build once unfrozen first."
+        case .changed(let gallery, let detail):
+            return
+                "The frozen rebuild found that the gallery \(gallery) \(detail); build unfrozen to accept the change."
+        case .noRandomState(let folder):
+            return "A frozen rebuild makes the random page from its \(folder)\(RandomPageState.fileName), and the "
+                + "output has none for this source; build once unfrozen first."
+        }
+    }
+
+    public var kind: FailureKind { .nothingCached }
+
+    /// Checks that each rebuilt gallery is the one the manifest lists: same folder, same items in the same order.
+    package static func check(
+        _ galleries: [(folder: String, itemIDs: [String])], against recorded: [OutputManifest.Gallery]
+    )
+        throws
+    {
+        for (folder, ids) in galleries {
+            let name = folder.isEmpty ? "at the output root" : "in \(folder)"
+            guard let recorded = recorded.first(where: { $0.path == folder }) else {
+                throw FrozenBuildError.changed(gallery: name, detail: "is not in the manifest")
+            }
+            if ids != recorded.items.map(\.id) {
+                throw FrozenBuildError.changed(
+                    gallery: name,
+                    detail: "has \(ids.count) items where the manifest lists \(recorded.items.count) others")
+            }
+        }
+    }
+}

@@ -1,0 +1,463 @@
+import Foundation
+import Synchronization
+import VitrineBasics
+import VitrineStore
+
+/// Writes a gallery into its output folder: every file atomically, files whose bytes did not change left alone,
+/// only inside the folder and never through a symbolic link, and only over or instead of files that its manifest
+/// says Vitrine wrote and that still hold what it wrote.
+///
+/// Crash consistency: before its first change to the folder a run removes the previous build state (in the cache)
+/// and leaves a journal (`.vitrine-journal`) naming the paths it may create; the manifest is rewritten last, then
+/// the journal removed. A run that finds a journal knows that the run before it was stopped half-way: it owns the
+/// journal's paths as well as the manifest's, and may remove a listed file that no longer matches its record. No
+/// record is trusted by size: a file is kept only when its stamp is the one Vitrine verified (in the cache) or its
+/// bytes hash to the manifest's SHA-256.
+public final class OutputWriter {
+    public let root: URL
+    private let files: RootedFiles
+    private let force: Bool
+    private var previous: Set<String>
+    /// The previous run's record of each file, for skipping renders whose inputs did not change.
+    private let previousFiles: [String: OutputManifest.File]
+    /// The galleries the previous run's manifest records.
+    public let previousGalleries: [OutputManifest.Gallery]
+    /// Whether the folder held a manifest of an earlier run.
+    public let foundManifest: Bool
+    /// Whether the run before this one was stopped after its first change to the folder.
+    public let interrupted: Bool
+    private var written: [String: OutputManifest.File] = [:]
+    /// Paths this run may create that no manifest lists yet, which the journal names.
+    private var newPaths: [String] = []
+    /// Whether the folder holds a journal (this run's, or the interrupted run's) that `finish` must remove.
+    private var journalPresent: Bool
+    /// Where the cache keeps its records of this folder, if anywhere.
+    private let records: OutputRecordPaths?
+    /// Whether the build state of the previous run is gone, as it must be before the folder changes.
+    private var stateRemoved = false
+    /// What is at each path the previous run wrote or this one plans, as the survey or `begin` found it, taken
+    /// all at once over the processor's cores rather than one `stat` at a time; updated as this run writes.
+    private var found: [String: RootedFiles.Entry]
+    /// The files whose bytes are known to hash to a SHA-256 while their stamp is the one recorded with it.
+    private var verified: VerifiedFiles
+    private let verifiedAtStart: VerifiedFiles
+    /// Listed files that `finish` left in place because they changed since Vitrine wrote them.
+    public private(set) var keptChanged: [String] = []
+
+    /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
+    /// temporary files that an interrupted run left behind. `records` says where the cache keeps its records of
+    /// the folder (the build state, removed before the first change, and the verified stamps).
+    public convenience init(root: URL, force: Bool = false, records: OutputRecordPaths? = nil) throws {
+        try self.init(survey: OutputFolderSurvey(root: root, records: records), force: force, records: records)
+    }
+
+    /// A writer for the folder `survey` looked at; see ``init(root:force:records:)``.
+    package init(survey: OutputFolderSurvey, force: Bool, records: OutputRecordPaths?) throws {
+        root = survey.root
+        files = RootedFiles(root: survey.root.path)
+        self.records = records
+        self.force = force
+        if survey.manifestDamaged && !force {
+            throw OutputManifestDamagedError(folder: root.path, reason: survey.manifestProblem)
+        }
+        previousFiles = survey.previousFiles
+        previous = Set(survey.previousFiles.keys)
+        previousGalleries = survey.previousGalleries
+        foundManifest = survey.foundManifest
+        interrupted = survey.interrupted
+        journalPresent = survey.interrupted
+        found = survey.entries
+        verified = survey.verified
+        verifiedAtStart = survey.verified
+        if !foundManifest && !interrupted && !force { try Self.refuseForeignEntries(in: root) }
+    }
+
+    /// Refuses a folder without a manifest file that holds anything but hidden files and a README, unless `force`:
+    /// a check cheap enough to make before a build asks the API anything (the writer checks again, and also refuses
+    /// such a folder whose manifest cannot be read).
+    package static func refuseForeignFolder(_ root: URL, force: Bool) throws(OutputOwnershipError) {
+        guard !force, !OutputManifest.isPresent(in: root), !OutputJournal.isPresent(in: root) else { return }
+        try refuseForeignEntries(in: root)
+    }
+
+    private static func refuseForeignEntries(in root: URL) throws(OutputOwnershipError) {
+        let foreign = foreignEntries(in: root)
+        guard foreign.isEmpty else { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign) }
+    }
+
+    /// Declares every path this run will write, before writing any: anything there that Vitrine did not write (a
+    /// file no manifest lists, a symbolic link, a folder) stops the run unless `force`, and a symbolic link on
+    /// the way to a path stops it even then; the journal lists the new paths from the first change on, so that a
+    /// run killed half-way leaves nothing the next run would not own.
+    public func begin(planned paths: [String]) throws {
+        for path in paths { try Self.check(path) }
+        let unknown = paths.filter { found[$0] == nil }
+        found.merge(Self.entries(of: unknown, under: files.root)) { surveyed, _ in surveyed }
+        var foreign: [String] = []
+        for path in paths {
+            switch found[path] ?? .missing {
+            case .blocked(let folder):
+                throw FileWriteError(path: path, linkedFolder: folder, under: files.root)
+            case .other:
+                foreign.append(path)
+            case .file:
+                if !previous.contains(path) { foreign.append(path) }
+            case .missing:
+                break
+            }
+        }
+        if !foreign.isEmpty && !force { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign.sorted()) }
+        newPaths = paths.filter { !previous.contains($0) }
+        previous.formUnion(newPaths)
+    }
+
+    /// Top-level entries of a folder without a manifest that make it someone else's: anything but hidden files and
+    /// a README.
+    static func foreignEntries(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && !$0.uppercased().hasPrefix("README") }.sorted()
+    }
+
+    /// Every path written or kept so far in this run.
+    public var writtenPaths: [String] { written.keys.sorted() }
+
+    /// The previous run's record of a file, if it wrote one there.
+    public func previousRecord(of relativePath: String) -> OutputManifest.File? { previousFiles[relativePath] }
+
+    /// Keeps the file the previous run wrote at `relativePath` from the same `inputs`, if it still holds the bytes
+    /// the manifest records; returns whether it did (otherwise the caller renders and writes it).
+    public func keep(_ relativePath: String, inputs: String) -> Bool {
+        guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
+            isIntact(relativePath, sha256: record.sha256, size: record.size)
+        else { return false }
+        written[relativePath] = record
+        return true
+    }
+
+    /// Whether the regular file at `relativePath` holds bytes with the SHA-256 `sha256` (and `size`, if given):
+    /// known without reading it while its stamp is the one verified with that digest, else read and hashed.
+    private func isIntact(_ relativePath: String, sha256: String, size: Int?) -> Bool {
+        guard case .file(let stamp) = entry(of: relativePath) else { return false }
+        if let size, stamp.size != Int64(size) { return false }
+        if let known = verified[relativePath], known.sha256 == sha256, known.stamp == stamp { return true }
+        guard let read = files.stampedContents(relativePath, limit: Self.largestVerifiedFile),
+            SHA256.hex(of: read.bytes) == sha256
+        else { return false }
+        verified[relativePath] = .init(sha256: sha256, stamp: read.stamp)
+        found[relativePath] = .file(read.stamp)
+        return true
+    }
+
+    /// The largest file whose bytes are read to verify it (an image is at most `--max-image-size`, 40 MiB by
+    /// default).
+    package static let largestVerifiedFile = 1 << 30
+
+    /// What the survey or `begin` found at a path, else what is there now (remembered as found).
+    private func entry(of relativePath: String) -> RootedFiles.Entry {
+        if let known = found[relativePath] { return known }
+        let entry = files.entry(relativePath)
+        found[relativePath] = entry
+        return entry
+    }
+
+    /// What is at `paths` under `root`, split over the processor's cores when there are thousands.
+    fileprivate static func entries(of paths: [String], under root: String) -> [String: RootedFiles.Entry] {
+        let entries = Mutex<[String: RootedFiles.Entry]>([:])
+        CoreSplit.forEachPart(of: paths.count, threshold: 1024) { part in
+            let files = RootedFiles(root: root)
+            var found: [String: RootedFiles.Entry] = [:]
+            for path in paths[part] {
+                found[path] = files.entry(path)
+            }
+            entries.withLock { $0.merge(found) { first, _ in first } }
+        }
+        return entries.withLock { $0 }
+    }
+
+    /// Writes `bytes` at `relativePath` unless the file already holds exactly them; returns whether it wrote.
+    /// `inputs` is the digest of what the bytes were made from, recorded for `keep(_:inputs:)`.
+    @discardableResult
+    public func write(_ bytes: [UInt8], to relativePath: String, inputs: String? = nil) throws -> Bool {
+        try Self.check(relativePath)
+        let sha256 = SHA256.hex(of: bytes)
+        written[relativePath] = OutputManifest.File(
+            path: relativePath, sha256: sha256, size: bytes.count, inputs: inputs)
+        let needed = try needsWriting(relativePath) { stamp in
+            if let known = verified[relativePath], known.stamp == stamp { return known.sha256 == sha256 }
+            guard let read = files.stampedContents(relativePath, limit: bytes.count), read.bytes == bytes else {
+                return false
+            }
+            verified[relativePath] = .init(sha256: sha256, stamp: read.stamp)
+            return true
+        }
+        guard needed else { return false }
+        let stamp = try files.write(bytes, to: relativePath)
+        found[relativePath] = .file(stamp)
+        verified[relativePath] = .init(sha256: sha256, stamp: stamp)
+        return true
+    }
+
+    /// Places a copy of an image from the cache at `relativePath`, named by content, unless the file there already
+    /// holds it; returns whether it wrote. The copy is checked against `sha256` on the way (a copy, never a link:
+    /// an edit of one must not change the other). `urls` are the addresses it was downloaded from, for the
+    /// manifest.
+    @discardableResult
+    public func placeImage(
+        from source: URL, sha256: String, byteCount: Int, urls: [String]? = nil, at relativePath: String
+    ) throws -> Bool {
+        try placeImage(
+            from: source, sha256: sha256, byteCount: byteCount, cachedStamp: nil, urls: urls, at: relativePath)
+    }
+
+    /// ``placeImage(from:sha256:byteCount:urls:at:)``; `cachedStamp` is the stamp the cached file had when its
+    /// bytes were last hashed, which spares hashing them again on the way while it still has it.
+    @discardableResult
+    package func placeImage(
+        from source: URL, sha256: String, byteCount: Int, cachedStamp: FileStamp?, urls: [String]?,
+        at relativePath: String
+    ) throws -> Bool {
+        try Self.check(relativePath)
+        written[relativePath] = OutputManifest.File(path: relativePath, sha256: sha256, size: byteCount, urls: urls)
+        let needed = try needsWriting(relativePath) { _ in
+            previous.contains(relativePath) && isIntact(relativePath, sha256: sha256, size: byteCount)
+        }
+        guard needed else { return false }
+        let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileWriteError(path: source.path, reason: Errno.describe(errno)) }
+        defer { close(descriptor) }
+        do {
+            let stamp = try files.copy(from: descriptor, sha256: sha256, verified: cachedStamp, to: relativePath)
+            found[relativePath] = .file(stamp)
+            verified[relativePath] = .init(sha256: sha256, stamp: stamp)
+        } catch .write(let error) {
+            throw error
+        } catch .sourceDamaged {
+            throw CachedImageChangedError(path: source.path)
+        }
+        return true
+    }
+
+    /// Whether `relativePath` must be written, given what is there: not when `holdsIt` says the file there already
+    /// is the one wanted. What is there must be Vitrine's to replace (or `force`), and no link may be on the way;
+    /// before a write, the folder is marked as changing.
+    private func needsWriting(_ relativePath: String, holdsIt: (FileStamp) -> Bool) throws -> Bool {
+        switch entry(of: relativePath) {
+        case .file(let stamp):
+            if holdsIt(stamp) { return false }
+            try claim(relativePath)
+        case .other:
+            try claim(relativePath)
+        case .blocked(let folder):
+            throw FileWriteError(path: relativePath, linkedFolder: folder, under: files.root)
+        case .missing:
+            break
+        }
+        try willChange()
+        return true
+    }
+
+    /// Removes what the previous run wrote and this one did not (a file that changed since Vitrine wrote it stays,
+    /// listed in ``keptChanged``), then records this run's files and galleries and removes the journal; returns
+    /// the paths removed.
+    @discardableResult
+    public func finish(galleries: [OutputManifest.Gallery] = []) throws -> [String] {
+        var removed: [String] = []
+        // Files of the previous run that are gone already (a run killed half-way through removing them): their
+        // folders go too once empty, as they would have.
+        var gone: [String] = []
+        for path in previous.subtracting(written.keys).sorted() {
+            guard Self.isWritable(path) else { continue }
+            let found = entry(of: path)
+            guard case .file = found else {
+                if found == .missing { gone.append(path) }
+                continue
+            }
+            let record = previousFiles[path]
+            let owned =
+                record == nil || record!.sha256.isEmpty || interrupted
+                || isIntact(path, sha256: record!.sha256, size: record!.size)
+            guard owned else {
+                keptChanged.append(path)
+                continue
+            }
+            try willChange()
+            if files.remove(path) { removed.append(path) }
+        }
+        removeEmptiedFolders(of: removed + gone)
+        // A run that kept every file as it was, for the same galleries, leaves the manifest as it was too.
+        let manifest = OutputManifest(files: Array(written.values), galleries: galleries)
+        if removed.isEmpty && !journalPresent && written == previousFiles && manifest.galleries == previousGalleries {
+            return removed
+        }
+        try removeState()
+        try files.write(manifest.encoded(), to: OutputManifest.fileName, durable: true)
+        if journalPresent {
+            files.remove(OutputJournal.fileName)
+            files.syncRoot()
+            journalPresent = false
+        }
+        return removed
+    }
+
+    /// After `finish`, leaves in the cache what the next build of the folder uses: the verified stamps of its
+    /// files, and a ``BuildState`` with what the build read (`fingerprint`, `responses`) and reported (`summary`).
+    /// Without a usable record (`responses` nil: not every answer came from the cache as it now is), the folder
+    /// keeps no build state.
+    package func recordState(
+        fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [BuildState.Response]?
+    ) {
+        guard let records else { return }
+        recordVerified()
+        var stateFiles: [BuildState.File] = []
+        for path in writtenPaths + [OutputManifest.fileName] {
+            guard case .file(let stamp) = found[path] ?? files.entry(path) else {
+                try? removeState()
+                return
+            }
+            stateFiles.append(BuildState.File(path: path, stamp: stamp))
+        }
+        guard let responses,
+            let bytes = BuildState(
+                fingerprint: fingerprint, summary: summary, expires: expires, responses: responses, files: stateFiles
+            ).encoded()
+        else {
+            try? removeState()
+            return
+        }
+        if !stateRemoved, FileManager.default.contents(atPath: records.state).map({ [UInt8]($0) == bytes }) == true {
+            return
+        }
+        stateRemoved = false
+        if (try? AtomicFile.write(
+            bytes, to: URL(fileURLWithPath: records.state), temporaryFolder: records.temporaryFolder)) == nil
+        {
+            unlink(records.state)
+        }
+    }
+
+    /// After `finish`, leaves in the cache the stamps of the files whose bytes this run wrote or verified, so that
+    /// the next build of the folder can trust them with a `stat`.
+    package func recordVerified() {
+        guard let records else { return }
+        var kept = VerifiedFiles()
+        for (path, file) in written {
+            if let known = verified[path], known.sha256 == file.sha256 { kept[path] = known }
+        }
+        guard kept != verifiedAtStart else { return }
+        if (try? AtomicFile.write(
+            kept.encoded(), to: URL(fileURLWithPath: records.verified), temporaryFolder: records.temporaryFolder))
+            == nil
+        {
+            unlink(records.verified)
+        }
+    }
+
+    /// Before the first change to the folder: removes the previous run's build state, so that a run killed
+    /// half-way never leaves one that describes files it replaced, and writes the journal of the paths this run
+    /// may create.
+    private func willChange() throws {
+        try removeState()
+        guard !journalPresent else { return }
+        try files.write(OutputJournal(paths: newPaths).encoded(), to: OutputJournal.fileName, durable: true)
+        journalPresent = true
+    }
+
+    private func removeState() throws {
+        guard !stateRemoved, let records else { return }
+        stateRemoved = true
+        if unlink(records.state) != 0 && errno != ENOENT {
+            throw FileWriteError(path: records.state, reason: Errno.describe(errno))
+        }
+    }
+
+    /// Removes the folders that removing `paths` left empty (a dropped gallery's `items/`), deepest first; a
+    /// folder that still holds anything stays.
+    private func removeEmptiedFolders(of paths: [String]) {
+        var folders = Set<String>()
+        for path in paths {
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                folders.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            files.removeFolderIfEmpty(folder)
+        }
+    }
+
+    /// An existing file may be replaced only if Vitrine wrote it, or with `force`.
+    private func claim(_ relativePath: String) throws(OutputOwnershipError) {
+        guard force || (previous.contains(relativePath) && !isLink(relativePath)) else {
+            throw OutputOwnershipError(folder: root.path, foreignFiles: [relativePath])
+        }
+    }
+
+    private func isLink(_ relativePath: String) -> Bool {
+        if case .other = entry(of: relativePath) { return true }
+        return false
+    }
+
+    /// Refuses a path that would leave the output folder or name one of Vitrine's own records.
+    private static func check(_ relativePath: String) throws(FileWriteError) {
+        guard isWritable(relativePath) else {
+            throw FileWriteError(path: relativePath, reason: "the path leaves the output folder")
+        }
+    }
+
+    /// Whether `relativePath` names a file inside the output folder other than the manifest and the journal.
+    fileprivate static func isWritable(_ relativePath: String) -> Bool {
+        let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return relativePath.utf8.first != UInt8(ascii: "/") && !parts.isEmpty
+            && parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) })
+            && relativePath != OutputManifest.fileName && relativePath != OutputJournal.fileName
+    }
+}
+
+@available(*, unavailable)
+extension OutputWriter: Sendable {}
+
+/// What an output folder holds before a build writes to it: the previous run's manifest and journal, what is at
+/// each path they list, and the stamps the cache verified, with the temporary files of a killed run cleared. It is
+/// taken apart from the writer so that a build can take it while it waits for the API.
+package struct OutputFolderSurvey: Sendable {
+    package let root: URL
+    let foundManifest: Bool
+    /// A manifest file is there but cannot be read as one.
+    let manifestDamaged: Bool
+    let manifestProblem: String
+    /// The run before this one left its journal: it was stopped after its first change.
+    let interrupted: Bool
+    package let previousFiles: [String: OutputManifest.File]
+    let previousGalleries: [OutputManifest.Gallery]
+    /// What is at each path the manifest or journal lists inside the folder.
+    let entries: [String: RootedFiles.Entry]
+    let verified: VerifiedFiles
+
+    package init(root: URL, records: OutputRecordPaths? = nil) {
+        self.root = root.standardizedFileURL
+        let read = OutputManifest.readChecked(in: self.root)
+        let manifest = try? read.get()
+        foundManifest = manifest != nil
+        if case .failure(let problem) = read, problem != .missing {
+            manifestDamaged = true
+            manifestProblem = problem.description
+        } else {
+            manifestDamaged = false
+            manifestProblem = ""
+        }
+        let journal = OutputJournal.read(in: self.root)
+        interrupted = journal != nil
+        var files = Dictionary(
+            (manifest?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for path in journal?.paths ?? [] where files[path] == nil {
+            files[path] = OutputManifest.File(path: path, sha256: "")
+        }
+        previousFiles = files
+        previousGalleries = manifest?.galleries ?? []
+        let rootPath = self.root.path
+        entries = OutputWriter.entries(of: previousFiles.keys.filter(OutputWriter.isWritable), under: rootPath)
+        verified = records.flatMap { VerifiedFiles.read(atPath: $0.verified) } ?? VerifiedFiles()
+        TemporaryFileSweeper.sweep(self.root)
+    }
+}

@@ -1,0 +1,97 @@
+internal import CXSLT
+import Foundation
+import VitrineBasics
+
+/// The files publishers want from a site with a base URL: `sitemap.xml` (every page) and an Atom feed of the
+/// galleries (`feed.xml`).
+package struct SiteFeeds {
+    package static let sitemapPath = "sitemap.xml"
+    package static let feedPath = "feed.xml"
+
+    /// One gallery as the feed lists it.
+    package struct Entry {
+        /// Its first page, relative to the output root.
+        var path: String
+        var title: String
+        var summary: String
+        /// When its API results were fetched.
+        var updated: Date?
+
+        package init(path: String, title: String, summary: String, updated: Date?) {
+            self.path = path
+            self.title = title
+            self.summary = summary
+            self.updated = updated
+        }
+    }
+
+    /// The base URL, ending in "/".
+    let baseURL: String
+    let title: String
+    let galleries: [Entry]
+
+    package init(baseURL: String, title: String, galleries: [Entry]) {
+        self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        self.title = title
+        self.galleries = galleries
+    }
+
+    /// The absolute URL of a page, its path percent-encoded.
+    func url(of path: String) -> String {
+        baseURL + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+    }
+
+    /// A sitemap (sitemaps.org 0.9) of `pages`, in path order.
+    package func sitemap(pages: [String]) -> [UInt8] {
+        let document = Self.document(root: "urlset", namespace: "http://www.sitemaps.org/schemas/sitemap/0.9")
+        let root = xmlDocGetRootElement(document.raw)!
+        for page in pages.sorted() {
+            let element = xmlNewChild(root, nil, "url", nil)!
+            xmlNewTextChild(element, nil, "loc", url(of: page))
+        }
+        return document.serialized()
+    }
+
+    /// An Atom feed (RFC 4287) with an entry per gallery; `timestamp` (SOURCE_DATE_EPOCH) stands in for every
+    /// date when given.
+    package func atom(timestamp: Date?) -> [UInt8] {
+        let document = Self.document(root: "feed", namespace: "http://www.w3.org/2005/Atom")
+        let root = xmlDocGetRootElement(document.raw)!
+        let dates = galleries.map { timestamp ?? $0.updated ?? Date(timeIntervalSince1970: 0) }
+        xmlNewTextChild(root, nil, "id", baseURL)
+        xmlNewTextChild(root, nil, "title", XMLText.clean(title))
+        xmlNewTextChild(root, nil, "updated", Self.format(dates.max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
+        xmlNewTextChild(xmlNewChild(root, nil, "author", nil), nil, "name", XMLText.clean(title))
+        link(root, href: baseURL, rel: "alternate", type: "text/html")
+        link(root, href: url(of: Self.feedPath), rel: "self", type: "application/atom+xml")
+        xmlNewTextChild(root, nil, "generator", "Vitrine")
+        for (gallery, date) in zip(galleries, dates) {
+            let entry = xmlNewChild(root, nil, "entry", nil)!
+            xmlNewTextChild(entry, nil, "id", url(of: gallery.path))
+            xmlNewTextChild(entry, nil, "title", XMLText.clean(gallery.title))
+            xmlNewTextChild(entry, nil, "updated", Self.format(date))
+            link(entry, href: url(of: gallery.path), rel: "alternate", type: "text/html")
+            xmlNewTextChild(entry, nil, "summary", XMLText.clean(gallery.summary))
+        }
+        return document.serialized()
+    }
+
+    private func link(_ parent: xmlNodePtr, href: String, rel: String, type: String) {
+        let element = xmlNewChild(parent, nil, "link", nil)!
+        xmlSetProp(element, "href", href)
+        xmlSetProp(element, "rel", rel)
+        xmlSetProp(element, "type", type)
+    }
+
+    private static func document(root name: String, namespace: String) -> XMLDocument {
+        let (document, root) = XMLDocument.make(root: name)
+        xmlSetNs(root, xmlNewNs(root, namespace, nil))
+        return document
+    }
+
+    /// RFC 3339 in UTC, to the whole second (below a second, cached times may differ by rounding).
+    static func format(_ date: Date) -> String {
+        UTCTime.string(
+            Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), format: "yyyy-MM-dd'T'HH:mm:ss'Z'")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import VitrineBasics
+import VitrineTemplates
+
+/// A set of templates and assets: the default theme compiled into the binary, or a folder given with --templates.
+public struct Theme: Sendable {
+    /// Every file by name (folders are not used: names are flat).
+    public var files: [String: [UInt8]]
+    /// Where the theme came from, for messages.
+    public var origin: String
+
+    public static let stylesheetNames = ["grid.xsl", "preview.xsl"]
+    static let nonAssetExtensions: Set<String> = ["xsl", "xslt", "rng", "md", "swift"]
+
+    public static let builtIn = Theme(files: DefaultTheme.files, origin: "the built-in theme")
+
+    /// Whether this is the theme compiled into the binary (a folder's origin is its path).
+    package var isBuiltIn: Bool { origin == Self.builtIn.origin }
+
+    public init(files: [String: [UInt8]], origin: String) {
+        self.files = files
+        self.origin = origin
+    }
+
+    /// Reads a theme folder: its regular files at the top level, at most 4 MiB each.
+    public static func load(directory: URL) throws(TemplateError) -> Theme {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw TemplateError(template: directory.path, detail: "the folder cannot be read")
+        }
+        var files: [String: [UInt8]] = [:]
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let url = directory.appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
+            guard (attributes[.size] as? Int ?? 0) <= 4 << 20 else {
+                throw TemplateError(template: url.path, detail: "it is larger than 4 MiB")
+            }
+            guard let data = try? Data(contentsOf: url) else {
+                throw TemplateError(template: url.path, detail: "it cannot be read")
+            }
+            files[name] = [UInt8](data)
+        }
+        for required in stylesheetNames where files[required] == nil {
+            throw TemplateError(template: directory.appendingPathComponent(required).path, detail: "it is missing")
+        }
+        return Theme(files: files, origin: directory.path)
+    }
+
+    /// Files copied into the output's assets/ folder (styles, scripts, icons), by name.
+    public var assets: [(name: String, bytes: [UInt8])] {
+        files.filter { !Self.nonAssetExtensions.contains(($0.key as NSString).pathExtension.lowercased()) }
+            .sorted { $0.key < $1.key }.map { (name: $0.key, bytes: $0.value) }
+    }
+}
+
+/// A template is missing, cannot be compiled, or failed while rendering.
+public struct TemplateError: UserFacingError {
+    public let template: String
+    public let detail: String
+    public var sentence: String { "The template \(template) cannot be used: \(detail)." }
+    public var kind: FailureKind { .templateProblem }
+}

@@ -1,0 +1,172 @@
+internal import CXSLT
+import Foundation
+
+/// Owns one libxml2 document: the gallery model, a parsed stylesheet source, or an HTML page under test.
+package final class XMLDocument {
+    let raw: xmlDocPtr
+    private var owned = true
+
+    /// Takes ownership of `raw`; it is freed when this object goes.
+    init(owning raw: xmlDocPtr) {
+        self.raw = raw
+    }
+
+    deinit { if owned { xmlFreeDoc(raw) } }
+
+    /// Another owner (a compiled stylesheet) frees the document from now on.
+    func relinquishOwnership() { owned = false }
+
+    /// A new document holding only its root element, named `name`.
+    static func make(root name: String) -> (XMLDocument, xmlNodePtr) {
+        let document = XMLDocument(owning: xmlNewDoc("1.0"))
+        let root = xmlNewDocNode(document.raw, nil, name, nil)!
+        xmlDocSetRootElement(document.raw, root)
+        return (document, root)
+    }
+
+    /// Parses XML without touching the network and without expanding external entities.
+    static func parse(_ bytes: [UInt8], url: String = "memory.xml") throws(XMLError) -> XMLDocument {
+        try LibXML.collectingErrors { () -> XMLDocument? in
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlReadMemory($0, Int32(buffer.count), url, "UTF-8", options)
+                    }
+                }.map(XMLDocument.init(owning:))
+            }
+        }
+    }
+
+    /// Parses HTML leniently, as a browser would, for inspecting rendered pages.
+    static func parseHTML(_ bytes: [UInt8]) throws(XMLError) -> XMLDocument {
+        try LibXML.collectingErrors { () -> XMLDocument? in
+            let options = Int32(
+                HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue)
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        htmlReadMemory($0, Int32(buffer.count), "page.html", "UTF-8", options)
+                    }
+                }.map(XMLDocument.init(owning:))
+            }
+        }
+    }
+
+    /// The document as indented UTF-8 XML.
+    package func serialized() -> [UInt8] {
+        var output: UnsafeMutablePointer<xmlChar>?
+        var length: Int32 = 0
+        xmlDocDumpFormatMemoryEnc(raw, &output, &length, "UTF-8", 1)
+        guard let output else { return [] }
+        defer { vitrine_xml_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+
+    /// The string values of every node an XPath 1.0 expression selects (attributes, text, elements).
+    func strings(_ expression: String) -> [String] {
+        guard let context = xmlXPathNewContext(raw) else { return [] }
+        defer { xmlXPathFreeContext(context) }
+        guard let result = xmlXPathEvalExpression(expression, context) else { return [] }
+        defer { xmlXPathFreeObject(result) }
+        if result.pointee.type == XPATH_STRING {
+            return [result.pointee.stringval.map { String(cString: $0) } ?? ""]
+        }
+        if result.pointee.type == XPATH_NUMBER { return [String(result.pointee.floatval)] }
+        guard let nodes = result.pointee.nodesetval else { return [] }
+        return (0..<Int(nodes.pointee.nodeNr)).compactMap { index in
+            guard let node = nodes.pointee.nodeTab[index], let content = xmlNodeGetContent(node) else { return nil }
+            defer { vitrine_xml_free(content) }
+            return String(cString: content)
+        }
+    }
+
+    /// Validation messages against a RELAX NG schema; empty when the document is valid.
+    func relaxNGErrors(schema: [UInt8]) -> [String] {
+        let buffer = XMLErrorBuffer()
+        // Runs last: the contexts keep the buffer's address until they are freed.
+        defer { withExtendedLifetime(buffer) {} }
+        let parser = schema.withUnsafeBufferPointer { pointer in
+            pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) {
+                xmlRelaxNGNewMemParserCtxt($0, Int32(pointer.count))
+            }
+        }
+        guard let parser else { return ["the schema could not be read"] }
+        defer { xmlRelaxNGFreeParserCtxt(parser) }
+        vitrine_collect_relaxng_parser_errors(parser, buffer.pointer)
+        guard let compiled = xmlRelaxNGParse(parser) else { return ["the schema is invalid: \(buffer.message)"] }
+        defer { xmlRelaxNGFree(compiled) }
+        guard let validator = xmlRelaxNGNewValidCtxt(compiled) else { return ["out of memory"] }
+        defer { xmlRelaxNGFreeValidCtxt(validator) }
+        vitrine_collect_relaxng_errors(validator, buffer.pointer)
+        let result = xmlRelaxNGValidateDoc(validator, raw)
+        if result == 0 { return [] }
+        let messages = buffer.message.split(separator: "\n").map(String.init)
+        return messages.isEmpty ? ["the document is not valid (code \(result))"] : messages
+    }
+}
+
+@available(*, unavailable)
+extension XMLDocument: Sendable {}
+
+/// XML that libxml2 could not parse.
+struct XMLError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Process-wide libxml2 set-up and per-call error collection.
+enum LibXML {
+    private static let initialised: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    /// libxml2's error handlers are per thread; the lock keeps a collection from straddling another's calls.
+    private static let errorLock = NSLock()
+
+    /// Runs `body` with libxml2 and libxslt messages collected; nil from `body` becomes an error with them.
+    static func collectingErrors<Result>(_ body: () -> Result?) throws(XMLError) -> Result {
+        _ = initialised
+        let buffer = XMLErrorBuffer()
+        errorLock.lock()
+        let result = withExtendedLifetime(buffer) {
+            vitrine_collect_errors(buffer.pointer)
+            defer { vitrine_collect_errors(nil) }
+            return body()
+        }
+        errorLock.unlock()
+        guard let result else {
+            throw XMLError(message: buffer.message.isEmpty ? "unknown XML error" : buffer.message)
+        }
+        return result
+    }
+}
+
+/// Owns the memory libxml2 and libxslt write their messages into through the error handlers it is given to: the
+/// handlers keep its address after the call that sets them returns, so it lives on the heap, not in a `var` whose
+/// `&` is valid only for that call.
+final class XMLErrorBuffer {
+    let pointer: UnsafeMutablePointer<vitrine_error_buffer>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: vitrine_error_buffer())
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// The collected messages as text.
+    var message: String {
+        let length = min(pointer.pointee.length, MemoryLayout.size(ofValue: pointer.pointee.text))
+        return withUnsafeBytes(of: &pointer.pointee.text) { raw in
+            String(decoding: raw.prefix(length), as: UTF8.self)
+        }.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+@available(*, unavailable)
+extension XMLErrorBuffer: Sendable {}

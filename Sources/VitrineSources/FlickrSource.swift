@@ -1,0 +1,302 @@
+import Foundation
+import VitrineHTTP
+import VitrineStore
+
+/// Flickr: with an API key, `flickr.photos.search` for a term or `flickr.photos.getRecent` without one; without a
+/// key, the public feed of the latest 20 photos tagged with the term's words.
+public struct FlickrSource: ImageSource {
+    public static let defaultEndpoint = "https://www.flickr.com/services/"
+    /// Flickr's search returns at most this many results.
+    public static let searchCap = 4_000
+    static let maximumPerPage = 500
+    static let extras = "owner_name,tags,description,date_upload,url_q,url_n,url_z,url_c,url_l"
+
+    public var term: String?
+    public var itemCount: Int
+    /// Nil reads the public feed.
+    public var key: String?
+    public var endpoint: String
+
+    public init(term: String?, itemCount: Int, key: String?, endpoint: String = defaultEndpoint) {
+        self.term = term?.trimmingCharacters(in: .whitespaces).isEmpty == true ? nil : term
+        self.itemCount = itemCount
+        self.key = key?.isEmpty == true ? nil : key
+        self.endpoint = endpoint.hasSuffix("/") ? endpoint : endpoint + "/"
+    }
+
+    public var configuration: String {
+        Self.configuration(
+            "flickr",
+            [
+                "endpoint": endpoint, "mode": key == nil ? "feed" : "rest", "term": term, "items": String(itemCount),
+                "key": key.map(Self.keyDigest),
+            ])
+    }
+
+    static let source = SourceDescription(name: "flickr", label: "Flickr", home: "https://www.flickr.com/")
+
+    public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
+        try RemoteURLPolicy.requireEndpoint(endpoint, of: "Flickr")
+        if key == nil { return try await collectFeed(using: api) }
+        return try await collectREST(using: api)
+    }
+
+    var title: String { term ?? "Recent photos on Flickr" }
+
+    static func variants(term: String?) -> [SourceVariant] {
+        [SourceVariant(key: "original", label: "Photo", query: term)]
+    }
+
+    // MARK: - REST API
+
+    func request(page: Int, perPage: Int) -> HTTPRequest {
+        var components = URLComponents(string: endpoint + "rest/") ?? URLComponents()
+        var items = [
+            URLQueryItem(name: "method", value: term == nil ? "flickr.photos.getRecent" : "flickr.photos.search"),
+            URLQueryItem(name: "api_key", value: key),
+        ]
+        if let term {
+            items += [URLQueryItem(name: "text", value: term), URLQueryItem(name: "sort", value: "relevance")]
+        }
+        items += [
+            URLQueryItem(name: "extras", value: Self.extras), URLQueryItem(name: "safe_search", value: "1"),
+            URLQueryItem(name: "per_page", value: String(perPage)), URLQueryItem(name: "page", value: String(page)),
+            URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1"),
+        ]
+        components.setStrictQuery(items)
+        return HTTPRequest(
+            url: components.string ?? endpoint, secretQueryNames: ["api_key"], maximumBodyBytes: 16 << 20,
+            quota: Self.quota)
+    }
+
+    /// Flickr's terms: "stay under 3,600 queries per hour per key". Every REST request counts, retries too.
+    public static let quota = RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600))
+
+    private func collectREST(using api: any APIResponseLoading) async throws -> SourceResult {
+        let wanted = min(max(itemCount, 0), term == nil ? Int.max : Self.searchCap)
+        let pages = max(1, (wanted + Self.maximumPerPage - 1) / Self.maximumPerPage)
+        let perPage = max(1, min(Self.maximumPerPage, (wanted + pages - 1) / pages))
+        var photos: [SourceItem] = []
+        var warnings: [String] = []
+        var skipped = 0
+        var fetchedAt: Date?
+        var page = 1
+        while photos.count < wanted && page <= pages {
+            let (decoded, date) = try await api.load(request(page: page, perPage: perPage)) { response in
+                (try Self.decodeREST(response, page: page), response.fetchedAt)
+            }
+            photos += decoded.items
+            warnings += decoded.warnings
+            skipped += decoded.warnings.count
+            fetchedAt = min(fetchedAt ?? date, date)
+            if decoded.items.count + decoded.warnings.count < perPage || page >= decoded.pages { break }
+            page += 1
+        }
+        if term != nil && itemCount > Self.searchCap {
+            warnings.append("Flickr's search returns at most \(Self.searchCap) photos; the gallery stops there.")
+        }
+        return SourceResult(
+            title: title, source: Self.source, variants: Self.variants(term: term),
+            items: Array(photos.prefix(wanted)), fetchedAt: fetchedAt, warnings: warnings, skipped: skipped)
+    }
+
+    struct DecodedPage {
+        var items: [SourceItem]
+        var warnings: [String]
+        var pages: Int
+    }
+
+    static func decodeREST(_ response: APIResponse, page: Int) throws -> DecodedPage {
+        guard (200..<300).contains(response.status) else {
+            throw response.status == 429
+                ? SourceError.rateLimited(source: "Flickr", message: response.bodyText)
+                : (500...599).contains(response.status)
+                    ? SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
+                    : SourceError.rejected(
+                        source: "Flickr", status: response.status, message: response.bodyText, hint: nil)
+        }
+        let json: LooseJSON
+        do {
+            json = try LooseJSON.parse(response.body)
+        } catch {
+            throw SourceError.badData(source: "Flickr", detail: "the answer for page \(page) is not valid JSON")
+        }
+        if json["stat"].string == "fail" {
+            let code = json["code"].int ?? 0
+            let message = json["message"].string.map { String($0.prefix(300)) } ?? "no message"
+            switch code {
+            case 100: throw SourceError.keyRejected(source: "Flickr", message: message)
+            case 105: throw SourceError.unavailable(source: "Flickr", status: 200, message: message)
+            default:
+                throw SourceError.rejected(
+                    source: "Flickr", status: 200, message: "error \(code): \(message)", hint: nil)
+            }
+        }
+        guard json["stat"].string == "ok", let list = json["photos"]["photo"].array else {
+            throw SourceError.badData(
+                source: "Flickr", detail: "the answer for page \(page) has no “photos.photo” list")
+        }
+        var items: [SourceItem] = []
+        var warnings: [String] = []
+        for (index, photo) in list.enumerated() {
+            switch decodePhoto(photo) {
+            case .success(let item): items.append(item)
+            case .failure(let reason):
+                warnings.append("Skipped Flickr photo \(index + 1) of page \(page): \(reason).")
+            }
+        }
+        return DecodedPage(items: items, warnings: warnings, pages: json["photos"]["pages"].int ?? page)
+    }
+
+    static func decodePhoto(_ photo: LooseJSON) -> Result<SourceItem, PixabaySource.SkipReason> {
+        guard photo.isObject, let id = photo["id"].string, id.allSatisfy(\.isNumber), !id.isEmpty, id.count <= 32 else {
+            return .failure(.init(description: "field “id” is missing or not a number"))
+        }
+        func sized(_ suffix: String) -> RemoteImage? {
+            guard let url = photo["url_\(suffix)"].string, RemoteURLPolicy.accepts(url) else { return nil }
+            return RemoteImage(
+                url: url, width: photo["width_\(suffix)"].dimension, height: photo["height_\(suffix)"].dimension)
+        }
+        let built = { (suffix: String) -> RemoteImage? in
+            guard let server = photo["server"].string, let secret = photo["secret"].string,
+                server.allSatisfy(\.isNumber), secret.allSatisfy(\.isHexDigit), !server.isEmpty, !secret.isEmpty
+            else { return nil }
+            return RemoteImage(url: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_\(suffix).jpg")
+        }
+        guard let tile = sized("z") ?? sized("n") ?? sized("c") ?? built("z"),
+            let full = sized("l") ?? sized("c") ?? sized("z") ?? built("b")
+        else { return .failure(.init(description: "it has no http(s) image URL and no server/secret to build one")) }
+        let owner = photo["owner"].string.flatMap {
+            $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "@" || $0 == "_" || $0 == "-" } ? $0 : nil
+        }
+        let page = owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }
+        let name = photo["ownername"].string ?? owner ?? "a Flickr member"
+        let caption = photo["title"].string ?? ""
+        return .success(
+            SourceItem(
+                sourceID: id,
+                entries: [.found(caption: caption, credit: Credit(name: name, url: page), tile: tile, full: full)]))
+    }
+
+    // MARK: - Public feed
+
+    func feedRequest() -> HTTPRequest {
+        var components = URLComponents(string: endpoint + "feeds/photos_public.gne") ?? URLComponents()
+        var items = [URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1")]
+        if let term {
+            let tags = term.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: ",")
+            items += [URLQueryItem(name: "tags", value: tags), URLQueryItem(name: "tagmode", value: "all")]
+        }
+        components.setStrictQuery(items)
+        return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 4 << 20)
+    }
+
+    private func collectFeed(using api: any APIResponseLoading) async throws -> SourceResult {
+        let (decoded, fetchedAt) = try await api.load(feedRequest()) { response in
+            guard (200..<300).contains(response.status) else {
+                throw SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
+            }
+            return (try Self.decodeFeed(response.body), response.fetchedAt)
+        }
+        let items = Array(decoded.items.prefix(max(0, itemCount)))
+        return SourceResult(
+            title: term ?? "Latest public photos on Flickr", source: Self.source, variants: Self.variants(term: term),
+            items: items, fetchedAt: fetchedAt, warnings: decoded.warnings, skipped: decoded.warnings.count)
+    }
+
+    /// Decodes the public feed, mending its habit of escaping single quotes as `\'`, which JSON does not allow.
+    static func decodeFeed(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
+        let mended = mendQuoteEscapes(body)
+        let json: LooseJSON
+        do {
+            json = try LooseJSON.parse(mended)
+        } catch {
+            throw SourceError.badData(source: "Flickr", detail: "the public feed is not valid JSON")
+        }
+        guard let list = json["items"].array else {
+            throw SourceError.badData(source: "Flickr", detail: "the public feed has no “items” list")
+        }
+        var items: [SourceItem] = []
+        var warnings: [String] = []
+        for (index, entry) in list.enumerated() {
+            guard entry.isObject, let small = entry["media"]["m"].string, RemoteURLPolicy.accepts(small),
+                small.contains("_m.")
+            else {
+                warnings.append("Skipped Flickr feed item \(index + 1): it has no usable “media.m” image URL.")
+                continue
+            }
+            let (width, height) = feedImageSize(entry["description"].string ?? "")
+            let scale = { (edge: Int) -> (Int?, Int?) in
+                guard let width, let height else { return (nil, nil) }
+                let factor = Double(edge) / Double(max(width, height))
+                return (Int((Double(width) * factor).rounded()), Int((Double(height) * factor).rounded()))
+            }
+            let (tileWidth, tileHeight) = scale(640)
+            let (fullWidth, fullHeight) = scale(1024)
+            let tile = RemoteImage(
+                url: small.replacingOccurrences(of: "_m.", with: "_z."), width: tileWidth, height: tileHeight)
+            let full = RemoteImage(
+                url: small.replacingOccurrences(of: "_m.", with: "_b."), width: fullWidth, height: fullHeight)
+            let link = entry["link"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+            let id =
+                link.flatMap { URL(string: $0)?.pathComponents.last(where: { $0.allSatisfy(\.isNumber) }) }
+                ?? String(index + 1)
+            let credit = Credit(name: authorName(entry["author"].string), url: link)
+            items.append(
+                SourceItem(
+                    sourceID: id,
+                    entries: [.found(caption: entry["title"].string ?? "", credit: credit, tile: tile, full: full)]))
+        }
+        return (items, warnings)
+    }
+
+    /// `\'` outside any other escape becomes `'`.
+    static func mendQuoteEscapes(_ body: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(body.count)
+        var index = 0
+        while index < body.count {
+            if body[index] == UInt8(ascii: "\\"), index + 1 < body.count {
+                if body[index + 1] == UInt8(ascii: "'") {
+                    output.append(UInt8(ascii: "'"))
+                } else {
+                    output.append(body[index])
+                    output.append(body[index + 1])
+                }
+                index += 2
+            } else {
+                output.append(body[index])
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// The name in a feed entry's `author`, in each form the feed sends: `nobody@flickr.com ("name")`, the older
+    /// `nobody@flickr.com (name)` (group pools still send it), and a bare name; "a Flickr member" when there is none.
+    static func authorName(_ author: String?) -> String {
+        let fallback = "a Flickr member"
+        guard let author = author?.trimmingCharacters(in: .whitespaces), !author.isEmpty else { return fallback }
+        var name: Substring
+        if let open = author.firstIndex(of: "("), author.hasSuffix(")"), open < author.index(before: author.endIndex) {
+            name = author[author.index(after: open)..<author.index(before: author.endIndex)]
+            if name.count >= 2, name.first == "\"", name.last == "\"" { name = name.dropFirst().dropLast() }
+        } else if !author.contains("@") {
+            name = Substring(author)
+        } else {
+            return fallback
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? fallback : trimmed
+    }
+
+    /// The width and height attributes of the image in the feed's description HTML.
+    static func feedImageSize(_ html: String) -> (Int?, Int?) {
+        func attribute(_ name: String) -> Int? {
+            guard let range = html.range(of: "\(name)=\"") else { return nil }
+            let digits = html[range.upperBound...].prefix { $0.isNumber }
+            return Int(digits).flatMap { $0 > 0 && $0 <= 100_000 ? $0 : nil }
+        }
+        return (attribute("width"), attribute("height"))
+    }
+}

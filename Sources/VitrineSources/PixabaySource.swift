@@ -1,0 +1,291 @@
+import Foundation
+import VitrineHTTP
+import VitrineStore
+
+/// Pixabay's image search, pairing every hit for a term with the same-numbered hit for the term plus a variant
+/// word ("Hamburg" and "Hamburg graffiti").
+public struct PixabaySource: ImageSource {
+    public static let defaultEndpoint = "https://pixabay.com/api/"
+    public static let keySignup =
+        "a free key comes with a Pixabay account: https://pixabay.com/api/docs/"
+    /// Pixabay never returns more than this many hits for one query.
+    public static let hitCap = 500
+    static let perPageRange = 3...200
+    static let maximumQueryLength = 100
+
+    public var term: String
+    public var variantWord: String?
+    public var itemCount: Int
+    public var key: String
+    /// The most hits used from one search: Pixabay's cap, unless a mirror or the benchmarks' sample API has more.
+    public var hitCap: Int
+    public var endpoint: String
+
+    public init(
+        term: String, variantWord: String?, itemCount: Int, key: String, endpoint: String = defaultEndpoint,
+        hitCap: Int = PixabaySource.hitCap
+    ) {
+        self.term = term
+        self.variantWord = variantWord
+        self.itemCount = itemCount
+        self.key = key
+        self.endpoint = endpoint
+        self.hitCap = max(hitCap, 1)
+    }
+
+    public var configuration: String {
+        Self.configuration(
+            "pixabay",
+            [
+                "endpoint": endpoint, "term": term, "variant": variantWord, "items": String(itemCount),
+                "hit-cap": String(hitCap), "key": Self.keyDigest(key),
+            ])
+    }
+
+    public var variantQuery: String? {
+        guard let variantWord, !variantWord.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return "\(term) \(variantWord)"
+    }
+
+    /// How many hits per request and how many requests fetch `itemCount` hits with the fewest requests.
+    struct Plan: Equatable {
+        var wanted: Int
+        var perPage: Int
+        var pages: Int
+    }
+
+    static func plan(itemCount: Int, hitCap: Int = hitCap) -> Plan {
+        let wanted = min(max(itemCount, 0), hitCap)
+        let pages = max(1, (wanted + perPageRange.upperBound - 1) / perPageRange.upperBound)
+        let perPage = min(max((wanted + pages - 1) / pages, perPageRange.lowerBound), perPageRange.upperBound)
+        return Plan(wanted: wanted, perPage: perPage, pages: pages)
+    }
+
+    public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
+        try validate()
+        let plan = Self.plan(itemCount: itemCount, hitCap: hitCap)
+        async let originals = search(term, plan: plan, api: api)
+        async let variants = searchVariant(plan: plan, api: api)
+        let original = try await originals
+        let variant = try await variants
+        var warnings = original.warnings + (variant?.warnings ?? [])
+        if itemCount > hitCap {
+            warnings.append("Pixabay returns at most \(hitCap) hits per search; the gallery stops there.")
+        }
+        let variantLabel = variantWord.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        let items = original.hits.prefix(plan.wanted).enumerated().map { index, hit in
+            var entries = [hit.entry]
+            if let variant, let variantQuery {
+                if index < variant.hits.count {
+                    entries.append(variant.hits[index].entry)
+                } else {
+                    entries.append(.missing(reason: "No “\(variantQuery)” match for this item."))
+                }
+            }
+            return SourceItem(sourceID: hit.id, entries: entries)
+        }
+        var variantList = [SourceVariant(key: "original", label: "Original", query: term)]
+        if let variantQuery, let variantWord, let variantLabel {
+            variantList.append(
+                SourceVariant(key: Self.variantKey(variantWord), label: variantLabel, query: variantQuery))
+        }
+        let dates = [original.fetchedAt, variant?.fetchedAt].compactMap { $0 }
+        return SourceResult(
+            title: term,
+            source: SourceDescription(name: "pixabay", label: "Pixabay", home: "https://pixabay.com/"),
+            variants: variantList, items: items, fetchedAt: dates.min(), warnings: warnings,
+            skipped: original.skipped + (variant?.skipped ?? 0))
+    }
+
+    static func variantKey(_ word: String) -> String {
+        let key = word.lowercased().unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-"
+        }
+        let trimmed = String(key).split(separator: "-").joined(separator: "-")
+        return trimmed.isEmpty || trimmed == "original" ? "variant" : trimmed
+    }
+
+    private func validate() throws {
+        guard !key.isEmpty else { throw SourceError.keyMissing(source: "Pixabay", signup: Self.keySignup) }
+        for query in [term] + [variantQuery].compactMap({ $0 }) where query.count > Self.maximumQueryLength {
+            throw SourceError.invalidOption(
+                source: "Pixabay",
+                detail:
+                    "The search “\(query.prefix(40))…” is longer than Pixabay's \(Self.maximumQueryLength) characters.")
+        }
+        try RemoteURLPolicy.requireEndpoint(endpoint, of: "Pixabay")
+    }
+
+    // MARK: - Searching
+
+    struct Hit {
+        var id: String
+        var entry: SourceEntry
+    }
+
+    struct SearchOutcome {
+        var hits: [Hit]
+        var fetchedAt: Date?
+        var warnings: [String]
+        var skipped = 0
+    }
+
+    func request(query: String, page: Int, perPage: Int) -> HTTPRequest {
+        var components = URLComponents(string: endpoint) ?? URLComponents()
+        var items = (components.queryItems ?? []).filter { !["key", "q", "page", "per_page"].contains($0.name) }
+        items += [
+            URLQueryItem(name: "key", value: key), URLQueryItem(name: "q", value: query),
+            URLQueryItem(name: "safesearch", value: "true"),
+            URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "per_page", value: String(perPage)),
+        ]
+        components.setStrictQuery(items)
+        return HTTPRequest(url: components.string ?? endpoint, secretQueryNames: ["key"], maximumBodyBytes: 16 << 20)
+    }
+
+    private func searchVariant(plan: Plan, api: any APIResponseLoading) async throws -> SearchOutcome? {
+        guard let variantQuery else { return nil }
+        return try await search(variantQuery, plan: plan, api: api)
+    }
+
+    private func search(_ query: String, plan: Plan, api: any APIResponseLoading) async throws -> SearchOutcome {
+        guard plan.wanted > 0 else { return SearchOutcome(hits: [], fetchedAt: nil, warnings: []) }
+        let first = try await page(1, of: query, plan: plan, api: api)
+        var outcome = SearchOutcome(
+            hits: first.hits, fetchedAt: first.fetchedAt, warnings: first.warnings, skipped: first.skipped)
+        let available = min(first.totalHits, plan.wanted, hitCap)
+        let lastPage = min(plan.pages, (available + plan.perPage - 1) / plan.perPage)
+        // Whether there is more is the API's to say (its total, a full page), however many hits survived decoding.
+        guard lastPage > 1, first.received == plan.perPage else { return outcome }
+        let rest = try await withThrowingTaskGroup(of: (Int, PageOutcome).self) { group in
+            for number in 2...lastPage {
+                group.addTask { (number, try await page(number, of: query, plan: plan, api: api)) }
+            }
+            var pages: [(Int, PageOutcome)] = []
+            for try await page in group { pages.append(page) }
+            return pages.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for page in rest {
+            outcome.hits += page.hits
+            outcome.warnings += page.warnings
+            outcome.skipped += page.skipped
+            if let date = page.fetchedAt { outcome.fetchedAt = min(outcome.fetchedAt ?? date, date) }
+            if page.received < plan.perPage { break }
+        }
+        return outcome
+    }
+
+    struct PageOutcome {
+        var hits: [Hit]
+        /// How many hits the page held as the API sent it, usable or not.
+        var received = 0
+        var totalHits: Int
+        var fetchedAt: Date?
+        var warnings: [String]
+        var skipped: Int { warnings.count }
+    }
+
+    private func page(_ number: Int, of query: String, plan: Plan, api: any APIResponseLoading) async throws
+        -> PageOutcome
+    {
+        try await api.load(request(query: query, page: number, perPage: plan.perPage)) { response in
+            switch response.status {
+            case 200..<300:
+                return try Self.decodePage(response.body, query: query, page: number, fetchedAt: response.fetchedAt)
+            case 400 where response.bodyText.contains("\"page\" is out of valid range"):
+                return PageOutcome(hits: [], totalHits: 0, fetchedAt: response.fetchedAt, warnings: [])
+            default:
+                throw Self.error(status: response.status, message: response.bodyText)
+            }
+        }
+    }
+
+    static func error(status: Int, message: String) -> SourceError {
+        let message = message.isEmpty ? "no message" : String(message.prefix(300))
+        switch status {
+        case 400 where message.localizedCaseInsensitiveContains("key"):
+            return .keyRejected(source: "Pixabay", message: message)
+        case 401, 403:
+            return .keyRejected(source: "Pixabay", message: message)
+        case 429:
+            return .rateLimited(source: "Pixabay", message: message)
+        case 400..<500:
+            let hint =
+                message.contains("per_page")
+                ? "keep the results per page and the page count within Pixabay's limits" : nil
+            return .rejected(source: "Pixabay", status: status, message: message, hint: hint)
+        default:
+            return .unavailable(source: "Pixabay", status: status, message: message)
+        }
+    }
+
+    /// Decodes one page of results; a hit without a usable picture is skipped with a warning.
+    static func decodePage(_ body: [UInt8], query: String, page: Int, fetchedAt: Date?) throws -> PageOutcome {
+        let json: LooseJSON
+        do {
+            json = try LooseJSON.parse(body)
+        } catch {
+            throw SourceError.badData(
+                source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not valid JSON")
+        }
+        guard json.isObject else {
+            throw SourceError.badData(
+                source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not a JSON object")
+        }
+        guard let hits = json["hits"].array else {
+            throw SourceError.badData(
+                source: "Pixabay", detail: "the answer to “\(query)” page \(page) has no “hits” list")
+        }
+        var warnings: [String] = []
+        var decoded: [Hit] = []
+        for (index, hit) in hits.enumerated() {
+            switch decodeHit(hit) {
+            case .success(let value): decoded.append(value)
+            case .failure(let reason):
+                warnings.append("Skipped Pixabay hit \(index + 1) of page \(page) for “\(query)”: \(reason).")
+            }
+        }
+        let total = json["totalHits"].int ?? hits.count
+        return PageOutcome(
+            hits: decoded, received: hits.count, totalHits: max(0, total), fetchedAt: fetchedAt, warnings: warnings)
+    }
+
+    struct SkipReason: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func decodeHit(_ hit: LooseJSON) -> Result<Hit, SkipReason> {
+        guard hit.isObject else { return .failure(SkipReason(description: "it is not a JSON object")) }
+        guard let id = hit["id"].string, !id.isEmpty, id.count <= 64 else {
+            return .failure(SkipReason(description: "field “id” is missing or not a number"))
+        }
+        let preview = image(hit, url: "previewURL", width: "previewWidth", height: "previewHeight")
+        let webformat = image(hit, url: "webformatURL", width: "webformatWidth", height: "webformatHeight")
+        var large: RemoteImage?
+        if let url = hit["largeImageURL"].string, RemoteURLPolicy.accepts(url) {
+            large = RemoteImage(url: url)
+            if let width = hit["imageWidth"].dimension, let height = hit["imageHeight"].dimension {
+                let scale = min(1, 1280 / Double(max(width, height)))
+                large?.width = max(1, Int((Double(width) * scale).rounded()))
+                large?.height = max(1, Int((Double(height) * scale).rounded()))
+            } else if let webformat, let width = webformat.width, let height = webformat.height {
+                let scale = 1280 / Double(max(width, height))
+                large?.width = Int((Double(width) * scale).rounded())
+                large?.height = Int((Double(height) * scale).rounded())
+            }
+        }
+        guard let tile = webformat ?? preview ?? large, let full = large ?? webformat ?? preview else {
+            return .failure(SkipReason(description: "it has no http(s) image URL"))
+        }
+        let caption = hit["tags"].string ?? ""
+        let pageURL = hit["pageURL"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let credit = hit["user"].string.flatMap { name in
+            name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : Credit(name: name, url: pageURL)
+        }
+        return .success(Hit(id: id, entry: .found(caption: caption, credit: credit, tile: tile, full: full)))
+    }
+
+    private static func image(_ hit: LooseJSON, url: String, width: String, height: String) -> RemoteImage? {
+        guard let link = hit[url].string, RemoteURLPolicy.accepts(link) else { return nil }
+        return RemoteImage(url: link, width: hit[width].dimension, height: hit[height].dimension)
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import VitrineBasics
+import VitrineStore
+
+/// A picture a source found: one rendition at a remote URL, with its pixel size when the API says it.
+public struct RemoteImage: Sendable, Hashable {
+    public var url: String
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Who made a picture, and where the source's page for it is.
+public struct Credit: Sendable, Hashable {
+    /// Whom a credit names.
+    public enum Role: String, Sendable, Hashable {
+        /// The photographer or uploader: "Photo by NAME on SOURCE".
+        case author
+        /// The publication the image appeared in (the media-coverage list): "Published by NAME".
+        case publication
+    }
+
+    public var name: String
+    public var url: String?
+    public var role: Role
+
+    public init(name: String, url: String?, role: Role = .author) {
+        self.name = name
+        self.url = url
+        self.role = role
+    }
+}
+
+/// One variant of one item as the source found it: a picture in two renditions, or a plain reason why not.
+public enum SourceEntry: Sendable, Hashable {
+    case found(caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage)
+    case missing(reason: String)
+}
+
+/// One item of a gallery: one entry per variant, in the order of the result's variants.
+public struct SourceItem: Sendable, Hashable {
+    public var sourceID: String
+    public var entries: [SourceEntry]
+
+    public init(sourceID: String, entries: [SourceEntry]) {
+        self.sourceID = sourceID
+        self.entries = entries
+    }
+}
+
+/// One way of looking at every item, such as the original search and the graffiti search.
+public struct SourceVariant: Sendable, Hashable {
+    public var key: String
+    public var label: String
+    public var query: String?
+
+    public init(key: String, label: String, query: String?) {
+        self.key = key
+        self.label = label
+        self.query = query
+    }
+}
+
+/// Names a source by a machine id, a display label and its home page.
+public struct SourceDescription: Sendable, Hashable {
+    public var name: String
+    public var label: String
+    public var home: String?
+
+    public init(name: String, label: String, home: String?) {
+        self.name = name
+        self.label = label
+        self.home = home
+    }
+}
+
+/// Everything a source found for one gallery; it knows nothing of files or HTML.
+public struct SourceResult: Sendable {
+    public var title: String
+    public var source: SourceDescription
+    public var variants: [SourceVariant]
+    public var items: [SourceItem]
+    /// When the oldest API response used was fetched.
+    public var fetchedAt: Date?
+    public var warnings: [String]
+    /// Results the API returned that could not be used (each has a warning).
+    public var skipped: Int
+    /// A tree of groups (users, their albums) holding the items, for sources that have one; when it is not empty,
+    /// `items` is empty and the gallery is a hierarchy of list pages above grid pages.
+    public var groups: [SourceGroup] = []
+    /// The title of the top list of a hierarchy (`Users`); the gallery title when empty.
+    public var groupsTitle = ""
+
+    public init(
+        title: String, source: SourceDescription, variants: [SourceVariant], items: [SourceItem],
+        fetchedAt: Date?, warnings: [String] = [], skipped: Int = 0
+    ) {
+        self.title = title
+        self.source = source
+        self.variants = variants
+        self.items = items
+        self.fetchedAt = fetchedAt
+        self.warnings = warnings
+        self.skipped = skipped
+    }
+}
+
+/// A group of a hierarchical result, such as a user or an album: either further groups or items.
+public struct SourceGroup: Sendable, Hashable {
+    /// The API's id of the group.
+    public var sourceID: String
+    public var title: String
+    /// A second name shown beside the title, such as a user's username.
+    public var subtitle: String?
+    /// A picture standing for the group in the list of its parent, such as one photo of an album.
+    public var cover: RemoteImage?
+    /// The folder of the output its pages go in (`users`, `albums`): `FOLDER/ID/index.html`.
+    public var folder: String
+    /// The folder the pages of its items go in (`photos`): `FOLDER/ID.html`.
+    public var itemFolder: String
+    public var groups: [SourceGroup]
+    public var items: [SourceItem]
+
+    public init(
+        sourceID: String, title: String, subtitle: String? = nil, cover: RemoteImage? = nil, folder: String,
+        itemFolder: String = "items", groups: [SourceGroup] = [], items: [SourceItem] = []
+    ) {
+        self.sourceID = sourceID
+        self.title = title
+        self.subtitle = subtitle
+        self.cover = cover
+        self.folder = folder
+        self.itemFolder = itemFolder
+        self.groups = groups
+        self.items = items
+    }
+
+    /// Every item of the group and of the groups below it, depth first.
+    public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
+
+    /// Every cover of the group and of the groups below it, depth first.
+    public var allCovers: [RemoteImage] { [cover].compactMap { $0 } + groups.flatMap(\.allCovers) }
+}
+
+extension SourceResult {
+    /// Every item, of the flat list and of the groups.
+    public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
+
+    /// Every remote picture the gallery needs, in a stable order: item renditions, then group covers.
+    public var remoteImageURLs: [String] {
+        var seen = Set<String>()
+        var urls: [String] = []
+        for item in allItems {
+            for case .found(_, _, let tile, let full) in item.entries {
+                for url in [tile.url, full.url] where seen.insert(url).inserted { urls.append(url) }
+            }
+        }
+        for cover in groups.flatMap(\.allCovers) where seen.insert(cover.url).inserted { urls.append(cover.url) }
+        return urls
+    }
+}
+
+/// An image API that can fill a gallery.
+public protocol ImageSource: Sendable {
+    /// Everything besides the API's answers that shapes what `collect` returns (endpoints, terms, counts), and no
+    /// secret: a rebuild whose sources' configurations and cached answers are unchanged has nothing to do.
+    var configuration: String { get }
+
+    func collect(using api: any APIResponseLoading) async throws -> SourceResult
+}
+
+extension ImageSource {
+    static func keyDigest(_ key: String) -> String { SourceSettings.keyDigest(key) }
+
+    static func configuration(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {
+        SourceSettings.text(name, settings)
+    }
+}
+
+/// How a source writes its `configuration`.
+enum SourceSettings {
+    /// A one-way digest of an API key, for what must change with the key (the answers it gets) without holding it.
+    static func keyDigest(_ key: String) -> String { SHA256.hex(of: "vitrine-key-digest-1\u{0}" + key) }
+
+    /// A source's `configuration` from its name and settings, each value length-prefixed so that no two settings
+    /// read alike.
+    static func text(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {
+        settings.reduce(name) { text, setting in
+            let value = setting.value.map { "\($0.utf8.count):\($0)" } ?? "-"
+            return text + " \(setting.key)=\(value)"
+        }
+    }
+}
+
+/// Why a source could not produce its results.
+public enum SourceError: UserFacingError {
+    /// No key was given; `signup` says where one comes from.
+    case keyMissing(source: String, signup: String)
+    case keyRejected(source: String, message: String)
+    case rejected(source: String, status: Int, message: String, hint: String?)
+    case rateLimited(source: String, message: String)
+    case unavailable(source: String, status: Int, message: String)
+    case badData(source: String, detail: String)
+    case invalidOption(source: String, detail: String)
+
+    public var sentence: String {
+        switch self {
+        case .keyMissing(let source, let signup): "No \(source) API key was given (\(signup))."
+        case .keyRejected(let source, let message):
+            "\(source) rejected the API key (\(message)); check the key."
+        case .rejected(let source, let status, let message, let hint):
+            "\(source) refused the request with HTTP \(status) (\(message))" + (hint.map { "; \($0)." } ?? ".")
+        case .rateLimited(let source, let message):
+            "\(source)'s rate limit was reached (\(message)); wait a minute and run again."
+        case .unavailable(let source, let status, let message):
+            "\(source) answered HTTP \(status) (\(message)); try again later."
+        case .badData(let source, let detail): "\(source) returned data Vitrine cannot read: \(detail)."
+        case .invalidOption(_, let detail): detail
+        }
+    }
+
+    public var kind: FailureKind {
+        switch self {
+        case .keyMissing, .keyRejected: .keyProblem
+        case .rejected, .rateLimited, .unavailable: .unavailable
+        case .badData: .badData
+        case .invalidOption: .invalidArgument
+        }
+    }
+}
+
+extension URLComponents {
+    /// Sets the query to `items` with every value strictly encoded (only unreserved characters stay as they are), so
+    /// no value can add a parameter or end the query.
+    mutating func setStrictQuery(_ items: [URLQueryItem]) {
+        let unreserved = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        percentEncodedQueryItems = items.map {
+            URLQueryItem(name: $0.name, value: $0.value?.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
+    }
+}
+
+/// Reads loosely typed JSON the way real APIs send it: numbers as strings, booleans as 0/1, fields missing.
+///
+/// It reads the way it did when it sat on `JSONSerialization`'s `NSNumber`s: a number's `string` is `NSNumber`'s
+/// `stringValue`, booleans are never numbers, and `int` takes numeric strings and finite numbers below 1e15.
+struct LooseJSON {
+    let value: JSONValue?
+
+    init(_ value: JSONValue?) { self.value = value }
+
+    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> LooseJSON {
+        LooseJSON(try JSONValue.parse(bytes))
+    }
+
+    subscript(key: String) -> LooseJSON {
+        guard case .object(let object) = value else { return LooseJSON(nil) }
+        return LooseJSON(object[key])
+    }
+
+    var array: [LooseJSON]? {
+        guard case .array(let elements) = value else { return nil }
+        return elements.map(LooseJSON.init)
+    }
+
+    var isObject: Bool {
+        if case .object = value { true } else { false }
+    }
+
+    var string: String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): Self.foundationText(of: number)
+        default: nil
+        }
+    }
+
+    var int: Int? {
+        switch value {
+        case .number(let number):
+            if number.text.utf8.count <= 15, let int = number.int { return int }
+            let double = number.double
+            return double.isFinite && abs(double) < 1e15 ? Int(double) : nil
+        case .string(let text): return Int(text.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+
+    /// A finite number; strings and booleans are not read as numbers.
+    var double: Double? {
+        guard case .number(let number) = value, number.double.isFinite else { return nil }
+        return number.double
+    }
+
+    /// A positive pixel size, or nil for anything else (missing, zero, negative, absurd).
+    var dimension: Int? {
+        guard let int, int > 0, int <= 100_000 else { return nil }
+        return int
+    }
+
+    /// The number as `JSONSerialization`'s `NSNumber.stringValue` gave it: integers that fit 64 bits in decimal,
+    /// numbers of more than 17 characters before the exponent as `Decimal`, the rest as `Double`; nil for a number
+    /// beyond `Double`'s range, which `JSONSerialization` refused.
+    private static func foundationText(of number: JSONNumber) -> String? {
+        let text = number.text
+        let utf8 = text.utf8
+        let exponent = utf8.firstIndex(of: UInt8(ascii: "e"))
+        if exponent == nil, !utf8.contains(UInt8(ascii: ".")) {
+            if utf8.first == UInt8(ascii: "-") {
+                if utf8.count <= 19, let int = Int64(text) { return String(int) }
+            } else if utf8.count <= 20, let int = UInt64(text) {
+                return String(int)
+            }
+        }
+        let power = exponent.flatMap { Int(Substring(utf8[utf8.index(after: $0)...])) } ?? 0
+        let significandLength = utf8.distance(from: utf8.startIndex, to: exponent ?? utf8.endIndex)
+        if significandLength > 17, (-128...127).contains(power), let decimal = Decimal(string: text), decimal.isFinite {
+            return decimal.description
+        }
+        let double = number.double
+        return double.isFinite ? double.description : nil
+    }
+}
+
+/// Accepts only absolute http and https URLs from API responses and endpoints.
+enum RemoteURLPolicy {
+    /// The error every source gives for an endpoint that is not an http or https URL.
+    static func requireEndpoint(_ endpoint: String, of source: String) throws(SourceError) {
+        guard accepts(endpoint) else {
+            throw .invalidOption(source: source, detail: "The endpoint \(endpoint) is not an http or https URL.")
+        }
+    }
+
+    static func accepts(_ text: String?) -> Bool {
+        guard let text, text.count <= 4_096, let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import VitrineHTTP
+import VitrineStore
+
+/// A list API whose elements carry `thumbnail {domain, basePath, key, qualities, aspectRatio}` (the media-coverage
+/// API): one square-tiled grid of every element, with preview pages.
+public struct ThumbnailSource: ImageSource {
+    public static let defaultEndpoint = "https://acharyaprashant.org/api/v2/content/misc/media-coverages"
+    /// The nominal width given to tiles, whose true size only the aspect ratio tells.
+    static let nominalWidth = 640
+
+    public var limit: Int
+    public var endpoint: String
+
+    public init(limit: Int, endpoint: String = defaultEndpoint) {
+        self.limit = limit
+        self.endpoint = endpoint
+    }
+
+    public var configuration: String {
+        Self.configuration("thumbnails", ["endpoint": endpoint, "limit": String(limit)])
+    }
+
+    func request() -> HTTPRequest {
+        var components = URLComponents(string: endpoint) ?? URLComponents()
+        var items = (components.queryItems ?? []).filter { $0.name != "limit" }
+        items.append(URLQueryItem(name: "limit", value: String(limit)))
+        components.setStrictQuery(items)
+        return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 16 << 20)
+    }
+
+    public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
+        try RemoteURLPolicy.requireEndpoint(endpoint, of: "The thumbnail list")
+        let ((items, warnings), fetchedAt) = try await api.load(request()) { response in
+            guard (200..<300).contains(response.status) else {
+                throw (500...599).contains(response.status) || response.status == 429
+                    ? SourceError.unavailable(
+                        source: "The thumbnail list", status: response.status, message: response.bodyText)
+                    : SourceError.rejected(
+                        source: "The thumbnail list", status: response.status, message: response.bodyText, hint: nil)
+            }
+            return (try Self.decode(response.body), response.fetchedAt)
+        }
+        let host = URLComponents(string: endpoint)?.host ?? "the thumbnail list"
+        return SourceResult(
+            title: "Media coverage", source: SourceDescription(name: "thumbnails", label: host, home: nil),
+            variants: [SourceVariant(key: "original", label: "Image", query: nil)],
+            items: Array(items.prefix(max(0, limit))), fetchedAt: fetchedAt, warnings: warnings,
+            skipped: warnings.count)
+    }
+
+    static func decode(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
+        let json: LooseJSON
+        do {
+            json = try LooseJSON.parse(body)
+        } catch {
+            throw SourceError.badData(source: "The thumbnail list", detail: "the answer is not valid JSON")
+        }
+        guard let list = json.array else {
+            throw SourceError.badData(source: "The thumbnail list", detail: "the answer is not a JSON array")
+        }
+        var items: [SourceItem] = []
+        var warnings: [String] = []
+        for (index, element) in list.enumerated() {
+            switch decodeElement(element) {
+            case .success(let item): items.append(item)
+            case .failure(let reason): warnings.append("Skipped element \(index + 1) of the thumbnail list: \(reason).")
+            }
+        }
+        return (items, warnings)
+    }
+
+    static func decodeElement(_ element: LooseJSON) -> Result<SourceItem, PixabaySource.SkipReason> {
+        let thumbnail = element["thumbnail"]
+        guard element.isObject, thumbnail.isObject else {
+            return .failure(.init(description: "it has no “thumbnail” object"))
+        }
+        guard let domain = thumbnail["domain"].string, let basePath = thumbnail["basePath"].string,
+            let key = thumbnail["key"].string, !basePath.isEmpty, !key.isEmpty,
+            !basePath.contains(".."), !key.contains("/")
+        else { return .failure(.init(description: "“thumbnail” lacks domain, basePath or key")) }
+        let base = domain.hasSuffix("/") ? String(domain.dropLast()) : domain
+        let full = "\(base)/\(basePath)/0/\(key)"
+        guard RemoteURLPolicy.accepts(full) else { return .failure(.init(description: "its image URL is not http(s)")) }
+        let qualities = (thumbnail["qualities"].array ?? []).compactMap(\.int).filter { $0 > 0 }.sorted()
+        let tileURL = qualities.last.map { "\(base)/\(basePath)/\($0)/\(key)" } ?? full
+        let ratio = thumbnail["aspectRatio"].double.flatMap { $0.isFinite && $0 > 0.05 && $0 < 20 ? $0 : nil }
+        let height = ratio.map { max(1, Int((Double(nominalWidth) / $0).rounded())) }
+        let tile = RemoteImage(url: tileURL, width: ratio == nil ? nil : nominalWidth, height: height)
+        let fullImage = RemoteImage(
+            url: full, width: ratio == nil ? nil : nominalWidth * 2, height: height.map { $0 * 2 })
+        let id = element["id"].string ?? thumbnail["id"].string ?? ""
+        let link = element["coverageURL"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let publication = element["publishedBy"].string?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let credit = publication.flatMap { $0.isEmpty ? nil : Credit(name: $0, url: link, role: .publication) }
+        return .success(
+            SourceItem(
+                sourceID: id,
+                entries: [.found(caption: element["title"].string ?? "", credit: credit, tile: tile, full: fullImage)]))
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Synchronization
+import VitrineBasics
+import VitrineHTTP
+
+/// When cached API responses may stand in for the network.
+public struct CachePolicy: Sendable {
+    /// How long a stored response counts as fresh (Pixabay requires 24 hours of caching).
+    public var maximumAge: TimeInterval
+    /// Use only the cache; never touch the network.
+    public var offline: Bool
+    /// Ignore freshness and ask the API again (an offline run still uses the cache).
+    public var refresh: Bool
+
+    public init(maximumAge: TimeInterval = 24 * 60 * 60, offline: Bool = false, refresh: Bool = false) {
+        self.maximumAge = maximumAge
+        self.offline = offline
+        self.refresh = refresh
+    }
+}
+
+/// An API response as a source sees it, with where it came from.
+public struct APIResponse: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+    public var fetchedAt: Date
+    public var fromCache: Bool
+
+    /// The network failed and this older copy from the cache stands in for a fresh answer.
+    public var stale = false
+
+    package init(status: Int, body: [UInt8], fetchedAt: Date, fromCache: Bool, stale: Bool = false) {
+        self.status = status
+        self.body = body
+        self.fetchedAt = fetchedAt
+        self.fromCache = fromCache
+        self.stale = stale
+    }
+
+    public var bodyText: String {
+        String(decoding: body.prefix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// How sources load API responses; the pipeline gives them a cache in front of the network.
+public protocol APIResponseLoading: Sendable {
+    func load(_ request: HTTPRequest) async throws -> APIResponse
+    /// Loads the answer to `request` and reads it with `decode`. Only an answer that `decode` accepts may be kept
+    /// in a cache: a rejection the API sends as a success (Flickr's `"stat": "fail"`, an HTML page served with 200)
+    /// is never taken for an answer on a later run.
+    func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value
+}
+
+extension APIResponseLoading {
+    public func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+        try decode(try await load(request))
+    }
+}
+
+/// Nothing usable is cached for a request that may not go to the network.
+public struct NothingCachedError: UserFacingError {
+    public let url: String
+    public var sentence: String {
+        "Nothing is cached for \(url), and this run may not use the network; run once online first."
+    }
+    public var kind: FailureKind { .nothingCached }
+}
+
+/// Loads API responses from the cache while they are fresh and from the network otherwise, storing the successes
+/// that decode into results. Cached answers are filed under the public URL and a one-way digest of the request's
+/// secrets (the key), never the secrets themselves, so that an answer given to one key is never served to another.
+public final class CachedAPIClient: APIResponseLoading {
+    /// Counters for the run summary.
+    public struct Counters: Sendable, Equatable {
+        public var requests = 0
+        public var cacheHits = 0
+        /// Responses served from an older cache copy because the network failed.
+        public var staleFallbacks = 0
+        /// When the oldest of those copies was fetched.
+        public var staleSince: Date?
+        /// Why the first of those requests failed, in a few words ("HTTP 503", "Flickr's request quota is spent").
+        public var staleReason: String?
+    }
+
+    private let fetcher: any HTTPFetching
+    private let cache: CacheStore
+    private let policy: CachePolicy
+    private let now: @Sendable () -> Date
+    private let maximumResponseBytes: Int
+    private let counts = Mutex(Counters())
+    /// The cached responses served, by cache path; nil once an answer was served that the cache does not hold as
+    /// it was served.
+    private let used = Mutex<[String: CachedResponseUse]?>([:])
+
+    public init(
+        fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, maximumResponseBytes: Int = 16 << 20,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.fetcher = fetcher
+        self.cache = cache
+        self.policy = policy
+        self.maximumResponseBytes = maximumResponseBytes
+        self.now = now
+    }
+
+    public var counters: Counters { counts.withLock { $0 } }
+
+    /// Every response this client served, as the cache holds it, for a later build to check that they are unchanged;
+    /// nil when one answer is not in the cache as it was served (an error status, or an older copy standing in for
+    /// a failed request), so that a rebuild cannot stand on the cache alone.
+    package var responsesUsed: [CachedResponseUse]? {
+        used.withLock { $0.map { $0.values.sorted { $0.path < $1.path } } }
+    }
+
+    private func use(_ request: HTTPRequest, stamp: FileStamp?, fetchedAt: Date) {
+        let path = cache.responsePath(for: request)
+        used.withLock { used in
+            guard used != nil else { return }
+            guard let stamp else { return used = nil }
+            used?[path] = CachedResponseUse(path: path, stamp: stamp, fetchedAt: fetchedAt)
+        }
+    }
+
+    public func load(_ request: HTTPRequest) async throws -> APIResponse {
+        try await load(request) { $0 }
+    }
+
+    public func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+        var request = request
+        request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
+        let stamped = cache.stampedResponse(for: request)
+        let stored = stamped?.response
+        if let stamped, let stored {
+            let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
+            if fresh || policy.offline {
+                let cached = APIResponse(
+                    status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
+                do {
+                    let value = try decode(cached)
+                    counts.withLock { $0.cacheHits += 1 }
+                    use(request, stamp: stamped.stamp, fetchedAt: stored.fetchedAt)
+                    return value
+                } catch {
+                    // A copy that does not decode (kept by an earlier version) is no answer: ask again.
+                    if policy.offline { throw error }
+                }
+            }
+        } else if policy.offline {
+            throw NothingCachedError(url: request.publicURL)
+        }
+        counts.withLock { $0.requests += 1 }
+        let response: HTTPResponse
+        do {
+            response = try await fetcher.fetch(request)
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            if let stored { return try decode(fallBack(to: stored, because: error.shortReason)) }
+            throw error
+        }
+        if let stored, response.status == 429 || (500...599).contains(response.status) {
+            return try decode(fallBack(to: stored, because: "HTTP \(response.status)"))
+        }
+        let fetchedAt = now()
+        let value = try decode(
+            APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false))
+        if (200..<300).contains(response.status) {
+            try cache.store(response, for: request, at: fetchedAt)
+            use(request, stamp: cache.responseStamp(for: request), fetchedAt: fetchedAt)
+        } else {
+            used.withLock { $0 = nil }
+        }
+        return value
+    }
+
+    private func fallBack(to stored: CacheStore.StoredResponse, because reason: String) -> APIResponse {
+        used.withLock { $0 = nil }
+        counts.withLock { counters in
+            counters.staleReason = counters.staleReason ?? reason
+            counters.staleFallbacks += 1
+            counters.staleSince = min(counters.staleSince ?? stored.fetchedAt, stored.fetchedAt)
+        }
+        return APIResponse(
+            status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true, stale: true
+        )
+    }
+}
+
+/// A cached API response a build read, as it was on disk, so that the next build can tell with one `stat` whether
+/// the cache still holds the same answer.
+package struct CachedResponseUse: Equatable, Sendable {
+    /// Relative to the cache root.
+    package var path: String
+    package var stamp: FileStamp
+    package var fetchedAt: Date
+
+    package init(path: String, stamp: FileStamp, fetchedAt: Date) {
+        self.path = path
+        self.stamp = stamp
+        self.fetchedAt = fetchedAt
+    }
+}

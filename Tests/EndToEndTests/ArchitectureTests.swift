@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// The layout docs/architecture.md describes: only the command line speaks of flags and exit statuses.
+@Suite struct ArchitectureTests {
+    static let libraryTargets = [
+        "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
+        "VitrinePublish", "VitrinePipeline",
+    ]
+
+    /// Every Swift file of a library target, with its text.
+    static func librarySources() throws -> [(path: String, text: String)] {
+        let sources = VitrineProcess.packageRoot.appendingPathComponent("Sources")
+        var files: [(String, String)] = []
+        for target in libraryTargets {
+            let root = sources.appendingPathComponent(target)
+            let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+                files.append(("\(target)/\(relative)", text))
+            }
+        }
+        return files
+    }
+
+    @Test func noLibraryStringNamesAFlagAndNoLibraryTypeIsAnExitStatus() throws {
+        let files = try Self.librarySources()
+        #expect(files.count > 40)
+        let flag = try Regex(#""([^"\n]*[ (“])?--[a-z][a-z-]+"#)
+        for (path, text) in files {
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//") else { continue }
+                #expect(line.firstMatch(of: flag) == nil, "\(path):\(number + 1) names a flag: \(code)")
+                #expect(!line.contains("ExitStatus"), "\(path):\(number + 1) speaks of exit statuses: \(code)")
+            }
+        }
+    }
+
+    @Test func theCommandLineParserIsImportedByTheCommandLineAlone() throws {
+        for (path, text) in try Self.librarySources() {
+            #expect(!text.contains("import ArgumentParser"), "\(path) imports ArgumentParser")
+            #expect(!text.contains("import TOMLKit"), "\(path) imports TOMLKit")
+        }
+    }
+}

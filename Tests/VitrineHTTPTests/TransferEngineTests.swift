@@ -1,0 +1,187 @@
+import Foundation
+import SampleAPI
+import Testing
+
+@testable import VitrineBasics
+@testable import VitrineHTTP
+
+@Suite struct TransferEngineTests {
+    /// Runs `body` with a fresh sample API and engine, and tears both down.
+    func withServer(jobs: Int = 4, _ body: (TransferEngine, String) async throws -> Void) async throws {
+        let server = SampleAPIServer()
+        try await server.start()
+        let engine = TransferEngine(configuration: .init(concurrentTransfers: jobs))
+        do {
+            try await body(engine, await server.baseURL)
+        } catch {
+            await engine.stop()
+            await server.stop()
+            throw error
+        }
+        await engine.stop()
+        await server.stop()
+    }
+
+    @Test func downloadsInParallelOverReusedConnections() async throws {
+        try await withServer(jobs: 4) { engine, base in
+            let urls = (1...24).map { "\(base)/get/\(1000 + $0)-city\(String(format: "%02d", $0 % 12 + 1))_640.jpg" }
+            let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                for url in urls { group.addTask { try await engine.fetch(HTTPRequest(url: url)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(responses.count == 24)
+            #expect(responses.allSatisfy { $0.status == 200 && ImageFormat.sniff($0.body) == .jpeg })
+            #expect(responses.allSatisfy { $0.headers["content-type"] == "image/jpeg" })
+            #expect(engine.statistics.transfers == 24)
+            #expect(engine.statistics.connectionsOpened <= 4)
+        }
+    }
+
+    @Test func passesHTTPStatusesThrough() async throws {
+        try await withServer { engine, base in
+            let missing = try await engine.fetch(HTTPRequest(url: "\(base)/get/1-nosuchtheme01_640.jpg"))
+            #expect(missing.status == 404)
+            let badKey = try await engine.fetch(HTTPRequest(url: "\(base)/api/?key=wrong&q=x"))
+            #expect(badKey.status == 400)
+            #expect(badKey.bodyText.contains("Invalid or missing API key"))
+            #expect(badKey.headers["x-ratelimit-limit"] != nil)
+        }
+    }
+
+    @Test func enforcesTheBodyLimit() async throws {
+        try await withServer { engine, base in
+            await #expect(throws: FetchError.tooLarge(url: "\(base)/get/5-city01_1280.jpg", limit: 1_000)) {
+                try await engine.fetch(HTTPRequest(url: "\(base)/get/5-city01_1280.jpg", maximumBodyBytes: 1_000))
+            }
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/x", "javascript:alert(1)", "data:text/plain,x", "no url"])
+    func refusesAnythingButHTTP(url: String) async throws {
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        await #expect {
+            try await engine.fetch(HTTPRequest(url: url))
+        } throws: { error in
+            if case .refusedURL = error as? FetchError { return true }
+            return false
+        }
+        #expect(engine.statistics.transfers == 0)
+    }
+
+    @Test func followsAFewRedirectsButNotTooManyNorToOtherProtocols() async throws {
+        try await withServer { engine, base in
+            let short = try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/3"))
+            #expect(short.status == 200 && ImageFormat.sniff(short.body) == .jpeg)
+            await #expect(throws: FetchError.self) {
+                try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/9"))
+            }
+            let hostile = "\(base)/redirect?to=file:///etc/passwd"
+            await #expect {
+                try await engine.fetch(HTTPRequest(url: hostile))
+            } throws: { error in
+                switch error as? FetchError {
+                case .refusedURL, .transport: true
+                default: false
+                }
+            }
+        }
+    }
+
+    @Test func reportsAnUnreachableHost() async throws {
+        let engine = TransferEngine()
+        defer { engine.shutdown() }
+        await #expect {
+            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/x?key=SECRET99", secretQueryNames: ["key"]))
+        } throws: { error in
+            guard case .transport(let url, _) = error as? FetchError else { return false }
+            return !url.contains("SECRET99") && !(error as! FetchError).sentence.contains("SECRET99")
+        }
+    }
+
+    /// Issue 14: the transfer loop cleared cancellations it had not matched yet, so a request cancelled just before
+    /// it was queued could run all the same. A task cancelled before it asks is refused and reaches no server,
+    /// however the loop's turns fall.
+    @Test func aRequestCancelledBeforeItIsQueuedNeverRuns() async throws {
+        try await withServer { engine, base in
+            for index in 0..<200 {
+                let task = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
+                }
+                await #expect(throws: FetchError.cancelled) { try await task.value }
+            }
+            #expect(engine.statistics.transfers == 0)
+        }
+    }
+
+    /// Issue 14: every libcurl option is checked; one it refuses fails the transfer with a sentence, not silently.
+    @Test func anOptionLibcurlRefusesFailsTheTransferSayingWhich() async throws {
+        let engine = TransferEngine(configuration: .init(connectTimeoutSeconds: -1))
+        defer { engine.shutdown() }
+        await #expect {
+            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/"))
+        } throws: { error in
+            guard case .transport(_, let reason) = error as? FetchError else { return false }
+            return reason.hasPrefix("libcurl refused CURLOPT_CONNECTTIMEOUT = -1: ")
+        }
+        #expect(engine.statistics.transfers == 0)
+    }
+
+    @Test func cancellingQueuedRequestsLeavesTheOthersToFinish() async throws {
+        let server = SampleAPIServer(configuration: .init(faults: [.init(.delay(milliseconds: 50), on: .images)]))
+        try await server.start()
+        let base = await server.baseURL
+        let engine = TransferEngine(configuration: .init(concurrentTransfers: 1))
+        let tasks = (1...40).map { index in
+            Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg")) }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        for (index, task) in tasks.enumerated() where index % 2 == 1 { task.cancel() }
+        var finished = 0
+        var cancelled = 0
+        for task in tasks {
+            do {
+                let response = try await task.value
+                #expect(response.status == 200)
+                finished += 1
+            } catch {
+                #expect(error as? FetchError == .cancelled)
+                cancelled += 1
+            }
+        }
+        #expect(finished + cancelled == 40)
+        #expect(finished >= 20, "no request that was not cancelled is lost")
+        #expect(cancelled >= 15, "queued requests are dropped when cancelled, not transferred")
+        await engine.stop()
+        await server.stop()
+    }
+
+    /// Issue 14: the engine's end was awaited with a semaphore, blocking a thread of the cooperative pool. A scoped
+    /// engine is stopped when its body ends, by an error too, and its thread's end is awaited.
+    @Test func aScopedEngineIsStoppedWhenItsBodyEndsHoweverItEnds() async throws {
+        struct Failure: Error {}
+        var used: TransferEngine?
+        await #expect(throws: Failure.self) {
+            try await withTransferEngine { engine in
+                used = engine
+                throw Failure()
+            }
+        }
+        let engine = try #require(used)
+        await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/")) }
+        let count = try await withTransferEngine { engine in engine.statistics.transfers }
+        #expect(count == 0)
+    }
+
+    @Test func shutsDownWithWorkInFlight() async throws {
+        try await withServer { engine, base in
+            let tasks = (1...8).map { index in
+                Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
+            }
+            await engine.stop()
+            for task in tasks { _ = try? await task.value }
+            await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "\(base)/")) }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import VitrineTestSupport
+
+@testable import VitrineBasics
+@testable import VitrineStore
+
+@Suite struct ImageIndexSnapshotTests {
+    /// A cache holding `count` images, each under its own URL, written an hour ago (`settled`) or just now.
+    func cache(with count: Int, settled: Bool = true) throws -> (
+        TemporaryFolder, CacheStore, [String: CacheStore.ImageRecord]
+    ) {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        var records: [String: CacheStore.ImageRecord] = [:]
+        for index in 0..<count {
+            let url = "https://images.example/\(index).jpg"
+            records[url] = try cache.storeImage([0xFF, 0xD8, 0xFF, UInt8(index)], format: .jpeg, from: url)
+        }
+        if settled { try age(folder) }
+        return (folder, cache, records)
+    }
+
+    /// Dates every shard folder of the cache an hour back, as if nothing had changed in it since.
+    func age(_ folder: TemporaryFolder) throws {
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for kind in ["urls", "images"] {
+            let shards = try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent(kind).path)
+            for shard in shards {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: hourAgo],
+                    ofItemAtPath: folder.url.appendingPathComponent("\(kind)/\(shard)").path)
+            }
+        }
+    }
+
+    /// The stamps the cache verified the images of `records` with.
+    func stamps(_ cache: CacheStore, _ records: [String: CacheStore.ImageRecord]) -> [String: FileStamp] {
+        cache.imageRecords(for: Array(records.keys)).stamps
+    }
+
+    func indexFile(of url: String, in folder: TemporaryFolder) -> String {
+        let digest = SHA256.hex(of: url)
+        return folder.url.appendingPathComponent("urls/\(digest.prefix(2))/\(digest).json").path
+    }
+
+    @Test func readsBackWhatItWrites() throws {
+        let (folder, cache, records) = try cache(with: 20)
+        var snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let sha = String(repeating: "0f", count: 32)
+        snapshot.records[String(repeating: "a1", count: 32)] = CacheStore.ImageRecord(
+            sha256: sha, format: .webp, byteCount: 7, width: nil, height: nil)
+        #expect(snapshot.records.count == 21)
+        #expect(ImageIndexSnapshot(bytes: snapshot.encoded()) == snapshot)
+        #expect(snapshot.encoded() == ImageIndexSnapshot(bytes: snapshot.encoded())?.encoded())
+        #expect(FileManager.default.fileExists(atPath: folder.url.path))
+    }
+
+    @Test(arguments: [
+        "", "vitrine-images 2", "vitrine-images 1\n", "vitrine-images 1\nimage x\n",
+        "vitrine-images 1\nfolder 1 2 3 ../up\n", "vitrine-images 1\nfolder 1 -2 3 urls/ab\n",
+        "vitrine-images 1\nfolder 1 2 3 urls/ab/cd\n",
+        "vitrine-images 1\nimage \(String(repeating: "a", count: 64)) \(String(repeating: "B", count: 64)) jpeg 1 - -\n",
+        "vitrine-images 1\nimage \(String(repeating: "a", count: 64)) \(String(repeating: "b", count: 64)) tiff 1 - -\n",
+        "vitrine-images 1\nimage \(String(repeating: "a", count: 64)) \(String(repeating: "b", count: 64)) jpeg 1 x -\n",
+        "vitrine-images 1\nimage \(String(repeating: "a", count: 64)) \(String(repeating: "b", count: 64)) jpeg 1 2\n",
+    ])
+    func anythingButAWholeSnapshotIsIgnored(text: String) {
+        #expect(ImageIndexSnapshot(bytes: Array(text.utf8)) == nil)
+    }
+
+    @Test func unchangedFoldersAreTakenWithoutOpeningTheirEntries() throws {
+        let (folder, cache, records) = try cache(with: 30)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.records == records && lookup.fromSnapshot == 30)
+
+        // An entry rewritten in place, which the cache itself never does, leaves its folder's stamp as it was: the
+        // snapshot's record is what the build gets, which shows that the entry was not opened.
+        let url = "https://images.example/3.jpg"
+        let handle = try #require(FileHandle(forWritingAtPath: indexFile(of: url, in: folder)))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        #expect(cache.imageRecords(for: [url], snapshot: snapshot).records[url] == records[url])
+        #expect(cache.imageRecord(for: url) == nil)
+    }
+
+    @Test func aChangedFolderIsReadAgainAndOnlyItsEntriesAre() throws {
+        let (folder, cache, records) = try cache(with: 30)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        // The same URL downloaded again with other bytes, as another build sharing the cache would: a new index file
+        // renamed into the folder.
+        let url = "https://images.example/7.jpg"
+        let replaced = try cache.storeImage([0xFF, 0xD8, 0xFF, 0xEE, 0xEE], format: .jpeg, from: url)
+        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.records[url] == replaced)
+        #expect(lookup.fromSnapshot < 30 && lookup.fromSnapshot > 0)
+        var expected = records
+        expected[url] = replaced
+        #expect(lookup.records == expected)
+
+        // An image removed from the cache is missing again, not taken from the snapshot.
+        let other = "https://images.example/12.jpg"
+        try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[other])))
+        #expect(cache.imageRecords(for: [other], snapshot: snapshot).records[other] == nil)
+        #expect(FileManager.default.fileExists(atPath: indexFile(of: other, in: folder)))
+    }
+
+    @Test func imagesNoLongerInTheCacheAreLeftOut() throws {
+        let (folder, cache, records) = try cache(with: 10)
+        let url = "https://images.example/4.jpg"
+        try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[url])))
+        // Its folder dated back as well: the snapshot must see the file gone, not only the folder changed.
+        try age(folder)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        #expect(snapshot.records.count == 9 && snapshot.records[SHA256.hex(of: url)] == nil)
+        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.fromSnapshot == 9 && lookup.records[url] == nil && lookup.records.count == 9)
+    }
+
+    @Test func foldersChangedJustBeforeTheSnapshotAreLeftOut() throws {
+        let (folder, cache, records) = try cache(with: 10, settled: false)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        #expect(snapshot.records.isEmpty)
+        #expect(cache.imageRecords(for: Array(records.keys), snapshot: snapshot).records == records)
+        #expect(FileManager.default.fileExists(atPath: folder.url.path))
+    }
+
+    @Test func anImageChangedInPlaceIsNeitherTakenFromTheSnapshotNorKept() throws {
+        let (folder, cache, records) = try cache(with: 10)
+        defer { withExtendedLifetime(folder) {} }
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let url = "https://images.example/3.jpg"
+        let image = cache.imageFile(for: try #require(records[url]))
+        // The same size, other bytes, and the folder's time left as it was: only the file's own stamp tells.
+        let handle = try FileHandle(forWritingTo: image)
+        try handle.seek(toOffset: 3)
+        try handle.write(contentsOf: Data([0xEE]))
+        try handle.close()
+        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.records[url] == nil && lookup.records.count == 9 && lookup.fromSnapshot == 9)
+        #expect(!FileManager.default.fileExists(atPath: image.path), "the damaged bytes are removed")
+    }
+
+    @Test func aCopyMadeWithItsTimesIsVerifiedAgain() throws {
+        let (folder, cache, records) = try cache(with: 10)
+        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let copy = folder.url.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-a", folder.url.path, copy.path]
+        try process.run()
+        process.waitUntilExit()
+        // The copies are new files, so their bytes are hashed once before they are trusted.
+        let copied = CacheStore(root: copy)
+        let lookup = copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(lookup.records == records && lookup.fromSnapshot == 0)
+        let again = copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        #expect(again.records == records)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import VitrineModel
+import VitrineSources
+import VitrineStore
+
+/// A small gallery: three items over two pages, one missing variant, one failed image, hostile text.
+package func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</script> & ü \u{7}bell") -> GalleryModel {
+    let record = CacheStore.ImageRecord(sha256: String(repeating: "ab", count: 32), format: .jpeg, byteCount: 10)
+    let items = (1...3).map { index -> SourceItem in
+        let picture = SourceEntry.found(
+            caption: index == 1 ? hostileCaption : "port, ship \(index)",
+            credit: Credit(name: "user\(index)", url: index == 2 ? nil : "https://pixabay.com/photos/p-\(index)/"),
+            tile: RemoteImage(url: "https://cdn/\(index)_640.jpg", width: 640, height: 427),
+            full: RemoteImage(
+                url: index == 3 ? "https://cdn/broken.jpg" : "https://cdn/\(index)_1280.jpg", width: 1280, height: 853))
+        let variant: SourceEntry = index == 3 ? .missing(reason: "No “Hamburg graffiti” match for this item.") : picture
+        return SourceItem(sourceID: String(100 + index), entries: [picture, variant])
+    }
+    let result = SourceResult(
+        title: "Hamburg", source: SourceDescription(name: "pixabay", label: "Pixabay", home: "https://pixabay.com/"),
+        variants: [
+            SourceVariant(key: "original", label: "Original", query: "Hamburg"),
+            SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
+        ],
+        items: items, fetchedAt: nil)
+    var images: [String: ImageOutcome] = [:]
+    for index in 1...3 {
+        images["https://cdn/\(index)_640.jpg"] = .stored(record)
+        images["https://cdn/\(index)_1280.jpg"] = .stored(record)
+    }
+    images["https://cdn/broken.jpg"] = .failed(reason: "Download failed: HTTP 404")
+    return GalleryAssembler(itemsPerPage: 2).assemble(
+        result, images: images, notices: [.init(kind: .info, text: "A notice")])
+}
+
+/// Two users; the first with two albums (3 photos and 1 photo), the second with one empty album.
+package func sampleHierarchyResult() -> SourceResult {
+    func photo(_ id: Int) -> SourceItem {
+        SourceItem(
+            sourceID: String(id),
+            entries: [
+                .found(
+                    caption: id == 3 ? "" : "photo <\(id)>", credit: nil,
+                    tile: RemoteImage(url: "https://img/\(id)/150", width: 150, height: 150),
+                    full: RemoteImage(url: "https://img/\(id)/600", width: 600, height: 600))
+            ])
+    }
+    func album(_ id: Int, _ photos: [Int]) -> SourceGroup {
+        SourceGroup(
+            sourceID: String(id), title: "album \(id)",
+            cover: photos.first.map { RemoteImage(url: "https://img/\($0)/150") },
+            folder: "albums", itemFolder: "photos", items: photos.map(photo))
+    }
+    var result = SourceResult(
+        title: "JSONPlaceholder albums",
+        source: SourceDescription(name: "jsonplaceholder", label: "JSONPlaceholder", home: nil),
+        variants: [SourceVariant(key: "photo", label: "Photo", query: nil)], items: [], fetchedAt: nil)
+    result.groups = [
+        SourceGroup(
+            sourceID: "1", title: "Leanne Graham", subtitle: "Bret", folder: "users",
+            groups: [album(1, [1, 2, 3]), album(2, [4])]),
+        SourceGroup(
+            sourceID: "2", title: "Ervin Howell", subtitle: "Antonette", folder: "users", groups: [album(3, [])]),
+    ]
+    result.groupsTitle = "Users"
+    return result
+}
+
+/// `sampleHierarchyResult()` laid out, with photo 2's tile and the second album's cover failed to download.
+package func sampleHierarchy(itemsPerPage: Int = 2) -> GalleryModel {
+    let record = CacheStore.ImageRecord(sha256: String(repeating: "cd", count: 32), format: .jpeg, byteCount: 10)
+    var images: [String: ImageOutcome] = [:]
+    for id in 1...4 {
+        images["https://img/\(id)/150"] = .stored(record)
+        images["https://img/\(id)/600"] = .stored(record)
+    }
+    images["https://img/2/150"] = .failed(reason: "Download failed: HTTP 404")
+    images["https://img/4/150"] = .failed(reason: "Download failed: HTTP 500")
+    return GalleryAssembler(itemsPerPage: itemsPerPage).assemble(sampleHierarchyResult(), images: images)
+}
