@@ -82,13 +82,13 @@ public final class PoliteFetcher: HTTPFetching {
         self.now = now
     }
 
-    public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let host = Self.budgetKey(request.url)
         var attempt = 0
         while true {
             try await waitForBudget(host: host, url: request.publicURL)
             try await waitForQuota(of: request)
-            let outcome: Result<HTTPResponse, FetchError>
+            let outcome: Result<FetchResponse, FetchError>
             do {
                 outcome = .success(try await base.fetch(request))
             } catch {
@@ -119,7 +119,7 @@ public final class PoliteFetcher: HTTPFetching {
 
     /// How long to wait before trying again, or nil to stop; a wait the server asks for that is longer than the
     /// policy's longest fails the request at once, saying how long was asked.
-    private func retryDelay(for outcome: Result<HTTPResponse, FetchError>, attempt: Int, url: String)
+    private func retryDelay(for outcome: Result<FetchResponse, FetchError>, attempt: Int, url: String)
         throws(FetchError) -> Delay?
     {
         guard attempt <= policy.retries else { return nil }
@@ -179,7 +179,7 @@ public final class PoliteFetcher: HTTPFetching {
 
     /// Waits while the key's quota is spent, then counts one request against it; a wait longer than the policy's
     /// longest fails at once, saying when the quota allows the next request.
-    private func waitForQuota(of request: HTTPRequest) async throws(FetchError) {
+    private func waitForQuota(of request: FetchRequest) async throws(FetchError) {
         guard let quota = request.quota, let quotas else { return }
         while let wait = quotas.take(request, quota: quota, now: now()) {
             guard wait <= policy.maximumWait else {
@@ -205,7 +205,7 @@ public final class PoliteFetcher: HTTPFetching {
     /// Takes the budget from the latest response: the server is the authority, and on a 429 its Retry-After
     /// outranks the reset time. A 429 that gives neither a readable Retry-After nor a reset time leaves the budget
     /// alone: the retry's own backoff is the wait.
-    private func record(_ response: HTTPResponse, host: String) {
+    private func record(_ response: FetchResponse, host: String) {
         let limit = response.headers["x-ratelimit-limit"].flatMap { Int($0.trimmed) }.flatMap { $0 > 0 ? $0 : nil }
         let remaining = response.headers["x-ratelimit-remaining"].flatMap { Int($0.trimmed) }
         let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }.flatMap {
@@ -266,7 +266,7 @@ public final class PoliteFetcher: HTTPFetching {
         return "\(components.host ?? ""):\(components.port.map(String.init) ?? "")\(folder)/"
     }
 
-    static func describe(_ outcome: Result<HTTPResponse, FetchError>) -> String {
+    static func describe(_ outcome: Result<FetchResponse, FetchError>) -> String {
         switch outcome {
         case .success(let response) where response.status == 429: "rate limited"
         case .success(let response): "HTTP \(response.status)"

@@ -57,7 +57,7 @@ public final class TransferEngine: HTTPFetching {
 
     public var statistics: Statistics { counters.withLock { $0 } }
 
-    public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), ["http", "https"].contains(scheme)
         else { throw .refusedURL(url: request.publicURL) }
         let id = inbox.withLock { inbox -> UInt64 in
@@ -269,15 +269,15 @@ private struct WaitingQueue: Sendable {
 /// A request accepted by `fetch` that waits for a free transfer slot.
 private struct Waiting: Sendable {
     let id: UInt64
-    let request: HTTPRequest
-    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    let request: FetchRequest
+    let continuation: CheckedContinuation<FetchResponse, any Error>
 }
 
 /// One transfer on the loop thread: its easy handle and what has arrived so far.
 private final class ActiveTransfer {
     let id: UInt64
-    let request: HTTPRequest
-    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    let request: FetchRequest
+    let continuation: CheckedContinuation<FetchResponse, any Error>
     let easy = CurlEasyHandle()
     var body: [UInt8] = []
     var headers: [String: String] = [:]
@@ -315,12 +315,12 @@ private final class ActiveTransfer {
         }
     }
 
-    func outcome(_ result: CURLcode) -> Result<HTTPResponse, FetchError> {
+    func outcome(_ result: CURLcode) -> Result<FetchResponse, FetchError> {
         let url = request.publicURL
         switch result {
         case CURLE_OK:
             return .success(
-                HTTPResponse(
+                FetchResponse(
                     status: easy.info(CURLINFO_RESPONSE_CODE), headers: headers, body: body,
                     effectiveURL: easy.stringInfo(CURLINFO_EFFECTIVE_URL) ?? request.url,
                     connectionsOpened: easy.info(CURLINFO_NUM_CONNECTS)))

@@ -190,7 +190,7 @@ public struct GalleryPipeline: Sendable {
         /// The model's pages, in order (worked out once: `GalleryModel.pageJobs` walks every item).
         var jobs: [GalleryModel.PageJob]
         /// Released once the gallery's pages are published: it is the larger part of a build's memory.
-        var document: XMLDocument?
+        var document: LibXMLDocument?
         var stored: [CacheStore.ImageRecord]
         /// The image of each remote URL that is in the cache.
         var images: [String: CacheStore.ImageRecord]
@@ -318,7 +318,8 @@ public struct GalleryPipeline: Sendable {
                 progress(.rendering(done: done, total: total))
             }
             let modelInputs =
-                inputs.map { SHA256.hex(of: $0.digests.sorted { $0.key < $1.key }.map(\.value).joined()) } ?? whole
+                inputs.map { SHA256Hasher.hex(of: $0.digests.sorted { $0.key < $1.key }.map(\.value).joined()) }
+                ?? whole
             let folder = galleries[index].folder
             if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
                 try writer.write(document.serialized(), to: folder + "gallery.xml", inputs: modelInputs)
@@ -431,7 +432,7 @@ public struct GalleryPipeline: Sendable {
                     "random \(text(plan.folder)) \(plan.every.seconds) " + text(plan.source.configuration))
             }
         }
-        return SHA256.hex(of: lines.joined(separator: "\n"))
+        return SHA256Hasher.hex(of: lines.joined(separator: "\n"))
     }
 
     /// Source, fetch, cache and model for one gallery.
@@ -537,7 +538,7 @@ public struct GalleryPipeline: Sendable {
     /// Renders and writes one page from its view of the model, unless the previous run wrote it from the same
     /// inputs and it is still there.
     private func publish(
-        _ job: GalleryModel.PageJob, from model: () -> XMLDocument, inputs: String, renderer: PageRenderer,
+        _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, renderer: PageRenderer,
         writer: OutputWriter, counts: inout BuildSummary
     ) throws {
         if writer.keep(job.href, inputs: inputs) {
@@ -562,7 +563,7 @@ public struct GalleryPipeline: Sendable {
 
     /// What every page's inputs include besides its model: the theme's files and Vitrine's version.
     static func salt(of theme: Theme) -> String {
-        var hash = SHA256()
+        var hash = SHA256Hasher()
         hash.update(VitrineVersion.current.utf8)
         for name in theme.files.keys.sorted() {
             hash.update(name.utf8)

@@ -80,9 +80,9 @@ struct ImageDownloader: Sendable {
     }
 
     private func fetchOne(_ url: String) async throws -> (String, ImageOutcome, FileStamp?) {
-        let response: HTTPResponse
+        let response: FetchResponse
         do {
-            response = try await fetcher.fetch(HTTPRequest(url: url, maximumBodyBytes: maximumBytes))
+            response = try await fetcher.fetch(FetchRequest(url: url, maximumBodyBytes: maximumBytes))
         } catch .cancelled {
             throw CancellationError()
         } catch {

@@ -26,7 +26,7 @@ struct OutputImageRecovery: Sendable {
     func recover(_ url: String) -> (record: CacheStore.ImageRecord, stamp: FileStamp)? {
         guard let file = files[url],
             let bytes = RootedFiles(root: root).contents(file.path, limit: OutputWriter.largestVerifiedFile),
-            SHA256.hex(of: bytes) == file.sha256, let format = ImageFormat.sniff(bytes)
+            SHA256Hasher.hex(of: bytes) == file.sha256, let format = ImageFormat.sniff(bytes)
         else { return nil }
         return try? cache.storeStampedImage(bytes, format: format, from: url)
     }

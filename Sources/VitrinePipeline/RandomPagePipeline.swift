@@ -251,7 +251,7 @@ public struct RandomPagePipeline: Sendable {
     /// The seed of the update of the page in `folder` at `now`: the same clock gives the same photo where the API
     /// picks by seed, so that two builds from the same inputs give the same bytes.
     static func seed(folder: String, at now: Date) -> String {
-        String(SHA256.hex(of: "vitrine-random-1\u{0}\(folder)\u{0}\(RandomPageModel.timestamp(now))").prefix(16))
+        String(SHA256Hasher.hex(of: "vitrine-random-1\u{0}\(folder)\u{0}\(RandomPageModel.timestamp(now))").prefix(16))
     }
 
     // MARK: - Fetching a new image

@@ -141,7 +141,7 @@ public final class OutputWriter {
         if let size, stamp.size != Int64(size) { return false }
         if let known = verified[relativePath], known.sha256 == sha256, known.stamp == stamp { return true }
         guard let read = files.stampedContents(relativePath, limit: Self.largestVerifiedFile),
-            SHA256.hex(of: read.bytes) == sha256
+            SHA256Hasher.hex(of: read.bytes) == sha256
         else { return false }
         verified[relativePath] = .init(sha256: sha256, stamp: read.stamp)
         found[relativePath] = .file(read.stamp)
@@ -179,7 +179,7 @@ public final class OutputWriter {
     @discardableResult
     public func write(_ bytes: [UInt8], to relativePath: String, inputs: String? = nil) throws -> Bool {
         try Self.check(relativePath)
-        let sha256 = SHA256.hex(of: bytes)
+        let sha256 = SHA256Hasher.hex(of: bytes)
         written[relativePath] = OutputManifest.File(
             path: relativePath, sha256: sha256, size: bytes.count, inputs: inputs)
         let needed = try needsWriting(relativePath) { stamp in

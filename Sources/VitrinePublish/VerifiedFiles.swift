@@ -7,7 +7,7 @@ import VitrineBasics
 ///
 /// It needs no care after a crash: a file replaced or edited since has another stamp (a new inode, or new
 /// modification time), so an outdated entry only sends the writer to read and hash the file.
-/// The format is lines of text: `vitrine-verified 1`, then `SHA256 SIZE MTIME INODE PATH` (output-relative).
+/// The format is lines of text: `vitrine-verified 1`, then `SHA256Hasher SIZE MTIME INODE PATH` (output-relative).
 struct VerifiedFiles: Equatable, Sendable {
     private static let header = "vitrine-verified 1"
 

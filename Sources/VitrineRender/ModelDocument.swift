@@ -5,8 +5,8 @@ import VitrineModel
 package enum ModelDocument {
     static let version = "1"
 
-    package static func make(_ gallery: GalleryModel) -> XMLDocument {
-        let (document, root) = XMLDocument.make(root: "gallery")
+    package static func make(_ gallery: GalleryModel) -> LibXMLDocument {
+        let (document, root) = LibXMLDocument.make(root: "gallery")
         set(root, "version", version)
         set(root, "lang", gallery.language)
         text(root, "title", gallery.title)
@@ -37,8 +37,8 @@ package enum ModelDocument {
     }
 
     /// The model of a site's home page (`site` root; docs/model.md).
-    package static func make(_ site: SiteModel) -> XMLDocument {
-        let (document, root) = XMLDocument.make(root: "site")
+    package static func make(_ site: SiteModel) -> LibXMLDocument {
+        let (document, root) = LibXMLDocument.make(root: "site")
         set(root, "version", version)
         set(root, "id", SiteModel.pageID)
         set(root, "lang", site.language)

@@ -21,15 +21,15 @@ package final class PageInputs {
         var items: [xmlNodePtr]
     }
 
-    private let model: XMLDocument
+    private let model: LibXMLDocument
     private var head: [xmlNodePtr] = []
     private var parts: [String: Part] = [:]
 
     /// Computes the digests of every page of `model`; `salt` is mixed into each (the theme's digest).
-    package init(of model: XMLDocument, salt: String) {
+    package init(of model: LibXMLDocument, salt: String) {
         self.model = model
         guard let root = xmlDocGetRootElement(model.raw) else { return }
-        var hash = SHA256()
+        var hash = SHA256Hasher()
         hash.update(salt.utf8)
         hash.update(Self.attributes(of: root))
         var collections: [xmlNodePtr] = []
@@ -46,17 +46,17 @@ package final class PageInputs {
     }
 
     /// A whole document as the input of one page (the home page reads all of its model).
-    package static func digest(ofWhole document: XMLDocument, salt: String) -> String {
-        var hash = SHA256()
+    package static func digest(ofWhole document: LibXMLDocument, salt: String) -> String {
+        var hash = SHA256Hasher()
         hash.update(salt.utf8)
         if let root = xmlDocGetRootElement(document.raw) { hash.update(dump(root)) }
         return hash.finalize().hexString
     }
 
     /// A document with the parts of the model the page `id` reads, in the model's shape; nil for an unknown page.
-    package func view(of id: String) -> XMLDocument? {
+    package func view(of id: String) -> LibXMLDocument? {
         guard let part = parts[id], let modelRoot = xmlDocGetRootElement(model.raw) else { return nil }
-        let document = XMLDocument(owning: xmlNewDoc("1.0"))
+        let document = LibXMLDocument(owning: xmlNewDoc("1.0"))
         let root = xmlDocCopyNode(modelRoot, document.raw, 2)!
         xmlDocSetRootElement(document.raw, root)
         for node in head { xmlAddChild(root, xmlDocCopyNode(node, document.raw, 1)) }
@@ -75,20 +75,20 @@ package final class PageInputs {
 
     private func visit(_ collection: xmlNodePtr, above: [xmlNodePtr], context: [UInt8]) {
         let chain = above + [collection]
-        var shell = SHA256()
+        var shell = SHA256Hasher()
         shell.update(context)
         shell.update(Self.attributes(of: collection))
         var pages: [(id: String, number: String)] = []
         var items: [(node: xmlNodePtr, page: String, digest: [UInt8], entries: [String])] = []
         var nested: [xmlNodePtr] = []
-        var below = SHA256()
+        var below = SHA256Hasher()
         for node in Self.children(of: collection) {
             switch Self.name(of: node) {
             case "page":
                 shell.update(Self.dump(node))
                 pages.append((Self.attribute("id", of: node), Self.attribute("number", of: node)))
             case "item":
-                var item = SHA256()
+                var item = SHA256Hasher()
                 item.update(Self.dump(node))
                 let entries = Self.children(of: node).filter { Self.name(of: $0) == "entry" }.map {
                     Self.attribute("id", of: $0)
@@ -105,7 +105,7 @@ package final class PageInputs {
         let belowDigest = below.finalize()
         for page in pages {
             let shown = items.filter { $0.page == page.number }
-            var hash = SHA256()
+            var hash = SHA256Hasher()
             hash.update("grid".utf8)
             hash.update(shellDigest)
             hash.update(belowDigest)
@@ -115,13 +115,13 @@ package final class PageInputs {
         }
         for (index, item) in items.enumerated() {
             let neighbourhood = items[max(0, index - 1)...min(items.count - 1, index + 1)]
-            var hash = SHA256()
+            var hash = SHA256Hasher()
             hash.update("preview".utf8)
             hash.update(shellDigest)
             for neighbour in neighbourhood { hash.update(neighbour.digest) }
             let itemDigest = hash.finalize()
             for entry in item.entries {
-                var entryHash = SHA256()
+                var entryHash = SHA256Hasher()
                 entryHash.update(itemDigest)
                 entryHash.update(entry.utf8)
                 digests[entry] = entryHash.finalize().hexString

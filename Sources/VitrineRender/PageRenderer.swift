@@ -25,7 +25,7 @@ package final class PageRenderer {
         for kind in Set(jobs.map(\.kind)) { _ = try stylesheet(for: kind) }
     }
 
-    package func render(_ job: GalleryModel.PageJob, model: XMLDocument) throws(TemplateError) -> RenderedPage {
+    package func render(_ job: GalleryModel.PageJob, model: LibXMLDocument) throws(TemplateError) -> RenderedPage {
         let depth = job.href.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
         let bytes = try stylesheet(for: job.kind).apply(

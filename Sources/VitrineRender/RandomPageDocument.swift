@@ -4,9 +4,9 @@ import VitrineModel
 
 extension RandomPageModel {
     /// The model of the random page and the favorites page as a libxml2 document, ready for the theme.
-    package func document() -> XMLDocument {
+    package func document() -> LibXMLDocument {
         typealias M = ModelDocument
-        let document = XMLDocument(owning: xmlNewDoc("1.0"))
+        let document = LibXMLDocument(owning: xmlNewDoc("1.0"))
         let root = xmlNewDocNode(document.raw, nil, "gallery", nil)!
         xmlDocSetRootElement(document.raw, root)
         M.set(root, "version", ModelDocument.version)

@@ -83,8 +83,8 @@ package struct SiteFeeds {
         xmlSetProp(element, "type", type)
     }
 
-    private static func document(root name: String, namespace: String) -> XMLDocument {
-        let (document, root) = XMLDocument.make(root: name)
+    private static func document(root name: String, namespace: String) -> LibXMLDocument {
+        let (document, root) = LibXMLDocument.make(root: name)
         xmlSetNs(root, xmlNewNs(root, namespace, nil))
         return document
     }

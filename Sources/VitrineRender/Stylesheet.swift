@@ -13,7 +13,7 @@ final class CompiledStylesheet {
         let compiled: xsltStylesheetPtr
         do {
             compiled = try ThemeLoader.withTheme(theme) { () throws(XMLError) -> xsltStylesheetPtr in
-                let source = try XMLDocument.parse(bytes, url: ThemeLoader.uriPrefix + name)
+                let source = try LibXMLDocument.parse(bytes, url: ThemeLoader.uriPrefix + name)
                 return try LibXML.collectingErrors { () -> xsltStylesheetPtr? in
                     guard let style = xsltParseStylesheetDoc(source.raw) else { return nil }
                     if style.pointee.errors > 0 {
@@ -35,7 +35,7 @@ final class CompiledStylesheet {
 
     /// Applies the stylesheet to `model` with string parameters, under security prefs that forbid writing files,
     /// creating folders and any network or file reads; returns the serialized result.
-    func apply(to model: XMLDocument, parameters: [(String, String)], security: XSLTSecurity) throws(TemplateError)
+    func apply(to model: LibXMLDocument, parameters: [(String, String)], security: XSLTSecurity) throws(TemplateError)
         -> [UInt8]
     {
         guard let context = xsltNewTransformContext(raw, model.raw) else {

@@ -49,7 +49,7 @@ public struct FlickrSource: ImageSource {
 
     // MARK: - REST API
 
-    func request(page: Int, perPage: Int) -> HTTPRequest {
+    func request(page: Int, perPage: Int) -> FetchRequest {
         var components = URLComponents(string: endpoint + "rest/") ?? URLComponents()
         var items = [
             URLQueryItem(name: "method", value: term == nil ? "flickr.photos.getRecent" : "flickr.photos.search"),
@@ -64,7 +64,7 @@ public struct FlickrSource: ImageSource {
             URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1"),
         ]
         components.setStrictQuery(items)
-        return HTTPRequest(
+        return FetchRequest(
             url: components.string ?? endpoint, secretQueryNames: ["api_key"], maximumBodyBytes: 16 << 20,
             quota: Self.quota)
     }
@@ -180,7 +180,7 @@ public struct FlickrSource: ImageSource {
 
     // MARK: - Public feed
 
-    func feedRequest() -> HTTPRequest {
+    func feedRequest() -> FetchRequest {
         var components = URLComponents(string: endpoint + "feeds/photos_public.gne") ?? URLComponents()
         var items = [URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1")]
         if let term {
@@ -188,7 +188,7 @@ public struct FlickrSource: ImageSource {
             items += [URLQueryItem(name: "tags", value: tags), URLQueryItem(name: "tagmode", value: "all")]
         }
         components.setStrictQuery(items)
-        return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 4 << 20)
+        return FetchRequest(url: components.string ?? endpoint, maximumBodyBytes: 4 << 20)
     }
 
     private func collectFeed(using api: any APIResponseLoading) async throws -> SourceResult {

@@ -141,7 +141,7 @@ public struct JSONPlaceholderSource: ImageSource {
         _ path: String, api: any APIResponseLoading, decode: ([UInt8]) throws -> Value
     ) async throws -> (Value, Date) {
         let base = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
-        return try await api.load(HTTPRequest(url: "\(base)/\(path)", maximumBodyBytes: 16 << 20)) { response in
+        return try await api.load(FetchRequest(url: "\(base)/\(path)", maximumBodyBytes: 16 << 20)) { response in
             guard (200..<300).contains(response.status) else {
                 let message = response.bodyText.isEmpty ? "no message" : String(response.bodyText.prefix(300))
                 throw (500...599).contains(response.status) || response.status == 429

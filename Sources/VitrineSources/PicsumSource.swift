@@ -45,7 +45,7 @@ public struct PicsumSource: RandomImageSource {
         var photo: RandomPhoto?
         for _ in 0..<Self.attempts where photo == nil || photo?.id == currentID {
             let seed = makeSeed()
-            let request = HTTPRequest(
+            let request = FetchRequest(
                 url: url("seed/\(Self.pathSafe(seed))/info"), headers: ["Accept": "application/json"],
                 maximumBodyBytes: 1 << 20)
             photo = try await api.load(request) { response in
@@ -58,7 +58,7 @@ public struct PicsumSource: RandomImageSource {
         return photo!
     }
 
-    public func useReport(for photo: RandomPhoto) -> HTTPRequest? { nil }
+    public func useReport(for photo: RandomPhoto) -> FetchRequest? { nil }
 
     func url(_ path: String) -> String {
         (endpoint.hasSuffix("/") ? endpoint : endpoint + "/") + path

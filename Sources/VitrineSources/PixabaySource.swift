@@ -130,7 +130,7 @@ public struct PixabaySource: ImageSource {
         var skipped = 0
     }
 
-    func request(query: String, page: Int, perPage: Int) -> HTTPRequest {
+    func request(query: String, page: Int, perPage: Int) -> FetchRequest {
         var components = URLComponents(string: endpoint) ?? URLComponents()
         var items = (components.queryItems ?? []).filter { !["key", "q", "page", "per_page"].contains($0.name) }
         items += [
@@ -139,7 +139,7 @@ public struct PixabaySource: ImageSource {
             URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "per_page", value: String(perPage)),
         ]
         components.setStrictQuery(items)
-        return HTTPRequest(url: components.string ?? endpoint, secretQueryNames: ["key"], maximumBodyBytes: 16 << 20)
+        return FetchRequest(url: components.string ?? endpoint, secretQueryNames: ["key"], maximumBodyBytes: 16 << 20)
     }
 
     private func searchVariant(plan: Plan, api: any APIResponseLoading) async throws -> SearchOutcome? {

@@ -74,7 +74,7 @@ public protocol RandomImageSource: Sendable {
     func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto
     /// The request that tells the API a photo is being used, authorised as the API wants, when its policy asks
     /// for one.
-    func useReport(for photo: RandomPhoto) -> HTTPRequest?
+    func useReport(for photo: RandomPhoto) -> FetchRequest?
     /// The source picking by `seed` where the API picks by seed, so that the same seed gives the same photo;
     /// itself where it does not.
     func seeded(_ seed: String) -> any RandomImageSource
@@ -97,10 +97,10 @@ package struct UncachedAPIClient: APIResponseLoading {
         self.now = now
     }
 
-    package func load(_ request: HTTPRequest) async throws -> APIResponse {
+    package func load(_ request: FetchRequest) async throws -> APIResponse {
         var request = request
         request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
-        let response: HTTPResponse
+        let response: FetchResponse
         do {
             response = try await fetcher.fetch(request)
         } catch .cancelled {

@@ -185,7 +185,7 @@ extension ImageSource {
 /// How a source writes its `configuration`.
 enum SourceSettings {
     /// A one-way digest of an API key, for what must change with the key (the answers it gets) without holding it.
-    static func keyDigest(_ key: String) -> String { SHA256.hex(of: "vitrine-key-digest-1\u{0}" + key) }
+    static func keyDigest(_ key: String) -> String { SHA256Hasher.hex(of: "vitrine-key-digest-1\u{0}" + key) }
 
     /// A source's `configuration` from its name and settings, each value length-prefixed so that no two settings
     /// read alike.

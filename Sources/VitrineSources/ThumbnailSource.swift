@@ -21,12 +21,12 @@ public struct ThumbnailSource: ImageSource {
         Self.configuration("thumbnails", ["endpoint": endpoint, "limit": String(limit)])
     }
 
-    func request() -> HTTPRequest {
+    func request() -> FetchRequest {
         var components = URLComponents(string: endpoint) ?? URLComponents()
         var items = (components.queryItems ?? []).filter { $0.name != "limit" }
         items.append(URLQueryItem(name: "limit", value: String(limit)))
         components.setStrictQuery(items)
-        return HTTPRequest(url: components.string ?? endpoint, maximumBodyBytes: 16 << 20)
+        return FetchRequest(url: components.string ?? endpoint, maximumBodyBytes: 16 << 20)
     }
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {

@@ -37,7 +37,7 @@ public struct UnsplashSource: RandomImageSource {
 
     var authorization: [String: String] { ["Authorization": "Client-ID \(key)", "Accept-Version": "v1"] }
 
-    func request() -> HTTPRequest {
+    func request() -> FetchRequest {
         var components = URLComponents(string: endpoint) ?? URLComponents()
         components.path = (components.path.hasSuffix("/") ? components.path : components.path + "/") + "photos/random"
         var items = [URLQueryItem(name: "count", value: String(Self.count))]
@@ -45,7 +45,7 @@ public struct UnsplashSource: RandomImageSource {
             items.append(URLQueryItem(name: "query", value: query))
         }
         components.setStrictQuery(items)
-        return HTTPRequest(url: components.string ?? endpoint, headers: authorization, maximumBodyBytes: 4 << 20)
+        return FetchRequest(url: components.string ?? endpoint, headers: authorization, maximumBodyBytes: 4 << 20)
     }
 
     public func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto {
@@ -65,12 +65,12 @@ public struct UnsplashSource: RandomImageSource {
 
     /// The authorised request to the photo's `download_location`; nil when it is missing or on another host than
     /// the API's, which must never see the key.
-    public func useReport(for photo: RandomPhoto) -> HTTPRequest? {
+    public func useReport(for photo: RandomPhoto) -> FetchRequest? {
         guard let location = photo.downloadLocation, RemoteURLPolicy.accepts(location),
             let host = URLComponents(string: location)?.host?.lowercased(),
             host == URLComponents(string: endpoint)?.host?.lowercased()
         else { return nil }
-        return HTTPRequest(url: location, headers: authorization, maximumBodyBytes: 1 << 20)
+        return FetchRequest(url: location, headers: authorization, maximumBodyBytes: 1 << 20)
     }
 
     /// The message of an error answer: `{"errors":["…"]}`, or the plain text of a rate-limit answer.

@@ -47,11 +47,11 @@ public struct CacheStore: Sendable {
         public var body: Data
     }
 
-    public func storedResponse(for request: HTTPRequest) -> StoredResponse? { stampedResponse(for: request)?.response }
+    public func storedResponse(for request: FetchRequest) -> StoredResponse? { stampedResponse(for: request)?.response }
 
     /// The stored response for `request` and the stamp of the file it was read from, which a later build compares
     /// to tell that the cache still holds the same answer.
-    func stampedResponse(for request: HTTPRequest) -> (response: StoredResponse, stamp: FileStamp)? {
+    func stampedResponse(for request: FetchRequest) -> (response: StoredResponse, stamp: FileStamp)? {
         let descriptor = open(responseFile(for: request).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -64,13 +64,13 @@ public struct CacheStore: Sendable {
     }
 
     /// The stamp of the file holding the stored response for `request`.
-    func responseStamp(for request: HTTPRequest) -> FileStamp? { FileStamp.of(responseFile(for: request).path) }
+    func responseStamp(for request: FetchRequest) -> FileStamp? { FileStamp.of(responseFile(for: request).path) }
 
     /// Where the response for `request` is stored, relative to `root`: named by the public URL and, when the
     /// request carries secrets (a key in the query or an `Authorization` header), by a digest of them, so that the
     /// answer given to one key is never served to another, and no name or file holds a key.
-    func responsePath(for request: HTTPRequest) -> String {
-        var hash = SHA256()
+    func responsePath(for request: FetchRequest) -> String {
+        var hash = SHA256Hasher()
         hash.update(request.publicURL.utf8)
         if let keyDigest = Self.keyDigest(of: request) {
             hash.update([0])
@@ -82,10 +82,10 @@ public struct CacheStore: Sendable {
 
     /// A one-way digest of the request's secrets (its API key), by which the cache files what depends on the key;
     /// nil when it carries none.
-    static func keyDigest(of request: HTTPRequest) -> [UInt8]? {
+    static func keyDigest(of request: FetchRequest) -> [UInt8]? {
         let secrets = request.secretValues
         guard !secrets.isEmpty else { return nil }
-        var keyHash = SHA256()
+        var keyHash = SHA256Hasher()
         keyHash.update("vitrine-key-digest-1".utf8)
         for secret in secrets {
             keyHash.update([0])
@@ -94,7 +94,7 @@ public struct CacheStore: Sendable {
         return keyHash.finalize()
     }
 
-    public func store(_ response: HTTPResponse, for request: HTTPRequest, at date: Date) throws(FileWriteError) {
+    public func store(_ response: FetchResponse, for request: FetchRequest, at date: Date) throws(FileWriteError) {
         let stored = StoredResponse(
             url: request.publicURL, fetchedAt: date, status: response.status,
             contentType: response.headers["content-type"], body: Data(response.body))
@@ -110,14 +110,14 @@ public struct CacheStore: Sendable {
         try AtomicFile.write(data, to: responseFile(for: request), temporaryFolder: temporaryFolder)
     }
 
-    func responseFile(for request: HTTPRequest) -> URL { root.appendingPathComponent(responsePath(for: request)) }
+    func responseFile(for request: FetchRequest) -> URL { root.appendingPathComponent(responsePath(for: request)) }
 
     /// Where the ``BuildState`` of the output folder `output` is kept.
     func buildStatePath(for output: URL) -> String { outputRecords(for: output).state }
 
     /// Where the cache keeps its records of the output folder `output`.
     package func outputRecords(for output: URL) -> OutputRecordPaths {
-        let digest = SHA256.hex(of: output.standardizedFileURL.path)
+        let digest = SHA256Hasher.hex(of: output.standardizedFileURL.path)
         return OutputRecordPaths(
             state: shardedPath("builds", digest, extension: "state"),
             verified: shardedPath("builds", digest, extension: "verified"), temporaryFolder: temporaryFolder)
@@ -171,7 +171,7 @@ public struct CacheStore: Sendable {
         }
         let files = RootedFiles(root: root.path)
         for url in urls {
-            let digest = SHA256.hex(of: url)
+            let digest = SHA256Hasher.hex(of: url)
             if let record = snapshot?.records[digest], let stamp = snapshot?.imageStamps[record.sha256],
                 isUnchanged(Self.urlFolder(digest)), isUnchanged(Self.imageFolder(record)),
                 lookup.stamps[record.sha256] == stamp || files.stamp(Self.imagePath(of: record)) == stamp
@@ -213,7 +213,7 @@ public struct CacheStore: Sendable {
         }
         var candidates: [(digest: String, record: ImageRecord)] = []
         for (url, record) in records {
-            let digest = SHA256.hex(of: url)
+            let digest = SHA256Hasher.hex(of: url)
             guard stamp(Self.urlFolder(digest)) != nil, stamp(Self.imageFolder(record)) != nil else { continue }
             candidates.append((digest, record))
         }
@@ -232,7 +232,7 @@ public struct CacheStore: Sendable {
 
     /// Where the ``ImageIndexSnapshot`` of the builds of the output folder `output` is kept.
     package func imageSnapshotPath(for output: URL) -> String {
-        shardedPath("builds", SHA256.hex(of: output.standardizedFileURL.path), extension: "images")
+        shardedPath("builds", SHA256Hasher.hex(of: output.standardizedFileURL.path), extension: "images")
     }
 
     private static func urlFolder(_ digest: String) -> String { "urls/\(digest.prefix(2))" }
@@ -272,7 +272,7 @@ public struct CacheStore: Sendable {
         }
         if stamp == knownStamp { return stamp }
         guard let read = files.stampedContents(path, limit: record.byteCount),
-            SHA256.hex(of: read.bytes) == record.sha256
+            SHA256Hasher.hex(of: read.bytes) == record.sha256
         else {
             files.remove(path)
             return nil
@@ -300,7 +300,7 @@ public struct CacheStore: Sendable {
     {
         let size = ImageDimensions.read(bytes, format: format)
         let record = ImageRecord(
-            sha256: SHA256.hex(of: bytes), format: format, byteCount: bytes.count, width: size?.width,
+            sha256: SHA256Hasher.hex(of: bytes), format: format, byteCount: bytes.count, width: size?.width,
             height: size?.height)
         let files = RootedFiles(root: root.path)
         let stamp: FileStamp
@@ -361,7 +361,9 @@ public struct CacheStore: Sendable {
         shardedPath("images", record.sha256, extension: record.format.fileExtension)
     }
 
-    private func urlIndexPath(for url: String) -> String { shardedPath("urls", SHA256.hex(of: url), extension: "json") }
+    private func urlIndexPath(for url: String) -> String {
+        shardedPath("urls", SHA256Hasher.hex(of: url), extension: "json")
+    }
 
     /// `root/KIND/ab/DIGEST.EXT`, as a plain path (lookups are made thousands of times a run).
     private func shardedPath(_ kind: String, _ digest: String, extension fileExtension: String) -> String {

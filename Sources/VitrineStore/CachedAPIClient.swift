@@ -44,15 +44,15 @@ public struct APIResponse: Sendable {
 
 /// How sources load API responses; the pipeline gives them a cache in front of the network.
 public protocol APIResponseLoading: Sendable {
-    func load(_ request: HTTPRequest) async throws -> APIResponse
+    func load(_ request: FetchRequest) async throws -> APIResponse
     /// Loads the answer to `request` and reads it with `decode`. Only an answer that `decode` accepts may be kept
     /// in a cache: a rejection the API sends as a success (Flickr's `"stat": "fail"`, an HTML page served with 200)
     /// is never taken for an answer on a later run.
-    func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value
+    func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value
 }
 
 extension APIResponseLoading {
-    public func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+    public func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
         try decode(try await load(request))
     }
 }
@@ -112,7 +112,7 @@ public final class CachedAPIClient: APIResponseLoading {
         used.withLock { $0.map { $0.values.sorted { $0.path < $1.path } } }
     }
 
-    private func use(_ request: HTTPRequest, stamp: FileStamp?, fetchedAt: Date) {
+    private func use(_ request: FetchRequest, stamp: FileStamp?, fetchedAt: Date) {
         let path = cache.responsePath(for: request)
         used.withLock { used in
             guard used != nil else { return }
@@ -121,11 +121,11 @@ public final class CachedAPIClient: APIResponseLoading {
         }
     }
 
-    public func load(_ request: HTTPRequest) async throws -> APIResponse {
+    public func load(_ request: FetchRequest) async throws -> APIResponse {
         try await load(request) { $0 }
     }
 
-    public func load<Value>(_ request: HTTPRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+    public func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
         var request = request
         request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
         let stamped = cache.stampedResponse(for: request)
@@ -149,7 +149,7 @@ public final class CachedAPIClient: APIResponseLoading {
             throw NothingCachedError(url: request.publicURL)
         }
         counts.withLock { $0.requests += 1 }
-        let response: HTTPResponse
+        let response: FetchResponse
         do {
             response = try await fetcher.fetch(request)
         } catch .cancelled {

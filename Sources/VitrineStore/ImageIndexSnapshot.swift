@@ -17,8 +17,8 @@ import VitrineBasics
 /// too and compared with a `stat` before an entry is used.
 ///
 /// The format is lines of text: `vitrine-images 2`, then `folder SIZE MTIME INODE PATH` (cache-relative),
-/// `image URL-DIGEST SHA256 FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height, and
-/// `bytes SHA256 SIZE MTIME INODE`, the stamp each image's bytes were verified with.
+/// `image URL-DIGEST SHA256Hasher FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height, and
+/// `bytes SHA256Hasher SIZE MTIME INODE`, the stamp each image's bytes were verified with.
 package struct ImageIndexSnapshot: Equatable, Sendable {
     private static let header = "vitrine-images 2"
     /// Far above the clock tick of any file system Vitrine runs on (4 ms here).

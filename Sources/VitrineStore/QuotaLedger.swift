@@ -17,13 +17,13 @@ public struct QuotaLedger: RequestQuotaLedger {
     var folder: URL { cache.root.appendingPathComponent("quotas") }
 
     /// The ledger file of the key `request` carries, or nil when it carries none.
-    func file(for request: HTTPRequest, quota: RequestQuota) -> URL? {
+    func file(for request: FetchRequest, quota: RequestQuota) -> URL? {
         guard let digest = CacheStore.keyDigest(of: request) else { return nil }
         let service = String(quota.service.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic })
         return folder.appendingPathComponent("\(service)-\(digest.hexString.prefix(32)).times")
     }
 
-    public func take(_ request: HTTPRequest, quota: RequestQuota, now: Date) -> Duration? {
+    public func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration? {
         guard let file = file(for: request, quota: quota) else { return nil }
         var lock = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if lock < 0 && errno == ENOENT {

@@ -30,8 +30,8 @@ import VitrineTemplates
         return try #require(report["summary"] as? [String: Any])
     }
 
-    func model(_ workspace: Workspace) throws -> XMLDocument {
-        try XMLDocument.parse([UInt8](Data(contentsOf: workspace.url.appendingPathComponent("out/gallery.xml"))))
+    func model(_ workspace: Workspace) throws -> LibXMLDocument {
+        try LibXMLDocument.parse([UInt8](Data(contentsOf: workspace.url.appendingPathComponent("out/gallery.xml"))))
     }
 
     @Test func aQuickRunBuildsEveryPageKindWithWorkingLinks() async throws {
@@ -242,11 +242,11 @@ import VitrineTemplates
             #expect(crawl.pages.contains("people/albums/2/page-2.html"))
             let photo = try site.page("people/photos/100.html")
             #expect(photo.strings("//ol[@class='crumbs']/li/a/@href").first == "../../people/index.html")
-            let document = try XMLDocument.parse(
+            let document = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: site.root.appendingPathComponent("people/gallery.xml"))))
             #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
             // The home page's card and the manifest count the photos of every album, not the top list's none.
-            let home = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("site.xml"))))
+            let home = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("site.xml"))))
             #expect(home.strings("//gallery/@item-count") == ["100"])
             #expect(home.strings("//gallery/image[@role='cover']/@src").count == 1)
             let manifest = try #require(

@@ -60,7 +60,7 @@ import VitrineTemplates
             let bytes = try Data(contentsOf: scenario.site.root.appendingPathComponent(image))
             #expect(ImageFormat.sniff(bytes) == .jpeg && bytes.suffix(2) == Data([0xFF, 0xD9]), "\(image) is damaged")
         }
-        let model = try XMLDocument.parse(
+        let model = try LibXMLDocument.parse(
             [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
         #expect(model.strings("//item").count == items)
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
@@ -315,7 +315,7 @@ import VitrineTemplates
                     !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" },
                     "\(page)")
             }
-            let model = try XMLDocument.parse(
+            let model = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
             #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
             #expect(try await scenario.build(["--per-page", "20", "--strict"]).status == 2)

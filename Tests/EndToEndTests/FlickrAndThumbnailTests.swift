@@ -23,7 +23,7 @@ import VitrineTemplates
         for image in crawl.files where image.hasPrefix("images/") {
             #expect(ImageFormat.sniff(try Data(contentsOf: site.root.appendingPathComponent(image))) != nil)
         }
-        let model = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+        let model = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
         #expect(model.strings("//item").count == items)
         return site
@@ -70,7 +70,7 @@ import VitrineTemplates
             #expect(outcome.stderr.contains("50 items"))
             let site = try checkSite(workspace, items: 50)
             #expect(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("page-2.html").path))
-            let model = try XMLDocument.parse(
+            let model = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
             let credits = model.strings("//credit/@href")
             #expect(credits.count == 50 && credits.allSatisfy { $0.hasPrefix("https://www.flickr.com/photos/") })
@@ -145,7 +145,7 @@ import VitrineTemplates
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let site = try checkSite(workspace, items: 20)
             #expect(server.requests().contains { $0.path.hasSuffix("photos_public.gne") })
-            let captions = try XMLDocument.parse(
+            let captions = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml")))
             ).strings("//caption")
             #expect(captions.contains { $0.contains("'") })

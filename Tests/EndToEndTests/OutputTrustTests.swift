@@ -55,7 +55,7 @@ import Testing
         let manifest = try #require(OutputManifest.read(in: bench.workspace.url.appendingPathComponent(out)))
         for file in manifest.files {
             let bytes = try #require(tree[file.path], "\(file.path) is listed but missing")
-            #expect(SHA256.hex(of: bytes) == file.sha256, "\(file.path) does not match the manifest")
+            #expect(SHA256Hasher.hex(of: bytes) == file.sha256, "\(file.path) does not match the manifest")
         }
         #expect(tree.keys.filter { $0.contains(".vitrine-") && $0 != OutputManifest.fileName }.isEmpty)
         #expect(tree[OutputJournal.fileName] == nil)
@@ -180,7 +180,7 @@ import Testing
             let cache = try bench.workspace.tree("cache")
             #expect(cache.keys.filter { $0.contains(".vitrine-") }.isEmpty, "no temporary file is left in the cache")
             for (path, bytes) in cache where path.hasPrefix("images/") {
-                #expect(SHA256.hex(of: bytes).hasPrefix(Self.stem(of: path)), "cache/\(path) is damaged")
+                #expect(SHA256Hasher.hex(of: bytes).hasPrefix(Self.stem(of: path)), "cache/\(path) is damaged")
             }
         }
     }
@@ -215,7 +215,7 @@ import Testing
             #expect(try Data(contentsOf: editedURL) == original, "the edited image is put right")
             for folder in ["out", "cache"] {
                 for (path, bytes) in try bench.workspace.tree(folder) where path.hasPrefix("images/") {
-                    #expect(SHA256.hex(of: bytes).hasPrefix(Self.stem(of: path)), "\(folder)/\(path) is damaged")
+                    #expect(SHA256Hasher.hex(of: bytes).hasPrefix(Self.stem(of: path)), "\(folder)/\(path) is damaged")
                 }
             }
             try expectConsistent(bench)

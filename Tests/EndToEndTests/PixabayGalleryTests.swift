@@ -54,7 +54,7 @@ import VitrineTemplates
         let everyReference = try crawl.pages.flatMap { try site.references(of: $0) }
         #expect(!everyReference.contains { $0.contains("127.0.0.1") })
 
-        let model = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+        let model = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
         #expect(model.strings("//item").count == 30)
         #expect(model.strings("//entry[@variant='graffiti'][missing]").count == 14)
@@ -69,7 +69,7 @@ import VitrineTemplates
     @Test func previewPagesChainThroughEveryItemInBothVariants() async throws {
         #expect(try await build().status == 0)
         let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
-        let model = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+        let model = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
         let first = try #require(model.strings("//item[1]/entry[@variant='original']/@href").first)
         let original = try site.nextChain(from: first)
         #expect(original.chain.count == 30 && original.prevMatches)
@@ -339,13 +339,13 @@ import VitrineTemplates
         let url = try #require(base)
         let engine = TransferEngine()
         defer { engine.shutdown() }
-        let index = try await engine.fetch(HTTPRequest(url: url))
+        let index = try await engine.fetch(FetchRequest(url: url))
         #expect(index.status == 200 && index.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(index.bodyText.contains("<!DOCTYPE html>"))
-        #expect(try await engine.fetch(HTTPRequest(url: url + "assets/vitrine.css")).status == 200)
-        #expect(try await engine.fetch(HTTPRequest(url: url + "items/")).status == 404)
-        #expect(try await engine.fetch(HTTPRequest(url: url + "%2e%2e/%2e%2e/etc/passwd")).status == 404)
-        #expect(try await engine.fetch(HTTPRequest(url: url + ".vitrine-manifest.json")).status == 404)
+        #expect(try await engine.fetch(FetchRequest(url: url + "assets/vitrine.css")).status == 200)
+        #expect(try await engine.fetch(FetchRequest(url: url + "items/")).status == 404)
+        #expect(try await engine.fetch(FetchRequest(url: url + "%2e%2e/%2e%2e/etc/passwd")).status == 404)
+        #expect(try await engine.fetch(FetchRequest(url: url + ".vitrine-manifest.json")).status == 404)
         running.send(SIGINT)
         #expect(try await running.wait().status == 0)
     }

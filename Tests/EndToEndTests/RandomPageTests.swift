@@ -46,7 +46,7 @@ import VitrineTemplates
         RandomPageState.read(in: workspace.url.appendingPathComponent("out"))
     }
 
-    func page(_ workspace: Workspace) throws -> XMLDocument {
+    func page(_ workspace: Workspace) throws -> LibXMLDocument {
         try SiteInspector(root: workspace.url.appendingPathComponent("out")).page("index.html")
     }
 
@@ -55,7 +55,7 @@ import VitrineTemplates
         let crawl = try site.crawl()
         #expect(crawl.broken == [])
         #expect(crawl.pages == ["index.html", "favorites.html"])
-        let model = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+        let model = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
         #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
     }
 

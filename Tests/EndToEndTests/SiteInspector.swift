@@ -6,8 +6,8 @@ import Foundation
 struct SiteInspector {
     let root: URL
 
-    func page(_ relative: String) throws -> XMLDocument {
-        try XMLDocument.parseHTML([UInt8](Data(contentsOf: root.appendingPathComponent(relative))))
+    func page(_ relative: String) throws -> LibXMLDocument {
+        try LibXMLDocument.parseHTML([UInt8](Data(contentsOf: root.appendingPathComponent(relative))))
     }
 
     /// Every local reference of a page (links, images, styles, scripts), resolved to a path from the root.

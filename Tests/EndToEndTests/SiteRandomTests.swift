@@ -113,7 +113,8 @@ import VitrineTemplates
             #expect(favorites.strings("//nav[contains(@class, 'random-nav')]/a/@href") == ["../random/index.html"])
 
             for model in ["random/gallery.xml", "site.xml"] {
-                let document = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent(model))))
+                let document = try LibXMLDocument.parse(
+                    [UInt8](Data(contentsOf: site.root.appendingPathComponent(model))))
                 #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [], "\(model)")
             }
             let manifest = try #require(OutputManifest.read(in: site.root))
@@ -123,7 +124,7 @@ import VitrineTemplates
             #expect(listed.isSuperset(of: ["random/index.html", "random/favorites.html", "random/random.json", image]))
             let sitemap = try String(contentsOf: site.root.appendingPathComponent("sitemap.xml"), encoding: .utf8)
             #expect(sitemap.contains("<loc>https://example.org/snapshots/random/index.html</loc>"))
-            let feed = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("feed.xml"))))
+            let feed = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("feed.xml"))))
             #expect(
                 feed.strings("//*[local-name()='entry']/*[local-name()='summary']").last
                     == "A new image every 10 minutes from Lorem Picsum")

@@ -291,7 +291,7 @@ import Testing
         var compared = 0
         do {
             for request in requests {
-                let response = try await engine.fetch(HTTPRequest(url: request.url, headers: request.headers))
+                let response = try await engine.fetch(FetchRequest(url: request.url, headers: request.headers))
                 let body =
                     request.url.contains("photos_public") ? FlickrSource.mendQuoteEscapes(response.body) : response.body
                 #expect(response.status == 200, "\(request.url)")

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func publicURLDropsSecretQueryParameters() {
-        let request = HTTPRequest(
+        let request = FetchRequest(
             url: "https://pixabay.com/api/?key=SECRET123&q=Hamburg&page=2", secretQueryNames: ["key"])
         #expect(request.publicURL == "https://pixabay.com/api/?q=Hamburg&page=2")
         #expect(!request.publicURL.contains("SECRET123"))

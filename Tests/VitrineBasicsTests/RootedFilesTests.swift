@@ -57,14 +57,15 @@ import VitrineTestSupport
         let files = RootedFiles(root: folder.url.appendingPathComponent("out").path)
         let descriptor = open(source.path, O_RDONLY)
         defer { close(descriptor) }
-        let stamp = try files.copy(from: descriptor, sha256: SHA256.hex(of: [1, 2, 3] as [UInt8]), to: "images/c.jpg")
+        let stamp = try files.copy(
+            from: descriptor, sha256: SHA256Hasher.hex(of: [1, 2, 3] as [UInt8]), to: "images/c.jpg")
         #expect(stamp.size == 3)
         let copy = folder.url.appendingPathComponent("out/images/c.jpg")
         // An edit of the copy leaves the source as it was.
         try Data([9, 9, 9]).write(to: copy)
         #expect(try Data(contentsOf: source) == Data([1, 2, 3]))
         #expect {
-            try files.copy(from: descriptor, sha256: SHA256.hex(of: [7] as [UInt8]), to: "images/d.jpg")
+            try files.copy(from: descriptor, sha256: SHA256Hasher.hex(of: [7] as [UInt8]), to: "images/d.jpg")
         } throws: { error in
             if case .sourceDamaged = error as? FileCopyError { return true }
             return false
@@ -83,13 +84,13 @@ import VitrineTestSupport
         defer { close(descriptor) }
         let stamp = try #require(FileStamp.of(descriptor: descriptor))
         let files = RootedFiles(root: folder.url.appendingPathComponent("out").path)
-        try files.copy(from: descriptor, sha256: SHA256.hex(of: bytes), verified: stamp, to: "a.jpg")
+        try files.copy(from: descriptor, sha256: SHA256Hasher.hex(of: bytes), verified: stamp, to: "a.jpg")
         #expect(try [UInt8](Data(contentsOf: folder.url.appendingPathComponent("out/a.jpg"))) == bytes)
         // Once the file no longer has the stamp it was verified with, its bytes are checked on the way.
         var other = stamp
         other.modified += 1
         #expect(throws: FileCopyError.self) {
-            try files.copy(from: descriptor, sha256: SHA256.hex(of: [1] as [UInt8]), verified: other, to: "b.jpg")
+            try files.copy(from: descriptor, sha256: SHA256Hasher.hex(of: [1] as [UInt8]), verified: other, to: "b.jpg")
         }
     }
 }

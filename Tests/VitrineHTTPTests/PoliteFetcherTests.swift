@@ -9,12 +9,12 @@ import VitrineTestSupport
     /// A fetcher that answers from a script, one answer per call, and records the waits it was asked to make; its
     /// clock moves on by each wait, and by nothing else.
     final class Script: Sendable {
-        let answers: Mutex<[Result<HTTPResponse, FetchError>]>
+        let answers: Mutex<[Result<FetchResponse, FetchError>]>
         let waits = Mutex<[Duration]>([])
         let calls = Mutex(0)
         let origin = ContinuousClock.now
 
-        init(_ answers: [Result<HTTPResponse, FetchError>]) { self.answers = Mutex(answers) }
+        init(_ answers: [Result<FetchResponse, FetchError>]) { self.answers = Mutex(answers) }
 
         func fetcher(retries: Int = 3) -> PoliteFetcher {
             let base = FakeFetcher { [self] _ in
@@ -28,11 +28,11 @@ import VitrineTestSupport
         }
     }
 
-    static func response(_ status: Int, _ headers: [String: String] = [:]) -> Result<HTTPResponse, FetchError> {
-        .success(HTTPResponse(status: status, headers: headers, body: [], effectiveURL: "http://h/"))
+    static func response(_ status: Int, _ headers: [String: String] = [:]) -> Result<FetchResponse, FetchError> {
+        .success(FetchResponse(status: status, headers: headers, body: [], effectiveURL: "http://h/"))
     }
 
-    let request = HTTPRequest(url: "http://h/api/")
+    let request = FetchRequest(url: "http://h/api/")
 
     @Test func retriesTransientFailuresWithGrowingBackoff() async throws {
         let script = Script([.failure(.transport(url: "u", reason: "reset")), Self.response(503), Self.response(200)])
@@ -133,7 +133,7 @@ import VitrineTestSupport
         var refused: Int { state.withLock { $0.refused } }
         var served: Int { state.withLock { $0.served } }
 
-        func answer() -> Result<HTTPResponse, FetchError> {
+        func answer() -> Result<FetchResponse, FetchError> {
             state.withLock { state in
                 let now = ContinuousClock.now
                 if now - state.start >= window { state = (now, 0, state.refused, state.served) }
@@ -172,9 +172,9 @@ import VitrineTestSupport
             200, ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30"])
         let script = Script([spent, Self.response(200), Self.response(200)])
         let fetcher = script.fetcher()
-        _ = try await fetcher.fetch(HTTPRequest(url: "http://h/api/?q=a"))
-        _ = try await fetcher.fetch(HTTPRequest(url: "http://h/get/g1_640.jpg"))
-        _ = try await fetcher.fetch(HTTPRequest(url: "http://h:8080/api/?q=a"))
+        _ = try await fetcher.fetch(FetchRequest(url: "http://h/api/?q=a"))
+        _ = try await fetcher.fetch(FetchRequest(url: "http://h/get/g1_640.jpg"))
+        _ = try await fetcher.fetch(FetchRequest(url: "http://h:8080/api/?q=a"))
         #expect(script.waits.withLock { $0 }.isEmpty)
         #expect(PoliteFetcher.budgetKey("https://pixabay.com/api/?key=k&q=a") == "pixabay.com:/api/")
         #expect(PoliteFetcher.budgetKey("https://pixabay.com/get/x.jpg") == "pixabay.com:/get/")
@@ -186,13 +186,13 @@ import VitrineTestSupport
         let waits: Mutex<[Duration]>
         let takes = Mutex(0)
         init(_ waits: [Duration]) { self.waits = Mutex(waits) }
-        func take(_ request: HTTPRequest, quota: RequestQuota, now: Date) -> Duration? {
+        func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration? {
             takes.withLock { $0 += 1 }
             return waits.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         }
     }
 
-    static let quotaRequest = HTTPRequest(
+    static let quotaRequest = FetchRequest(
         url: "http://h/rest/?api_key=k", secretQueryNames: ["api_key"],
         quota: RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600)))
 

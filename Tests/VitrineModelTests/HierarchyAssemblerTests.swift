@@ -45,7 +45,7 @@ import VitrineTestSupport
         #expect(document.strings("/gallery/collection/collection/collection/image[@role='cover']").count == 2)
         #expect(document.strings("//collection[@kind='album']/@id") == ["albums-1", "albums-2", "albums-3"])
         // A cover that is not first, or a cover role on an entry, is not the shape.
-        let misplaced = try XMLDocument.parse(
+        let misplaced = try LibXMLDocument.parse(
             Array(
                 String(decoding: document.serialized(), as: UTF8.self)
                     .replacingOccurrences(of: "role=\"tile\"", with: "role=\"cover\"").utf8))
@@ -63,10 +63,10 @@ import VitrineTestSupport
         #expect(HierarchyAssembler.Names.safe("a b/c", fallback: "x") == "a_b_c")
     }
 
-    func render(_ kind: GalleryModel.PageJob.Kind, _ id: String, _ href: String) throws -> XMLDocument {
+    func render(_ kind: GalleryModel.PageJob.Kind, _ id: String, _ href: String) throws -> LibXMLDocument {
         let page = try PageRenderer(theme: .builtIn).render(
             .init(kind: kind, id: id, href: href), model: ModelDocument.make(sampleHierarchy()))
-        return try XMLDocument.parseHTML(page.bytes)
+        return try LibXMLDocument.parseHTML(page.bytes)
     }
 
     @Test func theUsersPageListsUsernameAndNameLinkingToTheirAlbums() throws {

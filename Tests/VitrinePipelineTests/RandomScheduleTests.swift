@@ -107,10 +107,10 @@ import VitrineTestSupport
                         return $0
                     }
                     let body = #"{"id":"\#(id)","author":"Ann","width":1920,"height":1280}"#
-                    return .success(HTTPResponse(status: 200, body: Array(body.utf8), effectiveURL: request.url))
+                    return .success(FetchResponse(status: 200, body: Array(body.utf8), effectiveURL: request.url))
                 }
                 return .success(
-                    HTTPResponse(status: 200, body: [UInt8](RandomPipelineTests.jpeg), effectiveURL: request.url))
+                    FetchResponse(status: 200, body: [UInt8](RandomPipelineTests.jpeg), effectiveURL: request.url))
             }
         }
 

@@ -184,7 +184,8 @@ import VitrineTestSupport
         try writer.write(Array("one".utf8), to: "index.html", inputs: "i1")
         try put("jpeg", "images/source.jpg", in: cache)
         try writer.placeImage(
-            from: cache.url.appendingPathComponent("images/source.jpg"), sha256: SHA256.hex(of: "jpeg"), byteCount: 4,
+            from: cache.url.appendingPathComponent("images/source.jpg"), sha256: SHA256Hasher.hex(of: "jpeg"),
+            byteCount: 4,
             at: "images/a.jpg")
         try writer.finish()
         writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
@@ -198,7 +199,7 @@ import VitrineTestSupport
         #expect(writer.keep("index.html", inputs: "i1"))
         #expect(
             try !writer.placeImage(
-                from: cache.url.appendingPathComponent("images/source.jpg"), sha256: SHA256.hex(of: "jpeg"),
+                from: cache.url.appendingPathComponent("images/source.jpg"), sha256: SHA256Hasher.hex(of: "jpeg"),
                 byteCount: 4,
                 at: "images/a.jpg"))
         try writer.finish()

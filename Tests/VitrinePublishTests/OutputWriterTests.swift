@@ -84,7 +84,7 @@ import VitrineTestSupport
         #expect(try second.finish() == ["items/b.html"])
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("items/user.html").path))
         let manifest = try #require(OutputManifest.read(in: folder.url))
-        #expect(manifest.files == [.init(path: "items/a.html", sha256: SHA256.hex(of: "a"), size: 1)])
+        #expect(manifest.files == [.init(path: "items/a.html", sha256: SHA256Hasher.hex(of: "a"), size: 1)])
     }
 
     @Test func aFileWrittenFromTheSameInputsIsKeptWithoutRendering() throws {
@@ -198,7 +198,7 @@ import VitrineTestSupport
         let manifest = try #require(OutputManifest.read(in: folder.url))
         for file in manifest.files {
             let bytes = try Data(contentsOf: folder.url.appendingPathComponent(file.path))
-            #expect(SHA256.hex(of: bytes) == file.sha256, "\(file.path)")
+            #expect(SHA256Hasher.hex(of: bytes) == file.sha256, "\(file.path)")
         }
     }
 

@@ -47,10 +47,10 @@ import VitrineTemplates
             notices: [.init(kind: .stale, text: "A fresh image could not be loaded <now>.")])
     }
 
-    func render(_ model: RandomPageModel, _ kind: GalleryModel.PageJob.Kind) throws -> XMLDocument {
+    func render(_ model: RandomPageModel, _ kind: GalleryModel.PageJob.Kind) throws -> LibXMLDocument {
         let job = try #require(model.pageJobs.first { $0.kind == kind })
         let page = try PageRenderer(theme: .builtIn, kinds: [.random, .favorites]).render(job, model: model.document())
-        return try XMLDocument.parseHTML(page.bytes)
+        return try LibXMLDocument.parseHTML(page.bytes)
     }
 
     @Test func bothKindsOfModelAreValidAgainstTheSchema() throws {

@@ -7,10 +7,10 @@ import VitrineTestSupport
 @testable import VitrineRender
 
 @Suite struct RenderTests {
-    func render(_ job: GalleryModel.PageJob, theme: Theme = .builtIn) throws -> XMLDocument {
+    func render(_ job: GalleryModel.PageJob, theme: Theme = .builtIn) throws -> LibXMLDocument {
         let gallery = sampleGallery()
         let page = try PageRenderer(theme: theme).render(job, model: ModelDocument.make(gallery))
-        return try XMLDocument.parseHTML(page.bytes)
+        return try LibXMLDocument.parseHTML(page.bytes)
     }
 
     @Test func gridPagesLinkTilesPagesAndAssetsRelatively() throws {
@@ -53,7 +53,7 @@ import VitrineTestSupport
         let text = String(decoding: page.bytes, as: UTF8.self)
         #expect(!text.contains("<img src=x"))
         #expect(text.contains("&lt;img src=x onerror=alert(1)&gt;"))
-        let html = try XMLDocument.parseHTML(page.bytes)
+        let html = try LibXMLDocument.parseHTML(page.bytes)
         #expect(html.strings("//@onerror").isEmpty)
         #expect(html.strings("//a/@href").allSatisfy { !$0.lowercased().hasPrefix("javascript:") })
         #expect(html.strings("//img[@src='x']").isEmpty)

@@ -19,7 +19,7 @@ final class FakeJSONPlaceholder: APIResponseLoading {
     var paths: [String] { state.withLock { $0.paths } }
     var mostAtOnce: Int { state.withLock { $0.most } }
 
-    func load(_ request: HTTPRequest) async throws -> APIResponse {
+    func load(_ request: FetchRequest) async throws -> APIResponse {
         let path = String(request.url.dropFirst("https://api.example".count))
         state.withLock {
             $0.inFlight += 1

@@ -7,13 +7,13 @@ import VitrineTestSupport
 @testable import VitrineStore
 
 @Suite struct CacheTests {
-    let request = HTTPRequest(url: "http://127.0.0.1:1/api/?key=TOPSECRET42&q=Hamburg", secretQueryNames: ["key"])
+    let request = FetchRequest(url: "http://127.0.0.1:1/api/?key=TOPSECRET42&q=Hamburg", secretQueryNames: ["key"])
 
     @Test func keepsResponsesWithoutTheKeyInNameOrContent() throws {
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
         try cache.store(
-            HTTPResponse(status: 200, body: Array("{}".utf8), effectiveURL: request.url), for: request,
+            FetchResponse(status: 200, body: Array("{}".utf8), effectiveURL: request.url), for: request,
             at: Date(timeIntervalSince1970: 5))
         let stored = try #require(cache.storedResponse(for: request))
         #expect(stored.body == Data("{}".utf8) && stored.fetchedAt == Date(timeIntervalSince1970: 5))
@@ -86,7 +86,7 @@ import VitrineTestSupport
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
         let fetcher = FakeFetcher { request in
-            .success(HTTPResponse(status: 200, body: Array("{\"n\":1}".utf8), effectiveURL: request.url))
+            .success(FetchResponse(status: 200, body: Array("{\"n\":1}".utf8), effectiveURL: request.url))
         }
         let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
         let now: @Sendable () -> Date = { clock.withLock { $0 } }
@@ -117,7 +117,7 @@ import VitrineTestSupport
         let cache = CacheStore(root: folder.url)
         let body = Mutex("{\"stat\":\"fail\",\"code\":100}")
         let fetcher = FakeFetcher { request in
-            .success(HTTPResponse(status: 200, body: Array(body.withLock { $0 }.utf8), effectiveURL: request.url))
+            .success(FetchResponse(status: 200, body: Array(body.withLock { $0 }.utf8), effectiveURL: request.url))
         }
         struct Rejected: Error {}
         let decode = { (response: APIResponse) throws -> String in
@@ -134,7 +134,7 @@ import VitrineTestSupport
 
         // A copy that an earlier version kept without decoding it is asked for again, not served.
         try cache.store(
-            HTTPResponse(status: 200, body: Array("<html>maintenance</html>".utf8), effectiveURL: request.url),
+            FetchResponse(status: 200, body: Array("<html>maintenance</html>".utf8), effectiveURL: request.url),
             for: request, at: Date())
         #expect(try await client.load(request, decode: decode).contains("ok"))
         #expect(fetcher.requests.count == 3)
@@ -142,18 +142,18 @@ import VitrineTestSupport
 
     @Test func answersAreFiledByADigestOfTheKeyNeverTheKey() {
         let cache = CacheStore(root: URL(fileURLWithPath: "/c"))
-        func request(key: String) -> HTTPRequest {
-            HTTPRequest(url: "https://api.example/?q=x&key=\(key)", secretQueryNames: ["key"])
+        func request(key: String) -> FetchRequest {
+            FetchRequest(url: "https://api.example/?q=x&key=\(key)", secretQueryNames: ["key"])
         }
         let first = cache.responsePath(for: request(key: "key-one-1234"))
         #expect(first != cache.responsePath(for: request(key: "key-two-5678")))
         #expect(first == cache.responsePath(for: request(key: "key-one-1234")))
         #expect(!first.contains("key-one") && request(key: "key-one-1234").publicURL == "https://api.example/?q=x")
-        let authorized = HTTPRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID a"])
+        let authorized = FetchRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID a"])
         #expect(
             cache.responsePath(for: authorized)
                 != cache.responsePath(
-                    for: HTTPRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID b"])))
+                    for: FetchRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID b"])))
     }
 
     @Test func offlineWithNothingCachedFailsClearly() async throws {
@@ -168,7 +168,7 @@ import VitrineTestSupport
     @Test func neverCachesErrorResponses() async throws {
         let folder = try TemporaryFolder()
         let fetcher = FakeFetcher { request in
-            .success(HTTPResponse(status: 500, body: Array("down".utf8), effectiveURL: request.url))
+            .success(FetchResponse(status: 500, body: Array("down".utf8), effectiveURL: request.url))
         }
         let client = CachedAPIClient(fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy())
         _ = try await client.load(request)
@@ -178,12 +178,12 @@ import VitrineTestSupport
 }
 
 @Suite struct StaleFallbackTests {
-    let request = HTTPRequest(url: "http://127.0.0.1:1/api/?q=Hamburg")
+    let request = FetchRequest(url: "http://127.0.0.1:1/api/?q=Hamburg")
 
     func primedCache(in folder: TemporaryFolder) throws -> CacheStore {
         let cache = CacheStore(root: folder.url)
         try cache.store(
-            HTTPResponse(status: 200, body: Array("{\"old\":1}".utf8), effectiveURL: request.url), for: request,
+            FetchResponse(status: 200, body: Array("{\"old\":1}".utf8), effectiveURL: request.url), for: request,
             at: Date(timeIntervalSince1970: 1_000))
         return cache
     }
@@ -193,7 +193,7 @@ import VitrineTestSupport
         let folder = try TemporaryFolder()
         let cache = try primedCache(in: folder)
         let fetcher = FakeFetcher { request in
-            .success(HTTPResponse(status: status, body: [], effectiveURL: request.url))
+            .success(FetchResponse(status: status, body: [], effectiveURL: request.url))
         }
         let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
         let response = try await client.load(request)
@@ -212,7 +212,7 @@ import VitrineTestSupport
     @Test func clientErrorsAreNotHidden() async throws {
         let folder = try TemporaryFolder()
         let cache = try primedCache(in: folder)
-        let fetcher = FakeFetcher { request in .success(HTTPResponse(status: 400, body: [], effectiveURL: request.url))
+        let fetcher = FakeFetcher { request in .success(FetchResponse(status: 400, body: [], effectiveURL: request.url))
         }
         let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
         #expect(response.status == 400 && !response.stale)
@@ -229,7 +229,7 @@ import VitrineTestSupport
         let folder = try TemporaryFolder()
         let fetcher = FakeFetcher { request in
             .success(
-                HTTPResponse(status: 200, body: [UInt8(request.maximumBodyBytes % 256)], effectiveURL: request.url))
+                FetchResponse(status: 200, body: [UInt8(request.maximumBodyBytes % 256)], effectiveURL: request.url))
         }
         let client = CachedAPIClient(
             fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(), maximumResponseBytes: 1_000)

@@ -41,7 +41,7 @@ import VitrineTestSupport
     }
 
     func indexFile(of url: String, in folder: TemporaryFolder) -> String {
-        let digest = SHA256.hex(of: url)
+        let digest = SHA256Hasher.hex(of: url)
         return folder.url.appendingPathComponent("urls/\(digest.prefix(2))/\(digest).json").path
     }
 
@@ -114,7 +114,7 @@ import VitrineTestSupport
         // Its folder dated back as well: the snapshot must see the file gone, not only the folder changed.
         try age(folder)
         let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
-        #expect(snapshot.records.count == 9 && snapshot.records[SHA256.hex(of: url)] == nil)
+        #expect(snapshot.records.count == 9 && snapshot.records[SHA256Hasher.hex(of: url)] == nil)
         let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.fromSnapshot == 9 && lookup.records[url] == nil && lookup.records.count == 9)
     }

@@ -9,8 +9,8 @@ import VitrineTestSupport
     let quota = RequestQuota(service: "Flickr", limit: 5, window: .seconds(3600))
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func request(key: String) -> HTTPRequest {
-        HTTPRequest(url: "https://api.example/rest/?api_key=\(key)&page=1", secretQueryNames: ["api_key"])
+    static func request(key: String) -> FetchRequest {
+        FetchRequest(url: "https://api.example/rest/?api_key=\(key)&page=1", secretQueryNames: ["api_key"])
     }
 
     @Test func countsUpToTheLimitThenSaysWhenTheOldestRequestLeavesTheWindow() throws {
@@ -35,7 +35,7 @@ import VitrineTestSupport
         #expect(ledger.take(Self.request(key: "secret-one"), quota: quota, now: start) != nil)
         #expect(ledger.take(Self.request(key: "secret-two"), quota: quota, now: start) == nil)
         // A request without a key (Flickr's public feed) is not counted against any.
-        #expect(ledger.take(HTTPRequest(url: "https://api.example/feed"), quota: quota, now: start) == nil)
+        #expect(ledger.take(FetchRequest(url: "https://api.example/feed"), quota: quota, now: start) == nil)
         let files = try FileManager.default.contentsOfDirectory(atPath: ledger.folder.path)
         #expect(files.count == 2 && files.allSatisfy { $0.hasPrefix("flickr-") && $0.hasSuffix(".times") })
         for name in files {

@@ -5,16 +5,16 @@ import VitrineStore
 
 /// Answers requests from a table and records them; a stand-in for the network where a server is beside the point.
 package final class FakeFetcher: HTTPFetching {
-    private let answers: @Sendable (HTTPRequest) -> Result<HTTPResponse, FetchError>
-    private let log = Mutex<[HTTPRequest]>([])
+    private let answers: @Sendable (FetchRequest) -> Result<FetchResponse, FetchError>
+    private let log = Mutex<[FetchRequest]>([])
 
-    package init(_ answers: @escaping @Sendable (HTTPRequest) -> Result<HTTPResponse, FetchError>) {
+    package init(_ answers: @escaping @Sendable (FetchRequest) -> Result<FetchResponse, FetchError>) {
         self.answers = answers
     }
 
-    package var requests: [HTTPRequest] { log.withLock { $0 } }
+    package var requests: [FetchRequest] { log.withLock { $0 } }
 
-    package func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    package func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         log.withLock { $0.append(request) }
         return try answers(request).get()
     }
@@ -31,7 +31,7 @@ package final class FakeAPI: APIResponseLoading {
 
     package var urls: [String] { log.withLock { $0 } }
 
-    package func load(_ request: HTTPRequest) async throws -> APIResponse {
+    package func load(_ request: FetchRequest) async throws -> APIResponse {
         log.withLock { $0.append(request.url) }
         let (status, body) = answer(URLComponents(string: request.url)!)
         return APIResponse(

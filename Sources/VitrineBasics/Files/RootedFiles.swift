@@ -107,7 +107,7 @@ package final class RootedFiles {
         do throws(FileWriteError) {
             return try replace(relativePath, durable: false) { descriptor throws(FileWriteError) in
                 if trusted, Self.copyInKernel(from: source, to: descriptor) { return }
-                var hash = SHA256()
+                var hash = SHA256Hasher()
                 var buffer = [UInt8](repeating: 0, count: 1 << 16)
                 var offset: off_t = 0
                 while true {

@@ -2,7 +2,7 @@ import Foundation
 import VitrineBasics
 
 /// One GET request, with the names of query parameters that carry secrets and must never be shown or stored.
-public struct HTTPRequest: Sendable, Hashable {
+public struct FetchRequest: Sendable, Hashable {
     public var url: String
     public var headers: [String: String]
     /// Query parameter names whose values are secrets (`key` for Pixabay).
@@ -78,11 +78,11 @@ public struct RequestQuota: Sendable, Hashable {
 public protocol RequestQuotaLedger: Sendable {
     /// Counts one request of `request` at `now` and returns nil when its quota allows it; otherwise counts nothing
     /// and returns how long until it does.
-    func take(_ request: HTTPRequest, quota: RequestQuota, now: Date) -> Duration?
+    func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration?
 }
 
 /// A complete HTTP response (after redirects) with its body in memory.
-public struct HTTPResponse: Sendable {
+public struct FetchResponse: Sendable {
     public var status: Int
     /// Header fields of the final response, names lowercased.
     public var headers: [String: String]
@@ -167,5 +167,5 @@ extension FetchError {
 
 /// Anything that performs HTTP GET requests: the libcurl transfer engine, or a stand-in in tests.
 public protocol HTTPFetching: Sendable {
-    func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
 }

@@ -2,7 +2,7 @@ internal import CXSLT
 import Foundation
 
 /// Owns one libxml2 document: the gallery model, a parsed stylesheet source, or an HTML page under test.
-package final class XMLDocument {
+package final class LibXMLDocument {
     let raw: xmlDocPtr
     private var owned = true
 
@@ -17,30 +17,30 @@ package final class XMLDocument {
     func relinquishOwnership() { owned = false }
 
     /// A new document holding only its root element, named `name`.
-    static func make(root name: String) -> (XMLDocument, xmlNodePtr) {
-        let document = XMLDocument(owning: xmlNewDoc("1.0"))
+    static func make(root name: String) -> (LibXMLDocument, xmlNodePtr) {
+        let document = LibXMLDocument(owning: xmlNewDoc("1.0"))
         let root = xmlNewDocNode(document.raw, nil, name, nil)!
         xmlDocSetRootElement(document.raw, root)
         return (document, root)
     }
 
     /// Parses XML without touching the network and without expanding external entities.
-    static func parse(_ bytes: [UInt8], url: String = "memory.xml") throws(XMLError) -> XMLDocument {
-        try LibXML.collectingErrors { () -> XMLDocument? in
+    static func parse(_ bytes: [UInt8], url: String = "memory.xml") throws(XMLError) -> LibXMLDocument {
+        try LibXML.collectingErrors { () -> LibXMLDocument? in
             let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
             return bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.flatMap { base in
                     base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                         xmlReadMemory($0, Int32(buffer.count), url, "UTF-8", options)
                     }
-                }.map(XMLDocument.init(owning:))
+                }.map(LibXMLDocument.init(owning:))
             }
         }
     }
 
     /// Parses HTML leniently, as a browser would, for inspecting rendered pages.
-    static func parseHTML(_ bytes: [UInt8]) throws(XMLError) -> XMLDocument {
-        try LibXML.collectingErrors { () -> XMLDocument? in
+    static func parseHTML(_ bytes: [UInt8]) throws(XMLError) -> LibXMLDocument {
+        try LibXML.collectingErrors { () -> LibXMLDocument? in
             let options = Int32(
                 HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue)
             return bytes.withUnsafeBufferPointer { buffer in
@@ -48,7 +48,7 @@ package final class XMLDocument {
                     base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                         htmlReadMemory($0, Int32(buffer.count), "page.html", "UTF-8", options)
                     }
-                }.map(XMLDocument.init(owning:))
+                }.map(LibXMLDocument.init(owning:))
             }
         }
     }
@@ -107,7 +107,7 @@ package final class XMLDocument {
 }
 
 @available(*, unavailable)
-extension XMLDocument: Sendable {}
+extension LibXMLDocument: Sendable {}
 
 /// XML that libxml2 could not parse.
 struct XMLError: Error, CustomStringConvertible {

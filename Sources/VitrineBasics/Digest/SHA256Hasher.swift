@@ -3,7 +3,7 @@ internal import CCrypto
 /// SHA-256 (FIPS 180-4), used to name cache entries, to address images by content and to digest pages' inputs:
 /// OpenSSL's, through its EVP interface, which runs on the processor's SHA instructions where it has them. A value:
 /// a copy goes on from where the original was.
-package struct SHA256 {
+package struct SHA256Hasher {
     private var context = DigestContext()
 
     package init() {}
@@ -31,7 +31,7 @@ package struct SHA256 {
 
     /// The lowercase hexadecimal digest of `bytes`.
     package static func hex<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         hasher.update(bytes)
         return hasher.finalize().hexString
     }
