@@ -23,6 +23,8 @@ let package = Package(
         // `vitrine serve`: NIO's HTTP/1 parser (llhttp) reads a request head in linear time and bounds its size,
         // which FlyingFox's line reader does not (a 64 KB URL cost it 1.7 s of CPU, quadratic in the length).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Typed errno values for the file layer (VitrineBasics' SystemCall); already in the graph through swift-nio.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -60,7 +62,10 @@ let package = Package(
             ]
         ),
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).
-        .target(name: "VitrineBasics", dependencies: ["CCrypto"]),
+        .target(
+            name: "VitrineBasics",
+            dependencies: ["CCrypto", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(name: "VitrineHTTP", dependencies: ["VitrineBasics", "CCurl"]),
         .target(name: "VitrineStore", dependencies: ["VitrineBasics", "VitrineHTTP"]),
         .target(name: "VitrineSources", dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineStore"]),
@@ -109,7 +114,10 @@ let package = Package(
         ),
         .testTarget(
             name: "VitrineBasicsTests",
-            dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineSources", "VitrineTestSupport", "SampleAPI"]
+            dependencies: [
+                "VitrineBasics", "VitrineHTTP", "VitrineSources", "VitrineTestSupport", "SampleAPI",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "VitrineHTTPTests",

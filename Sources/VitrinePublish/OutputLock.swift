@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import VitrineBasics
 
 /// An exclusive lock on an output folder for the length of a run, so that two runs never write into one folder at
@@ -41,13 +42,16 @@ public final class OutputLock: Sendable {
                 created = path
                 descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
-            guard descriptor >= 0 else { throw FileWriteError(path: path, reason: Errno.describe(errno)) }
+            guard descriptor >= 0 else { throw FileWriteError(path: path, reason: SystemCall.describe(errno)) }
             var handedOver = false
             defer { if !handedOver { close(descriptor) } }
-            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-                guard errno == EWOULDBLOCK || errno == EINTR else {
-                    throw FileWriteError(path: path, reason: "it cannot be locked (\(Errno.describe(errno)))")
-                }
+            while true {
+                do {
+                    try SystemCall.run { flock(descriptor, LOCK_EX | LOCK_NB) }
+                    break
+                } catch  where error != .wouldBlock {
+                    throw FileWriteError(path: path, reason: "it cannot be locked (\(error))")
+                } catch {}
                 guard wait else { throw OutputBusyError(folder: path) }
                 if !announced {
                     whileWaiting(path)

@@ -204,7 +204,7 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         case .file: break
         }
         guard let bytes = files.contents(fileName, limit: 1 << 30) else {
-            return .failure(.unreadable(Errno.describe(errno)))
+            return .failure(.unreadable(SystemCall.describe(errno)))
         }
         guard let json = try? bytes.withUnsafeBytes({ (bytes) throws(JSONParseError) in try JSONValue.parse(bytes) })
         else { return .failure(.notJSON) }

@@ -223,7 +223,7 @@ public final class OutputWriter {
         }
         guard needed else { return false }
         let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileWriteError(path: source.path, reason: Errno.describe(errno)) }
+        guard descriptor >= 0 else { throw FileWriteError(path: source.path, reason: SystemCall.describe(errno)) }
         defer { close(descriptor) }
         do {
             let stamp = try files.copy(from: descriptor, sha256: sha256, verified: cachedStamp, to: relativePath)
@@ -366,7 +366,7 @@ public final class OutputWriter {
         guard !stateRemoved, let records else { return }
         stateRemoved = true
         if unlink(records.state) != 0 && errno != ENOENT {
-            throw FileWriteError(path: records.state, reason: Errno.describe(errno))
+            throw FileWriteError(path: records.state, reason: SystemCall.describe(errno))
         }
     }
 

@@ -32,9 +32,7 @@ public struct QuotaLedger: RequestQuotaLedger {
         }
         guard lock >= 0 else { return nil }
         defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { return nil }
-        }
+        guard (try? SystemCall.run({ flock(lock, LOCK_EX) })) != nil else { return nil }
         let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let (seconds, attoseconds) = quota.window.components
         let windowMilliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000

@@ -25,6 +25,11 @@ enum StandardStreams {
 
     /// Writes all of `bytes`; returns why it failed, or nil.
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        bytes.withUnsafeBytes { DescriptorIO.writeAll(descriptor, $0) }.map { String(cString: strerror($0)) }
+        do {
+            try bytes.withUnsafeBytes { try SystemCall.writeAll(descriptor, $0) }
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 }

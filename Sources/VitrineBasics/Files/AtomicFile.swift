@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Writes files so that a reader, or a run killed at any moment, sees either the old bytes or the new ones.
 package enum AtomicFile {
@@ -23,11 +24,13 @@ package enum AtomicFile {
         }
         guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
         var failure: String?
-        if let code = bytes.withUnsafeBytes({ DescriptorIO.writeAll(descriptor, $0) }) {
-            failure = String(cString: strerror(code))
+        do {
+            try bytes.withUnsafeBytes { try SystemCall.writeAll(descriptor, $0) }
+            if durable { try SystemCall.run { fsync(descriptor) } }
+        } catch {
+            failure = "\(error)"
         }
-        if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
+        SystemCall.close(descriptor)
         if failure == nil {
             failure = renameCreatingFolder(temporary, to: url, folder: directory)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// What `stat(2)` says about a regular file that changes whenever its bytes are replaced or edited in place: size,
 /// modification time to the nanosecond, and inode (every atomic write renames a new inode into place; an edit in
@@ -76,17 +77,11 @@ package enum FileBytes {
     /// At most `limit` bytes from an open file; nil when it is unreadable or holds more.
     package static func read(_ descriptor: Int32, limit: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count <= limit {
-            let read = bytes.withUnsafeMutableBytes {
-                Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
-            }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            count += read
-        }
-        guard count <= limit else { return nil }
+        guard
+            let count = try? bytes.withUnsafeMutableBytes({ buffer throws(Errno) in
+                try SystemCall.readFully(descriptor, into: buffer)
+            }), count <= limit
+        else { return nil }
         bytes.removeSubrange(count...)
         return bytes
     }

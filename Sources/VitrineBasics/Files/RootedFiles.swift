@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Many files under one root folder, each reached from the root's open descriptor one folder at a time without ever
 /// following a symbolic link (`openat` with `O_NOFOLLOW`), so that nothing it reads, writes or removes can be outside
@@ -111,9 +112,14 @@ package final class RootedFiles {
                 var buffer = [UInt8](repeating: 0, count: 1 << 16)
                 var offset: off_t = 0
                 while true {
-                    let count = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, $0.count, offset) }
-                    if count < 0 && errno == EINTR { continue }
-                    guard count >= 0 else { throw FileWriteError(path: relativePath, reason: Errno.describe(errno)) }
+                    let count: Int
+                    do {
+                        count = try buffer.withUnsafeMutableBytes { buffer throws(Errno) in
+                            try SystemCall.run { pread(source, buffer.baseAddress!, buffer.count, offset) }
+                        }
+                    } catch {
+                        throw FileWriteError(path: relativePath, reason: "\(error)")
+                    }
                     if count == 0 { break }
                     hash.update(buffer[..<count])
                     var failure: FileWriteError?
@@ -177,22 +183,22 @@ package final class RootedFiles {
         case .success(let open): folder = open
         case .failure(.blocked(let path)): throw FileWriteError(path: relativePath, linkedFolder: path, under: root)
         case .failure(.missing), .failure(.failed):
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
         }
         let temporary = ".\(name).vitrine-\(TemporaryFileSweeper.suffix())"
         let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
         }
         var closed = false
         defer { if !closed { close(descriptor) } }
         do throws(FileWriteError) {
             try fill(descriptor)
-            if durable && fsync(descriptor) != 0 {
-                throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
-            }
-            guard renameat(folder, temporary, folder, name) == 0 else {
-                throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno))
+            do {
+                if durable { try SystemCall.run { fsync(descriptor) } }
+                try SystemCall.run { renameat(folder, temporary, folder, name) }
+            } catch {
+                throw FileWriteError(path: "\(root)/\(relativePath)", reason: error.description)
             }
         } catch {
             unlinkat(folder, temporary, 0)
@@ -202,7 +208,9 @@ package final class RootedFiles {
         let stamp = FileStamp.of(descriptor: descriptor)
         closed = true
         close(descriptor)
-        guard let stamp else { throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.describe(errno)) }
+        guard let stamp else {
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
+        }
         return stamp
     }
 
@@ -211,22 +219,23 @@ package final class RootedFiles {
     private static func copyInKernel(from source: Int32, to destination: Int32) -> Bool {
         var offset: off_t = 0
         while true {
-            let copied = sendfile(destination, source, &offset, 1 << 30)
-            if copied < 0 && errno == EINTR { continue }
-            if copied < 0 {
+            do {
+                if try SystemCall.run({ sendfile(destination, source, &offset, 1 << 30) }) == 0 { return true }
+            } catch {
                 _ = ftruncate(destination, 0)
                 _ = lseek(destination, 0, SEEK_SET)
                 return false
             }
-            if copied == 0 { return true }
         }
     }
 
     private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String)
         throws(FileWriteError)
     {
-        if let code = DescriptorIO.writeAll(descriptor, buffer) {
-            throw FileWriteError(path: path, reason: Errno.describe(code))
+        do {
+            try SystemCall.writeAll(descriptor, buffer)
+        } catch {
+            throw FileWriteError(path: path, reason: error.description)
         }
     }
 
@@ -300,11 +309,6 @@ extension RootedFiles: Sendable {}
 package enum FileCopyError: Error {
     case write(FileWriteError)
     case sourceDamaged
-}
-
-/// The text of `errno` values.
-package enum Errno {
-    package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 extension FileWriteError {

@@ -1,0 +1,50 @@
+import Foundation
+import SystemPackage
+
+/// The one place Vitrine makes the system calls of its file handling: each call is made again while a signal
+/// interrupts it (`EINTR`), and a failure is thrown as swift-system's typed `Errno`, whose `description` is the
+/// system's own text for it.
+///
+/// `close` is the exception to the retry: on Linux a descriptor is gone after `close` returns, even with `EINTR`,
+/// so closing again could close a descriptor another thread has just been given.
+package enum SystemCall {
+    /// Calls `call`, a system call that fails by returning -1 and setting `errno`, until it is not interrupted;
+    /// returns what it returned or throws the `errno` it failed with.
+    @discardableResult
+    package static func run<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
+        while true {
+            let result = call()
+            guard result == -1 else { return result }
+            let code = Errno(rawValue: errno)
+            guard code == .interrupted else { throw code }
+        }
+    }
+
+    /// Closes `descriptor` once; there is nothing useful to do about a failure here.
+    package static func close(_ descriptor: Int32) {
+        _ = Foundation.close(descriptor)
+    }
+
+    /// Writes all of `buffer` to `descriptor`, going on after partial writes.
+    package static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < buffer.count {
+            offset += try run { Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
+        }
+    }
+
+    /// Reads from `descriptor` into `buffer` until it is full or the file ends; returns how many bytes it read.
+    package static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int
+    {
+        var count = 0
+        while count < buffer.count {
+            let read = try run { Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
+            if read == 0 { break }
+            count += read
+        }
+        return count
+    }
+
+    /// The text of the `errno` value `code`, as the system words it.
+    package static func describe(_ code: Int32) -> String { Errno(rawValue: code).description }
+}
