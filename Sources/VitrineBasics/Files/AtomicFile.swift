@@ -17,12 +17,20 @@ package enum AtomicFile {
         let temporary = scratch.appendingPathComponent(
             ".\(url.lastPathComponent).vitrine-\(TemporaryFileSweeper.suffix())")
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
-        var descriptor = open(temporary.path, flags, 0o644)
-        if descriptor < 0 && errno == ENOENT {
+        let openTemporary = { () throws(Errno) -> Int32 in try SystemCall.run { open(temporary.path, flags, 0o644) } }
+        let descriptor: Int32
+        do {
+            descriptor = try openTemporary()
+        } catch .noSuchFileOrDirectory {
             try createFolder(scratch)
-            descriptor = open(temporary.path, flags, 0o644)
+            do {
+                descriptor = try openTemporary()
+            } catch {
+                throw FileWriteError(path: url.path, reason: error.description)
+            }
+        } catch {
+            throw FileWriteError(path: url.path, reason: error.description)
         }
-        guard descriptor >= 0 else { throw FileWriteError(path: url.path, reason: String(cString: strerror(errno))) }
         var failure: String?
         do {
             try bytes.withUnsafeBytes { try SystemCall.writeAll(descriptor, $0) }
@@ -35,7 +43,7 @@ package enum AtomicFile {
             failure = renameCreatingFolder(temporary, to: url, folder: directory)
         }
         if let failure {
-            unlink(temporary.path)
+            _ = try? SystemCall.run { unlink(temporary.path) }
             throw FileWriteError(path: url.path, reason: failure)
         }
     }
@@ -43,14 +51,25 @@ package enum AtomicFile {
     /// Renames `source` to `destination`, creating `folder` (the destination's) when it is missing; returns why it
     /// failed, or nil.
     private static func renameCreatingFolder(_ source: URL, to destination: URL, folder: URL) -> String? {
-        if rename(source.path, destination.path) == 0 { return nil }
-        guard errno == ENOENT else { return String(cString: strerror(errno)) }
+        let move = { () throws(Errno) in _ = try SystemCall.run { rename(source.path, destination.path) } }
         do {
-            try createFolder(folder)
+            try move()
+            return nil
+        } catch .noSuchFileOrDirectory {
+            do {
+                try createFolder(folder)
+            } catch {
+                return error.reason
+            }
+            do {
+                try move()
+                return nil
+            } catch {
+                return error.description
+            }
         } catch {
-            return error.reason
+            return error.description
         }
-        return rename(source.path, destination.path) == 0 ? nil : String(cString: strerror(errno))
     }
 
     private static func createFolder(_ folder: URL) throws(FileWriteError) {

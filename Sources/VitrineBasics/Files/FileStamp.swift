@@ -46,14 +46,14 @@ package struct FileStamp: Equatable, Sendable {
     /// is not followed, so it has none.
     static func of(_ name: [CChar], in folder: Int32) -> FileStamp? {
         var status = stat()
-        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard (try? SystemCall.run({ fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) })) != nil else { return nil }
         return FileStamp(status)
     }
 
     /// The stamp of an open file.
     package static func of(descriptor: Int32) -> FileStamp? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
+        guard (try? SystemCall.run({ fstat(descriptor, &status) })) != nil else { return nil }
         return FileStamp(status)
     }
 

@@ -28,8 +28,8 @@ package final class RootedFiles {
     }
 
     deinit {
-        for descriptor in folders.values where descriptor >= 0 { close(descriptor) }
-        if rootDescriptor >= 0 { close(rootDescriptor) }
+        for descriptor in folders.values where descriptor >= 0 { SystemCall.close(descriptor) }
+        if rootDescriptor >= 0 { SystemCall.close(rootDescriptor) }
     }
 
     /// The stamp of the regular file at `relativePath`, or nil when there is none (a link is none).
@@ -49,7 +49,9 @@ package final class RootedFiles {
         case .failure(.failed): return .missing
         }
         var status = stat()
-        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing }
+        guard (try? SystemCall.run({ fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) })) != nil else {
+            return .missing
+        }
         return FileStamp(status).map(Entry.file) ?? .other
     }
 
@@ -63,9 +65,10 @@ package final class RootedFiles {
     package func stampedContents(_ relativePath: String, limit: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
         let (folderPath, name) = Self.split(relativePath)
         guard case .success(let folder) = openFolder(folderPath, create: false) else { return nil }
-        let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let descriptor = try? SystemCall.run({ openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }) else {
+            return nil
+        }
+        defer { SystemCall.close(descriptor) }
         // Exactly the size `fstat` gave: anything else is a file changing as it is read, read as unusable.
         guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size <= Int64(limit),
             let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
@@ -150,18 +153,20 @@ package final class RootedFiles {
         let (folderPath, name) = Self.split(relativePath)
         guard case .success(let folder) = openFolder(folderPath, create: false) else { return false }
         var status = stat()
-        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            return false
-        }
-        return unlinkat(folder, name, 0) == 0
+        guard (try? SystemCall.run({ fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) })) != nil,
+            (status.st_mode & S_IFMT) == S_IFREG
+        else { return false }
+        return (try? SystemCall.run { unlinkat(folder, name, 0) }) != nil
     }
 
     /// Removes the folder at `relativePath` if it is empty (and a real folder, not a link).
     package func removeFolderIfEmpty(_ relativePath: String) {
         let (parentPath, name) = Self.split(relativePath)
         guard case .success(let parent) = openFolder(parentPath, create: false) else { return }
-        if unlinkat(parent, name, AT_REMOVEDIR) == 0, let open = folders.removeValue(forKey: relativePath) {
-            close(open)
+        if (try? SystemCall.run({ unlinkat(parent, name, AT_REMOVEDIR) })) != nil,
+            let open = folders.removeValue(forKey: relativePath)
+        {
+            SystemCall.close(open)
             if lastFolder?.path == relativePath { lastFolder = nil }
         }
     }
@@ -169,7 +174,7 @@ package final class RootedFiles {
     /// Flushes the root folder's entries to disk, so that renames and removals in it survive a power cut.
     package func syncRoot() {
         guard case .success(let descriptor) = openFolder("", create: false) else { return }
-        _ = fsync(descriptor)
+        _ = try? SystemCall.run { fsync(descriptor) }
     }
 
     // MARK: Internals
@@ -186,12 +191,16 @@ package final class RootedFiles {
             throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
         }
         let temporary = ".\(name).vitrine-\(TemporaryFileSweeper.suffix())"
-        let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else {
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.run {
+                openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            }
+        } catch {
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: error.description)
         }
         var closed = false
-        defer { if !closed { close(descriptor) } }
+        defer { if !closed { SystemCall.close(descriptor) } }
         do throws(FileWriteError) {
             try fill(descriptor)
             do {
@@ -201,13 +210,13 @@ package final class RootedFiles {
                 throw FileWriteError(path: "\(root)/\(relativePath)", reason: error.description)
             }
         } catch {
-            unlinkat(folder, temporary, 0)
+            _ = try? SystemCall.run { unlinkat(folder, temporary, 0) }
             throw error
         }
-        if durable { _ = fsync(folder) }
+        if durable { _ = try? SystemCall.run { fsync(folder) } }
         let stamp = FileStamp.of(descriptor: descriptor)
         closed = true
-        close(descriptor)
+        SystemCall.close(descriptor)
         guard let stamp else {
             throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
         }
@@ -257,13 +266,16 @@ package final class RootedFiles {
         let name: String
         if path.isEmpty {
             if rootDescriptor < 0 {
-                rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                if rootDescriptor < 0 && errno == ENOENT && create {
+                do {
+                    rootDescriptor = try Self.openRoot(root)
+                } catch .noSuchFileOrDirectory where create {
                     try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                    rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    rootDescriptor = (try? Self.openRoot(root)) ?? -1
+                } catch {
+                    return .failure(error == .noSuchFileOrDirectory ? .missing : .failed)
                 }
             }
-            guard rootDescriptor >= 0 else { return .failure(errno == ENOENT ? .missing : .failed) }
+            guard rootDescriptor >= 0 else { return .failure(.failed) }
             lastFolder = ("", rootDescriptor)
             return .success(rootDescriptor)
         } else {
@@ -274,22 +286,34 @@ package final class RootedFiles {
             }
             name = last
         }
-        var descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if descriptor < 0 && errno == ENOENT && create {
-            if mkdirat(parent, name, 0o755) == 0 || errno == EEXIST {
-                descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            }
+        let openChild = { () throws(Errno) -> Int32 in
+            try SystemCall.run { openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         }
-        guard descriptor >= 0 else {
-            switch errno {
-            case ENOENT: return .failure(.missing)
-            case ELOOP, ENOTDIR: return .failure(.blocked(path))
-            default: return .failure(.failed)
+        let descriptor: Int32
+        do {
+            do {
+                descriptor = try openChild()
+            } catch .noSuchFileOrDirectory where create {
+                do {
+                    try SystemCall.run { mkdirat(parent, name, 0o755) }
+                } catch .fileExists {}
+                descriptor = try openChild()
             }
+        } catch .noSuchFileOrDirectory {
+            return .failure(.missing)
+        } catch .tooManySymbolicLinkLevels, .notDirectory {
+            return .failure(.blocked(path))
+        } catch {
+            return .failure(.failed)
         }
         folders[path] = descriptor
         lastFolder = (path, descriptor)
         return .success(descriptor)
+    }
+
+    /// Opens the root folder, following a link there: the user named it.
+    private static func openRoot(_ root: String) throws(Errno) -> Int32 {
+        try SystemCall.run { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     }
 
     /// The folder part ("" at the root) and the name of a relative path.
