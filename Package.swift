@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// swift-system's typed `Errno`, for the file layer and the tests of it.
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "Vitrine",
     products: [
@@ -64,10 +67,13 @@ let package = Package(
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).
         .target(
             name: "VitrineBasics",
-            dependencies: ["CCrypto", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CCrypto", systemPackage]
         ),
         .target(name: "VitrineHTTP", dependencies: ["VitrineBasics", "CCurl"]),
-        .target(name: "VitrineStore", dependencies: ["VitrineBasics", "VitrineHTTP"]),
+        .target(
+            name: "VitrineStore",
+            dependencies: ["VitrineBasics", "VitrineHTTP", systemPackage]
+        ),
         .target(name: "VitrineSources", dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineStore"]),
         .target(name: "VitrineModel", dependencies: ["VitrineBasics", "VitrineStore", "VitrineSources"]),
         .target(
@@ -76,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "VitrinePublish",
-            dependencies: ["VitrineBasics", "VitrineStore", "VitrineSources", "VitrineModel"]
+            dependencies: ["VitrineBasics", "VitrineStore", "VitrineSources", "VitrineModel", systemPackage]
         ),
         .target(
             name: "VitrinePipeline",
@@ -116,7 +122,7 @@ let package = Package(
             name: "VitrineBasicsTests",
             dependencies: [
                 "VitrineBasics", "VitrineHTTP", "VitrineSources", "VitrineTestSupport", "SampleAPI",
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ]
         ),
         .testTarget(

@@ -18,8 +18,8 @@ public final class OutputLock: Sendable {
     deinit {
         // Still locked: a run that waits for this one finds the folder gone and makes its own.
         if let created { rmdir(created) }
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        _ = try? SystemCall.run { flock(descriptor, LOCK_UN) }
+        SystemCall.close(descriptor)
     }
 
     /// Takes the lock on `folder`. When another run holds it, waits for it (calling `whileWaiting` once, when a
@@ -32,19 +32,26 @@ public final class OutputLock: Sendable {
         var announced = false
         while true {
             var created: String?
-            var descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if descriptor < 0 && errno == ENOENT {
+            let descriptor: Int32
+            do {
+                descriptor = try SystemCall.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            } catch .noSuchFileOrDirectory {
                 do {
                     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 } catch {
                     throw FileWriteError(path: path, reason: (error as NSError).localizedDescription)
                 }
                 created = path
-                descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                do {
+                    descriptor = try SystemCall.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                } catch {
+                    throw FileWriteError(path: path, reason: error.description)
+                }
+            } catch {
+                throw FileWriteError(path: path, reason: error.description)
             }
-            guard descriptor >= 0 else { throw FileWriteError(path: path, reason: SystemCall.describe(errno)) }
             var handedOver = false
-            defer { if !handedOver { close(descriptor) } }
+            defer { if !handedOver { SystemCall.close(descriptor) } }
             while true {
                 do {
                     try SystemCall.run { flock(descriptor, LOCK_EX | LOCK_NB) }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemPackage
 import VitrineBasics
 import VitrineStore
 
@@ -222,9 +223,13 @@ public final class OutputWriter {
             previous.contains(relativePath) && isIntact(relativePath, sha256: sha256, size: byteCount)
         }
         guard needed else { return false }
-        let descriptor = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileWriteError(path: source.path, reason: SystemCall.describe(errno)) }
-        defer { close(descriptor) }
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.open(source.path, O_RDONLY | O_CLOEXEC)
+        } catch {
+            throw FileWriteError(path: source.path, reason: error.description)
+        }
+        defer { SystemCall.close(descriptor) }
         do {
             let stamp = try files.copy(from: descriptor, sha256: sha256, verified: cachedStamp, to: relativePath)
             found[relativePath] = .file(stamp)
@@ -331,7 +336,7 @@ public final class OutputWriter {
         if (try? AtomicFile.write(
             bytes, to: URL(fileURLWithPath: records.state), temporaryFolder: records.temporaryFolder)) == nil
         {
-            unlink(records.state)
+            try? SystemCall.removeFile(records.state)
         }
     }
 
@@ -348,7 +353,7 @@ public final class OutputWriter {
             kept.encoded(), to: URL(fileURLWithPath: records.verified), temporaryFolder: records.temporaryFolder))
             == nil
         {
-            unlink(records.verified)
+            try? SystemCall.removeFile(records.verified)
         }
     }
 
@@ -365,8 +370,10 @@ public final class OutputWriter {
     private func removeState() throws {
         guard !stateRemoved, let records else { return }
         stateRemoved = true
-        if unlink(records.state) != 0 && errno != ENOENT {
-            throw FileWriteError(path: records.state, reason: SystemCall.describe(errno))
+        do {
+            try SystemCall.removeFile(records.state)
+        } catch {
+            throw FileWriteError(path: records.state, reason: error.description)
         }
     }
 

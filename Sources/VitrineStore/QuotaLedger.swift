@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import VitrineBasics
 import VitrineHTTP
 
@@ -25,13 +26,19 @@ public struct QuotaLedger: RequestQuotaLedger {
 
     public func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration? {
         guard let file = file(for: request, quota: quota) else { return nil }
-        var lock = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if lock < 0 && errno == ENOENT {
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            lock = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let openFolder = { () throws(Errno) in try SystemCall.open(self.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
-        guard lock >= 0 else { return nil }
-        defer { close(lock) }
+        let lock: Int32
+        do {
+            lock = try openFolder()
+        } catch .noSuchFileOrDirectory {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard let opened = try? openFolder() else { return nil }
+            lock = opened
+        } catch {
+            return nil
+        }
+        defer { SystemCall.close(lock) }
         guard (try? SystemCall.run({ flock(lock, LOCK_EX) })) != nil else { return nil }
         let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let (seconds, attoseconds) = quota.window.components
@@ -53,9 +60,8 @@ public struct QuotaLedger: RequestQuotaLedger {
 
     /// The times a ledger file holds; lines that are not a time are left out, and a missing file holds none.
     static func read(_ file: URL) -> [Int64] {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
+        guard let descriptor = try? SystemCall.open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) else { return [] }
+        defer { SystemCall.close(descriptor) }
         // 3,600 times of 14 digits are 54 KB; anything past 1 MiB is no ledger of Vitrine's.
         guard let bytes = FileBytes.read(descriptor, limit: 1 << 20) else { return [] }
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { Int64(String(decoding: $0, as: UTF8.self)) }

@@ -20,6 +20,18 @@ package enum SystemCall {
         }
     }
 
+    /// Opens the file or folder at `path` (`open(2)`); `mode` is for a file it creates.
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(Errno) -> Int32 {
+        try run { Foundation.open(path, flags, mode) }
+    }
+
+    /// Removes the file at `path`; a file that is already gone is not a failure.
+    package static func removeFile(_ path: String) throws(Errno) {
+        do {
+            try run { unlink(path) }
+        } catch .noSuchFileOrDirectory {}
+    }
+
     /// Closes `descriptor` once; there is nothing useful to do about a failure here.
     package static func close(_ descriptor: Int32) {
         _ = Foundation.close(descriptor)
