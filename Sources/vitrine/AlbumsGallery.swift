@@ -1,0 +1,44 @@
+import ArgumentParser
+import VitrineCore
+
+/// `vitrine albums`'s options, also those of a `source = "albums"` table of `vitrine build`.
+struct AlbumsGallery: GalleryOptions {
+    static let sourceName = "albums"
+    static let keyVariable: String? = nil
+
+    @Option(
+        name: .long, help: ArgumentHelp("The API's base URL (/users, /albums, /photos below it).", valueName: "url"))
+    var endpoint = JSONPlaceholderSource.defaultEndpoint
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The base the rewritten image URLs point to (/seed/{hex}/{size} below it).", valueName: "url"))
+    var imageEndpoint = PlaceholderURLRewrite.defaultImageEndpoint
+
+    @Option(name: .long, help: ArgumentHelp("Only the first N users (default: all).", valueName: "n"))
+    var users: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Only the first N albums of each user (default: all).", valueName: "n"))
+    var albums: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Photos per album grid page.", valueName: "n"))
+    var perPage = 25
+
+    func validate() throws {
+        if let users, users < 1 { throw ValidationError("--users must be at least 1.") }
+        if let albums, albums < 1 { throw ValidationError("--albums must be at least 1.") }
+        guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500.") }
+    }
+
+    var folderName: String { "albums" }
+
+    func setup(folder: String, environment: [String: String]) -> GallerySetup {
+        let source = JSONPlaceholderSource(
+            endpoint: endpoint, imageEndpoint: imageEndpoint, userLimit: users, albumLimit: albums)
+        return GallerySetup(
+            plan: .gallery(
+                GalleryPlan(folder: folder, source: source, label: "JSONPlaceholder's albums", itemsPerPage: perPage)),
+            secrets: [])
+    }
+}

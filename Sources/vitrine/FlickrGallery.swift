@@ -1,0 +1,46 @@
+import ArgumentParser
+import VitrineCore
+
+/// `vitrine flickr`'s options.
+struct FlickrGallery: GalleryOptions {
+    static let sourceName = "flickr"
+    static let keyVariable: String? = "FLICKR_API_KEY"
+
+    @Argument(help: "The search term (optional with a key: without it, the most recent photos).")
+    var term: String?
+
+    @Option(name: .long, help: ArgumentHelp("Items per grid page.", valueName: "n"))
+    var perPage = 25
+
+    @Option(name: .long, help: ArgumentHelp("Number of grid pages (with a key).", valueName: "n"))
+    var pages = 1
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The Flickr API key (default: $FLICKR_API_KEY; without one, the public feed).", valueName: "key"))
+    var key: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The base URL of Flickr's services (rest/ and feeds/ below it).", valueName: "url"))
+    var endpoint = FlickrSource.defaultEndpoint
+
+    func validate() throws {
+        guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500.") }
+        guard (1...500).contains(pages) else { throw ValidationError("--pages must be between 1 and 500.") }
+    }
+
+    var folderName: String { term ?? "flickr" }
+
+    func setup(folder: String, environment: [String: String]) -> GallerySetup {
+        let key = key ?? environment["FLICKR_API_KEY"]
+        let feed = key?.isEmpty != false
+        let source = FlickrSource(
+            term: term, itemCount: feed ? min(20, perPage * pages) : perPage * pages, key: key, endpoint: endpoint)
+        let label = term.map { "Flickr for “\($0)”" } ?? (feed ? "Flickr's public feed" : "Flickr's recent photos")
+        return GallerySetup(
+            plan: .gallery(GalleryPlan(folder: folder, source: source, label: label, itemsPerPage: perPage)),
+            secrets: [key ?? ""])
+    }
+}

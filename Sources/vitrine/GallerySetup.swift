@@ -1,0 +1,7 @@
+import VitrineCore
+
+/// One gallery ready for the pipeline, and the secrets (API keys) no message may show.
+struct GallerySetup {
+    var plan: SitePart
+    var secrets: [String]
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import VitrineCore
+
+/// Runs the random-image page once or, with `--watch`, on schedule until interrupted, and reports on stderr.
+enum RandomRun {
+    static let testClockVariable = "VITRINE_TEST_NOW"
+
+    /// The clock: real time, or (for tests only) real time moved to start at `VITRINE_TEST_NOW`; with `running`
+    /// false it stays at that instant, for a build that reads the clock once and must not depend on how long the
+    /// process took to get there.
+    static func testClock(
+        environment: [String: String] = ProcessInfo.processInfo.environment, running: Bool = true
+    ) throws -> @Sendable () -> Date {
+        guard let text = environment[testClockVariable], !text.isEmpty else { return { Date() } }
+        guard let start = ISO8601DateFormatter().date(from: text) else {
+            throw ValidationError("\(testClockVariable) must be an ISO 8601 time such as 2026-11-21T14:00:00Z.")
+        }
+        guard running else { return { start } }
+        let began = ContinuousClock.now
+        return {
+            let elapsed = (ContinuousClock.now - began).components
+            return start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        }
+    }
+
+    static func execute(
+        source: any RandomImageSource, flags: BuildFlags, every: UpdateInterval, watch: Bool, secrets: [String]
+    ) async throws {
+        let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
+        let now = try testClock()
+        try await flags.withNetwork(reporting: terminal) { fetcher in
+            let pipeline = RandomPagePipeline(
+                fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), progress: terminal.report, now: now)
+            let interruption = Interruption()
+            do {
+                let options = RandomPageOptions(
+                    output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.force,
+                    offline: flags.offline, refresh: flags.refresh, maximumImageBytes: flags.maxImageSize.bytes,
+                    maximumResponseBytes: flags.maxResponseSize.bytes, waitForOutput: !flags.noWait)
+                let stoppedWhileWaiting = try await interruption.run(deadline: flags.deadline) {
+                    var options = options
+                    while true {
+                        let summary = try await pipeline.run(source, options: options)
+                        options.refresh = false
+                        report(summary, flags: flags, terminal: terminal)
+                        if case .stale = summary.outcome, flags.strict { throw terminal.fail(RandomStrictLoss()) }
+                        guard watch else { return false }
+                        let wait = max(0.5, summary.nextUpdate.timeIntervalSince(now()))
+                        do {
+                            try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                        } catch {
+                            return true
+                        }
+                    }
+                }
+                if stoppedWhileWaiting, let reason = interruption.reason, !flags.quiet {
+                    let how = if case .signal(SIGTERM) = reason { "SIGTERM" } else { "interrupted" }
+                    StandardStreams.error("Stopped watching (\(how)); the page is complete.\n")
+                }
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                let reason = interruption.reason ?? error
+                let exit = terminal.fail(reason)
+                if flags.json { terminal.writeFailureJSON(reason, exit: exit, compact: true) }
+                throw exit
+            }
+        }
+    }
+
+    private static func report(_ summary: RandomRunSummary, flags: BuildFlags, terminal: Terminal) {
+        terminal.finishRandom(summary, output: flags.out)
+        guard flags.json else { return }
+        let formatter = ISO8601DateFormatter()
+        var report = [
+            "status": summary.outcome != .updated && summary.outcome != .kept && flags.strict ? "partial" : "success",
+            "outcome": {
+                switch summary.outcome {
+                case .updated: "updated"
+                case .kept: "kept"
+                case .stale: "stale"
+                }
+            }(),
+            "photo": summary.photoID, "fetchedAt": formatter.string(from: summary.fetchedAt),
+            "nextUpdate": formatter.string(from: summary.nextUpdate),
+        ]
+        if !summary.warnings.isEmpty { report["warnings"] = summary.warnings.joined(separator: "\n") }
+        terminal.writeJSON(report, compact: true)
+    }
+}
+
+/// `--strict` was given and the page still shows an earlier image because no new one could be loaded.
+struct RandomStrictLoss: UserFacingError {
+    var sentence: String {
+        "The page was written but still shows the earlier image, because no new one could be loaded (see the warning above), and --strict makes that a failure."
+    }
+    var exitStatus: ExitStatus { .partial }
+}

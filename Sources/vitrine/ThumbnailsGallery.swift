@@ -1,0 +1,33 @@
+import ArgumentParser
+import VitrineCore
+
+/// `vitrine thumbnails`'s options.
+struct ThumbnailsGallery: GalleryOptions {
+    static let sourceName = "thumbnails"
+    static let keyVariable: String? = nil
+
+    @Option(name: .long, help: ArgumentHelp("The list API's URL.", valueName: "url"))
+    var endpoint = ThumbnailSource.defaultEndpoint
+
+    @Option(name: .long, help: ArgumentHelp("How many elements to ask for.", valueName: "n"))
+    var limit = 200
+
+    @Option(name: .long, help: ArgumentHelp("Tiles per grid page (default: all on one page).", valueName: "n"))
+    var perPage: Int?
+
+    func validate() throws {
+        guard (1...1_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
+        if let perPage, perPage < 1 { throw ValidationError("--per-page must be positive.") }
+    }
+
+    var folderName: String { "thumbnails" }
+
+    func setup(folder: String, environment: [String: String]) -> GallerySetup {
+        GallerySetup(
+            plan: .gallery(
+                GalleryPlan(
+                    folder: folder, source: ThumbnailSource(limit: limit, endpoint: endpoint),
+                    label: "the thumbnail list", itemsPerPage: perPage ?? limit, tileShape: .square)),
+            secrets: [])
+    }
+}
