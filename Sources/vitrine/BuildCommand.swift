@@ -37,7 +37,9 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var flags: BuildFlags
 
     func validate() throws {
-        if frozen && flags.refresh { throw ValidationError("--frozen and --refresh contradict each other; pick one.") }
+        if frozen && flags.caching.refresh {
+            throw ValidationError("--frozen and --refresh contradict each other; pick one.")
+        }
     }
 
     func run() async throws {

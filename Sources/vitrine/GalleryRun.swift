@@ -25,7 +25,7 @@ enum GalleryRun {
         flags: BuildFlags, secrets: [String], frozen: Bool = false,
         build: @escaping @Sendable (GalleryPipeline, BuildOptions) async throws -> BuildSummary
     ) async throws {
-        let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
+        let terminal = Terminal(quiet: flags.run.quiet, redactor: Redactor(secrets: secrets))
         let now = try RandomRun.testClock(running: false)
         try await flags.withNetwork(reporting: terminal) { fetcher in
             let pipeline = GalleryPipeline(
@@ -34,24 +34,24 @@ enum GalleryRun {
             let interruption = Interruption()
             do {
                 let options = try flags.options(frozen: frozen)
-                let summary = try await interruption.run(deadline: flags.deadline) {
+                let summary = try await interruption.run(deadline: flags.run.deadline) {
                     try await build(pipeline, options)
                 }
-                terminal.finish(summary, output: flags.out)
-                if flags.json {
+                terminal.finish(summary, output: flags.output.out)
+                if flags.run.json {
                     StandardStreams.output(Array((summary.json(status: "success") + "\n").utf8))
                 }
             } catch let exit as ExitCode {
                 throw exit
             } catch let incomplete as IncompleteGalleryError where interruption.reason == nil {
-                if flags.json {
+                if flags.run.json {
                     StandardStreams.output(Array((incomplete.summary.json(status: "partial") + "\n").utf8))
                 }
                 throw terminal.fail(incomplete)
             } catch {
                 let reason = interruption.reason ?? error
                 let exit = terminal.fail(reason)
-                if flags.json { terminal.writeFailureJSON(reason, exit: exit) }
+                if flags.run.json { terminal.writeFailureJSON(reason, exit: exit) }
                 throw exit
             }
         }

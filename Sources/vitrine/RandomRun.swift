@@ -27,7 +27,7 @@ enum RandomRun {
     static func execute(
         source: any RandomImageSource, flags: BuildFlags, every: UpdateInterval, watch: Bool, secrets: [String]
     ) async throws {
-        let terminal = Terminal(quiet: flags.quiet, redactor: Redactor(secrets: secrets))
+        let terminal = Terminal(quiet: flags.run.quiet, redactor: Redactor(secrets: secrets))
         let now = try testClock()
         try await flags.withNetwork(reporting: terminal) { fetcher in
             let pipeline = RandomPagePipeline(
@@ -35,16 +35,17 @@ enum RandomRun {
             let interruption = Interruption()
             do {
                 let options = RandomPageOptions(
-                    output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.force,
-                    offline: flags.offline, refresh: flags.refresh, maximumImageBytes: flags.maxImageSize.bytes,
-                    maximumResponseBytes: flags.maxResponseSize.bytes, waitForOutput: !flags.noWait)
-                let stoppedWhileWaiting = try await interruption.run(deadline: flags.deadline) {
+                    output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.output.force,
+                    offline: flags.caching.offline, refresh: flags.caching.refresh,
+                    maximumImageBytes: flags.network.maxImageSize.bytes,
+                    maximumResponseBytes: flags.network.maxResponseSize.bytes, waitForOutput: !flags.output.noWait)
+                let stoppedWhileWaiting = try await interruption.run(deadline: flags.run.deadline) {
                     var options = options
                     while true {
                         let summary = try await pipeline.run(source, options: options)
                         options.refresh = false
                         report(summary, flags: flags, terminal: terminal)
-                        if case .stale = summary.outcome, flags.strict { throw terminal.fail(RandomStrictLoss()) }
+                        if case .stale = summary.outcome, flags.run.strict { throw terminal.fail(RandomStrictLoss()) }
                         guard watch else { return false }
                         let wait = max(0.5, summary.nextUpdate.timeIntervalSince(now()))
                         do {
@@ -54,7 +55,7 @@ enum RandomRun {
                         }
                     }
                 }
-                if stoppedWhileWaiting, let reason = interruption.reason, !flags.quiet {
+                if stoppedWhileWaiting, let reason = interruption.reason, !flags.run.quiet {
                     let how = if case .signal(SIGTERM) = reason { "SIGTERM" } else { "interrupted" }
                     StandardStreams.error("Stopped watching (\(how)); the page is complete.\n")
                 }
@@ -63,18 +64,19 @@ enum RandomRun {
             } catch {
                 let reason = interruption.reason ?? error
                 let exit = terminal.fail(reason)
-                if flags.json { terminal.writeFailureJSON(reason, exit: exit, compact: true) }
+                if flags.run.json { terminal.writeFailureJSON(reason, exit: exit, compact: true) }
                 throw exit
             }
         }
     }
 
     private static func report(_ summary: RandomRunSummary, flags: BuildFlags, terminal: Terminal) {
-        terminal.finishRandom(summary, output: flags.out)
-        guard flags.json else { return }
+        terminal.finishRandom(summary, output: flags.output.out)
+        guard flags.run.json else { return }
         let formatter = ISO8601DateFormatter()
         var report = [
-            "status": summary.outcome != .updated && summary.outcome != .kept && flags.strict ? "partial" : "success",
+            "status": summary.outcome != .updated && summary.outcome != .kept && flags.run.strict
+                ? "partial" : "success",
             "outcome": {
                 switch summary.outcome {
                 case .updated: "updated"

@@ -233,6 +233,32 @@ import VitrineTemplates
         }
         #expect(Set(documented) == Set(ExitStatus.allCases.map(\.rawValue)))
     }
+
+    @Test(arguments: ["pixabay", "flickr", "thumbnails", "albums", "random", "build", "demo"])
+    func theSharedOptionsAreInTitledSectionsOfTheHelp(command: String) async throws {
+        let help = try await VitrineProcess.run([command, "--help"])
+        #expect(help.status == 0)
+        var sections: [String: Set<String>] = [:]
+        var section = ""
+        for line in help.stdout.split(separator: "\n") {
+            if line.hasSuffix(":"), line.allSatisfy({ $0.isUppercase || $0 == " " || $0 == ":" }) {
+                section = String(line.dropLast())
+            } else if line.hasPrefix("  -") {
+                let label = line.dropFirst(2).components(separatedBy: "  ")[0]
+                let names = label.split(separator: " ").map { $0.trimmingCharacters(in: [","]) }
+                sections[section, default: []].formUnion(names.filter { $0.hasPrefix("--") })
+            }
+        }
+        #expect(sections["OUTPUT OPTIONS"] == ["--out", "--templates", "--force", "--no-wait"])
+        #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
+        #expect(
+            sections["NETWORK OPTIONS"] == [
+                "--jobs", "--retries", "--connect-timeout", "--stall-timeout", "--max-image-size",
+                "--max-response-size",
+            ])
+        #expect(sections["RUN OPTIONS"] == ["--strict", "--deadline", "--quiet", "--json"])
+        #expect(sections["OPTIONS"]?.isSuperset(of: ["--help", "--version"]) == true)
+    }
 }
 
 @Suite struct ServeTests {
