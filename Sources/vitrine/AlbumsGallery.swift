@@ -5,6 +5,9 @@ import VitrineCore
 struct AlbumsGallery: GalleryOptions {
     static let sourceName = "albums"
     static let keyVariable: String? = nil
+    static let configKeys: [String: ConfigKeyKind] = [
+        "endpoint": .option, "image-endpoint": .option, "users": .option, "albums": .option, "per-page": .option,
+    ]
 
     @Option(
         name: .long, help: ArgumentHelp("The API's base URL (/users, /albums, /photos below it).", valueName: "url"))

@@ -5,6 +5,9 @@ import VitrineCore
 struct FlickrGallery: GalleryOptions {
     static let sourceName = "flickr"
     static let keyVariable: String? = "FLICKR_API_KEY"
+    static let configKeys: [String: ConfigKeyKind] = [
+        "term": .argument, "per-page": .option, "pages": .option, "endpoint": .option,
+    ]
 
     @Argument(help: "The search term (optional with a key: without it, the most recent photos).")
     var term: String?

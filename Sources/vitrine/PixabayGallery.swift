@@ -6,6 +6,10 @@ import VitrineCore
 struct PixabayGallery: GalleryOptions {
     static let sourceName = "pixabay"
     static let keyVariable: String? = "PIXABAY_API_KEY"
+    static let configKeys: [String: ConfigKeyKind] = [
+        "term": .argument, "variant": .option, "no-variant": .flag, "per-page": .option, "pages": .option,
+        "endpoint": .option, "hit-cap": .option,
+    ]
 
     @Argument(help: "The search term.")
     var term: String

@@ -6,6 +6,9 @@ import VitrineCore
 struct RandomGallery: GalleryOptions {
     static let sourceName = "random"
     static let keyVariable: String? = "UNSPLASH_ACCESS_KEY"
+    static let configKeys: [String: ConfigKeyKind] = [
+        "provider": .option, "every": .option, "query": .option, "endpoint": .option,
+    ]
     static let refusedKeys = [
         "watch":
             "--watch keeps vitrine random running on its own; a site build runs once, so run vitrine build on a schedule instead"

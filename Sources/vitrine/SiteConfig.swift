@@ -139,7 +139,7 @@ private struct SiteConfigReader {
     private func parse(_ table: TOMLTable, as type: any GalleryOptions.Type, index: Int) throws(ConfigError)
         -> any GalleryOptions
     {
-        let declared = Self.declaredNames(of: type)
+        let declared = type.configKeys
         var positional: [String] = []
         var optional: [(key: String, arguments: [String])] = []
         for key in table.keys.sorted(by: {
@@ -151,10 +151,8 @@ private struct SiteConfigReader {
                     key, in: index, problem: "API keys come from the environment ($\(variable)), never from the file")
             }
             if let reason = type.refusedKeys[key] { throw error(key, in: index, problem: reason) }
-            guard let kind = declared[key], key != "help" else {
-                let known =
-                    (["source", "path"] + declared.keys.filter { $0 != "key" && type.refusedKeys[$0] == nil }.sorted())
-                    .joined(separator: ", ")
+            guard let kind = declared[key] else {
+                let known = (["source", "path"] + declared.keys.sorted()).joined(separator: ", ")
                 throw error(key, in: index, problem: "unknown key for source \(type.sourceName) (known: \(known))")
             }
             let value = table[key]!
@@ -205,39 +203,6 @@ private struct SiteConfigReader {
             }
         }
         return parsed
-    }
-
-    /// How each long name of `type` is given: its argument, an option with a value, or a flag.
-    private static func declaredNames(of type: any GalleryOptions.Type) -> [String: DeclaredKind] {
-        var names: [String: DeclaredKind] = [:]
-        for child in Mirror(reflecting: type.init()).children {
-            guard let label = child.label, label.hasPrefix("_") else { continue }
-            let wrapper = String(describing: Swift.type(of: child.value))
-            let kind: DeclaredKind
-            if wrapper.hasPrefix("Argument<") {
-                kind = .argument
-            } else if wrapper.hasPrefix("Flag<") {
-                kind = .flag
-            } else if wrapper.hasPrefix("Option<") {
-                kind = .option
-            } else {
-                continue
-            }
-            names[kebabCase(String(label.dropFirst()))] = kind
-        }
-        return names
-    }
-
-    private enum DeclaredKind { case argument, option, flag }
-
-    private static func kebabCase(_ name: String) -> String {
-        name.reduce(into: "") { result, character in
-            if character.isUppercase {
-                result += "-" + character.lowercased()
-            } else {
-                result.append(character)
-            }
-        }
     }
 
     private static func text(of value: any TOMLValueConvertible) -> String? {

@@ -5,6 +5,7 @@ import VitrineCore
 struct ThumbnailsGallery: GalleryOptions {
     static let sourceName = "thumbnails"
     static let keyVariable: String? = nil
+    static let configKeys: [String: ConfigKeyKind] = ["endpoint": .option, "limit": .option, "per-page": .option]
 
     @Option(name: .long, help: ArgumentHelp("The list API's URL.", valueName: "url"))
     var endpoint = ThumbnailSource.defaultEndpoint
