@@ -3,12 +3,10 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineBasics
-@testable import VitrineHTTP
-@testable import VitrineRender
+@testable import VitrineCore
 
 /// The Pixabay gallery built by the real binary against the sample API on loopback.
-@Suite(.serialized) final class PixabayGalleryTests {
+@Suite(.serialized) final class PixabayGalleryTests: StoppableFixture {
     static let key = "SeCrEt-Key-4242"
     let server = SampleAPIServer(configuration: SampleAPIConfiguration(apiKey: PixabayGalleryTests.key))
     let workspace: Workspace
@@ -18,10 +16,7 @@ import VitrineTemplates
         try await server.start()
     }
 
-    deinit {
-        let server = server
-        Task { await server.stop() }
-    }
+    func stop() async { await server.stop() }
 
     func build(_ extra: [String] = [], out: String = "out", key: String? = PixabayGalleryTests.key) async throws
         -> VitrineProcess.Outcome
@@ -37,164 +32,194 @@ import VitrineTemplates
     var imageRequests: [String] { server.requests().map(\.path).filter { $0.hasSuffix(".jpg") } }
 
     @Test func buildsACompleteGalleryWhoseLinksAllResolve() async throws {
-        let outcome = try await build()
-        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-        #expect(outcome.stderr.contains("30 items"))
-        let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
-        let crawl = try site.crawl()
-        #expect(crawl.broken == [])
-        #expect(crawl.pages.isSuperset(of: ["index.html", "page-2.html", "page-3.html"]))
-        #expect(crawl.pages.filter { $0.hasPrefix("items/") }.count == 60)
-        let images = crawl.files.filter { $0.hasPrefix("images/") }
-        #expect(!images.isEmpty)
-        for image in images {
-            let bytes = try Data(contentsOf: site.root.appendingPathComponent(image))
-            #expect(ImageFormat.sniff(bytes) != nil, "\(image) is not an image")
-        }
-        let everyReference = try crawl.pages.flatMap { try site.references(of: $0) }
-        #expect(!everyReference.contains { $0.contains("127.0.0.1") })
+        try await stopping(self) {
+            let outcome = try await build()
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("30 items"))
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            let crawl = try site.crawl()
+            #expect(crawl.broken == [])
+            #expect(crawl.pages.isSuperset(of: ["index.html", "page-2.html", "page-3.html"]))
+            #expect(crawl.pages.filter { $0.hasPrefix("items/") }.count == 60)
+            let images = crawl.files.filter { $0.hasPrefix("images/") }
+            #expect(!images.isEmpty)
+            for image in images {
+                let bytes = try Data(contentsOf: site.root.appendingPathComponent(image))
+                #expect(ImageFormat.sniff(bytes) != nil, "\(image) is not an image")
+            }
+            let everyReference = try crawl.pages.flatMap { try site.references(of: $0) }
+            #expect(!everyReference.contains { $0.contains("127.0.0.1") })
 
-        let model = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
-        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
-        #expect(model.strings("//item").count == 30)
-        #expect(model.strings("//entry[@variant='graffiti'][missing]").count == 14)
-        let tiles = try ["index.html", "page-2.html", "page-3.html"].map {
-            try site.page($0).strings("//main//a[contains(@href, '-original.html')]/@href")
+            let model = try XMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+            #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+            #expect(model.strings("//item").count == 30)
+            #expect(model.strings("//entry[@variant='graffiti'][missing]").count == 14)
+            let tiles = try ["index.html", "page-2.html", "page-3.html"].map {
+                try site.page($0).strings("//main//a[contains(@href, '-original.html')]/@href")
+            }
+            #expect(Set(tiles.flatMap { $0 }).count == 30)
+            #expect(
+                try site.page("index.html").strings("//footer[@class='site']").joined().contains(
+                    "credited to its author"))
         }
-        #expect(Set(tiles.flatMap { $0 }).count == 30)
-        #expect(
-            try site.page("index.html").strings("//footer[@class='site']").joined().contains("credited to its author"))
     }
 
     @Test func previewPagesChainThroughEveryItemInBothVariants() async throws {
-        #expect(try await build().status == 0)
-        let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
-        let model = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
-        let first = try #require(model.strings("//item[1]/entry[@variant='original']/@href").first)
-        let original = try site.nextChain(from: first)
-        #expect(original.chain.count == 30 && original.prevMatches)
-        let graffiti = try site.nextChain(
-            from: try #require(model.strings("//item[1]/entry[@variant='graffiti']/@href").first))
-        #expect(graffiti.chain.count == 30 && graffiti.prevMatches)
-        let last = try site.page(graffiti.chain.last!)
-        #expect(last.strings("//main").joined().contains("No “Hamburg graffiti” match for this item."))
-        let switchLink = try #require(site.page(first).strings("//a[@data-nav='variant']/@href").first)
-        #expect(switchLink.hasSuffix("-graffiti.html"))
-        let pageOfItem21 = try site.page(original.chain[20]).strings("//a[@data-nav='up']/@href")
-        #expect(pageOfItem21.contains { $0.hasPrefix("../page-3.html") })
+        try await stopping(self) {
+            #expect(try await build().status == 0)
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            let model = try XMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+            let first = try #require(model.strings("//item[1]/entry[@variant='original']/@href").first)
+            let original = try site.nextChain(from: first)
+            #expect(original.chain.count == 30 && original.prevMatches)
+            let graffiti = try site.nextChain(
+                from: try #require(model.strings("//item[1]/entry[@variant='graffiti']/@href").first))
+            #expect(graffiti.chain.count == 30 && graffiti.prevMatches)
+            let last = try site.page(graffiti.chain.last!)
+            #expect(last.strings("//main").joined().contains("No “Hamburg graffiti” match for this item."))
+            let switchLink = try #require(site.page(first).strings("//a[@data-nav='variant']/@href").first)
+            #expect(switchLink.hasSuffix("-graffiti.html"))
+            let pageOfItem21 = try site.page(original.chain[20]).strings("//a[@data-nav='up']/@href")
+            #expect(pageOfItem21.contains { $0.hasPrefix("../page-3.html") })
+        }
     }
 
     @Test func downloadsEachDistinctImageOnceAndNeverLeaksTheKey() async throws {
-        let outcome = try await build()
-        #expect(outcome.status == 0)
-        #expect(Set(imageRequests).count == imageRequests.count)
-        #expect(!outcome.stderr.contains(Self.key) && !outcome.stdout.contains(Self.key))
-        for folder in ["out", "cache"] {
-            for (path, bytes) in try workspace.tree(folder) {
-                #expect(!path.contains(Self.key))
-                #expect(bytes.range(of: Data(Self.key.utf8)) == nil, "\(folder)/\(path) holds the key")
+        try await stopping(self) {
+            let outcome = try await build()
+            #expect(outcome.status == 0)
+            #expect(Set(imageRequests).count == imageRequests.count)
+            #expect(!outcome.stderr.contains(Self.key) && !outcome.stdout.contains(Self.key))
+            for folder in ["out", "cache"] {
+                for (path, bytes) in try workspace.tree(folder) {
+                    #expect(!path.contains(Self.key))
+                    #expect(bytes.range(of: Data(Self.key.utf8)) == nil, "\(folder)/\(path) holds the key")
+                }
             }
         }
     }
 
     @Test func aCachedRerunSendsNoRequestAndAnOfflineRunWritesTheSameFiles() async throws {
-        #expect(try await build().status == 0)
-        let first = try workspace.tree("out")
-        server.resetRequests()
-        let second = try await build()
-        #expect(second.status == 0)
-        #expect(server.requests().isEmpty)
-        #expect(try workspace.tree("out") == first)
-        let offline = try await build(["--offline"], out: "offline")
-        #expect(offline.status == 0, "stderr: \(offline.stderr)")
-        #expect(server.requests().isEmpty)
-        #expect(try workspace.tree("offline") == first)
+        try await stopping(self) {
+            #expect(try await build().status == 0)
+            let first = try workspace.tree("out")
+            server.resetRequests()
+            let second = try await build()
+            #expect(second.status == 0)
+            #expect(server.requests().isEmpty)
+            #expect(try workspace.tree("out") == first)
+            let offline = try await build(["--offline"], out: "offline")
+            #expect(offline.status == 0, "stderr: \(offline.stderr)")
+            #expect(server.requests().isEmpty)
+            #expect(try workspace.tree("offline") == first)
+        }
     }
 
     @Test func refreshAsksAgain() async throws {
-        #expect(try await build().status == 0)
-        server.resetRequests()
-        #expect(try await build(["--refresh"]).status == 0)
-        #expect(server.requests().filter { $0.path.hasPrefix("/api") }.count == 2)
-        #expect(imageRequests.isEmpty)
+        try await stopping(self) {
+            let first = try await build()
+            #expect(first.status == 0)
+            server.resetRequests()
+            let refreshed = try await build(["--refresh"])
+            #expect(refreshed.status == 0)
+            #expect(server.requests().filter { $0.path.hasPrefix("/api") }.count == 2)
+            #expect(imageRequests.isEmpty)
+        }
     }
 
     @Test func offlineWithAnEmptyCacheFailsAndWritesNothing() async throws {
-        let outcome = try await build(["--offline"])
-        #expect(outcome.status == 66)
-        #expect(outcome.stderr.split(separator: "\n").count == 1)
-        #expect(outcome.stderr.contains("--offline"))
-        #expect(!FileManager.default.fileExists(atPath: workspace.path("out/index.html")))
-        #expect(server.requests().isEmpty)
+        try await stopping(self) {
+            let outcome = try await build(["--offline"])
+            #expect(outcome.status == 66)
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stderr.contains("--offline"))
+            #expect(!FileManager.default.fileExists(atPath: workspace.path("out/index.html")))
+            #expect(server.requests().isEmpty)
+        }
     }
 
     @Test func aMissingKeyIsOneSentenceAndExit77() async throws {
-        let outcome = try await build(key: nil)
-        #expect(outcome.status == 77)
-        #expect(outcome.stderr.split(separator: "\n").count == 1)
-        #expect(outcome.stderr.contains("PIXABAY_API_KEY") && outcome.stderr.contains("--key"))
-        #expect(server.requests().isEmpty)
+        try await stopping(self) {
+            let outcome = try await build(key: nil)
+            #expect(outcome.status == 77)
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stderr.contains("PIXABAY_API_KEY") && outcome.stderr.contains("--key"))
+            #expect(server.requests().isEmpty)
+        }
     }
 
     @Test func aRejectedKeyQuotesPixabaysMessage() async throws {
-        let outcome = try await build(key: "wrong-key-123")
-        #expect(outcome.status == 77)
-        #expect(outcome.stderr.contains("Invalid or missing API key"))
-        #expect(!outcome.stderr.contains("wrong-key-123"))
+        try await stopping(self) {
+            let outcome = try await build(key: "wrong-key-123")
+            #expect(outcome.status == 77)
+            #expect(outcome.stderr.contains("Invalid or missing API key"))
+            #expect(!outcome.stderr.contains("wrong-key-123"))
+        }
     }
 
     @Test func takesTheKeyFromTheEnvironment() async throws {
-        let outcome = try await VitrineProcess.run(
-            [
-                "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--cache", workspace.path("cache"),
-                "--out", workspace.path("out"),
-            ], environment: ["PIXABAY_API_KEY": Self.key])
-        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-        #expect(outcome.stderr.contains("10 items"))
+        try await stopping(self) {
+            let outcome = try await VitrineProcess.run(
+                [
+                    "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--cache",
+                    workspace.path("cache"),
+                    "--out", workspace.path("out"),
+                ], environment: ["PIXABAY_API_KEY": Self.key])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("10 items"))
+        }
     }
 
     @Test func aThemeFolderReplacesTheBuiltInTemplates() async throws {
-        let theme = workspace.url.appendingPathComponent("theme")
-        try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
-        for (name, bytes) in DefaultTheme.files { try Data(bytes).write(to: theme.appendingPathComponent(name)) }
-        let grid = String(decoding: DefaultTheme.files["grid.xsl"]!, as: UTF8.self)
-        let marked =
-            grid.replacingOccurrences(of: "</xsl:stylesheet>", with: "") + """
-                  <xsl:template match="/" priority="10"><html><body><p id="custom">My own theme</p></body></html></xsl:template>
-                </xsl:stylesheet>
-                """
-        try Data(marked.utf8).write(to: theme.appendingPathComponent("grid.xsl"))
-        try Data("body { color: red }".utf8).write(to: theme.appendingPathComponent("extra.css"))
-        let outcome = try await build(["--templates", theme.path])
-        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-        let index = try String(contentsOfFile: workspace.path("out/index.html"), encoding: .utf8)
-        #expect(index.contains("My own theme"))
-        #expect(FileManager.default.fileExists(atPath: workspace.path("out/assets/extra.css")))
+        try await stopping(self) {
+            let theme = workspace.url.appendingPathComponent("theme")
+            try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
+            for (name, bytes) in DefaultTheme.files { try Data(bytes).write(to: theme.appendingPathComponent(name)) }
+            let grid = String(decoding: DefaultTheme.files["grid.xsl"]!, as: UTF8.self)
+            let marked =
+                grid.replacingOccurrences(of: "</xsl:stylesheet>", with: "") + """
+                      <xsl:template match="/" priority="10"><html><body><p id="custom">My own theme</p></body></html></xsl:template>
+                    </xsl:stylesheet>
+                    """
+            try Data(marked.utf8).write(to: theme.appendingPathComponent("grid.xsl"))
+            try Data("body { color: red }".utf8).write(to: theme.appendingPathComponent("extra.css"))
+            let outcome = try await build(["--templates", theme.path])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let index = try String(contentsOfFile: workspace.path("out/index.html"), encoding: .utf8)
+            #expect(index.contains("My own theme"))
+            #expect(FileManager.default.fileExists(atPath: workspace.path("out/assets/extra.css")))
+        }
     }
 
     @Test func showsProgressOnATerminalOnly() async throws {
-        let quiet = try await build()
-        #expect(!quiet.stderr.contains("Images "))
-        let command = [
-            VitrineProcess.binary.path, "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--key",
-            Self.key, "--cache", workspace.path("tty-cache"), "--out", workspace.path("tty-out"),
-        ].map { "'\($0)'" }.joined(separator: " ")
-        let terminal = try await VitrineProcess.run(
-            ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
-        #expect(terminal.status == 0)
-        #expect(terminal.stdout.contains("Images 36/36") && terminal.stdout.contains("Pages 21/21"))
-        #expect(terminal.stdout.contains("\u{1B}[K"))
-        #expect(terminal.stdout.contains("10 items"))
+        try await stopping(self) {
+            let quiet = try await build()
+            #expect(!quiet.stderr.contains("Images "))
+            let command = [
+                VitrineProcess.binary.path, "pixabay", "Hamburg", "--endpoint", await server.pixabayEndpoint, "--key",
+                Self.key, "--cache", workspace.path("tty-cache"), "--out", workspace.path("tty-out"),
+            ].map { "'\($0)'" }.joined(separator: " ")
+            let terminal = try await VitrineProcess.run(
+                ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+            #expect(terminal.status == 0)
+            #expect(terminal.stdout.contains("Images 36/36") && terminal.stdout.contains("Pages 21/21"))
+            #expect(terminal.stdout.contains("\u{1B}[K"))
+            #expect(terminal.stdout.contains("10 items"))
+        }
     }
 
     @Test func aBrokenThemeFolderIsExit78() async throws {
-        let theme = workspace.url.appendingPathComponent("broken")
-        try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
-        try Data("<nope".utf8).write(to: theme.appendingPathComponent("grid.xsl"))
-        try Data("<nope/>".utf8).write(to: theme.appendingPathComponent("preview.xsl"))
-        let outcome = try await build(["--templates", theme.path])
-        #expect(outcome.status == 78)
-        #expect(outcome.stderr.contains("grid.xsl"))
+        try await stopping(self) {
+            let theme = workspace.url.appendingPathComponent("broken")
+            try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
+            try Data("<nope".utf8).write(to: theme.appendingPathComponent("grid.xsl"))
+            try Data("<nope/>".utf8).write(to: theme.appendingPathComponent("preview.xsl"))
+            let outcome = try await build(["--templates", theme.path])
+            #expect(outcome.status == 78)
+            #expect(outcome.stderr.contains("grid.xsl"))
+        }
     }
 }
 
@@ -220,18 +245,7 @@ import VitrineTemplates
     @Test func helpListsTheExitCodes() async throws {
         let help = try await VitrineProcess.run(["--help"])
         #expect(help.status == 0)
-        let listed = help.stdout.split(separator: "\n").compactMap { line -> Int32? in
-            let fields = line.split(separator: " ", maxSplits: 1)
-            return line.hasPrefix("  ") && fields.count == 2 ? Int32(fields[0]) : nil
-        }
-        #expect(Set(listed) == Set(ExitStatus.allCases.map(\.rawValue)))
-        let readme = try String(
-            contentsOf: VitrineProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let documented = readme.split(separator: "\n").compactMap { line -> Int32? in
-            guard line.hasPrefix("| ") else { return nil }
-            return Int32(line.dropFirst(2).prefix { $0 != " " })
-        }
-        #expect(Set(documented) == Set(ExitStatus.allCases.map(\.rawValue)))
+        for status in ExitStatus.allCases { #expect(help.stdout.contains("\(status.rawValue)  \(status.meaning)")) }
     }
 
     @Test(arguments: ["pixabay", "flickr", "thumbnails", "albums", "random", "build", "demo"])
@@ -365,13 +379,13 @@ import VitrineTemplates
         let url = try #require(base)
         let engine = TransferEngine()
         defer { engine.shutdown() }
-        let index = try await engine.fetch(FetchRequest(url: url))
+        let index = try await engine.fetch(HTTPRequest(url: url))
         #expect(index.status == 200 && index.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(index.bodyText.contains("<!DOCTYPE html>"))
-        #expect(try await engine.fetch(FetchRequest(url: url + "assets/vitrine.css")).status == 200)
-        #expect(try await engine.fetch(FetchRequest(url: url + "items/")).status == 404)
-        #expect(try await engine.fetch(FetchRequest(url: url + "%2e%2e/%2e%2e/etc/passwd")).status == 404)
-        #expect(try await engine.fetch(FetchRequest(url: url + ".vitrine-manifest.json")).status == 404)
+        #expect(try await engine.fetch(HTTPRequest(url: url + "assets/vitrine.css")).status == 200)
+        #expect(try await engine.fetch(HTTPRequest(url: url + "items/")).status == 404)
+        #expect(try await engine.fetch(HTTPRequest(url: url + "%2e%2e/%2e%2e/etc/passwd")).status == 404)
+        #expect(try await engine.fetch(HTTPRequest(url: url + ".vitrine-manifest.json")).status == 404)
         running.send(SIGINT)
         #expect(try await running.wait().status == 0)
     }
