@@ -49,8 +49,8 @@ struct BenchmarkOptionsTests {
         let configuration = SampleAPIConfiguration(distinctImages: true)
         try await withServer(configuration) { server in
             let baseURL = await server.baseURL
-            let first = try await Curl.get("\(baseURL)/get/1000001-city01_640.jpg")
-            let second = try await Curl.get("\(baseURL)/get/1000002-city01_640.jpg")
+            let first = try await SocketHTTPClient.fetch("\(baseURL)/get/1000001-city01_640.jpg")
+            let second = try await SocketHTTPClient.fetch("\(baseURL)/get/1000002-city01_640.jpg")
             #expect(first.status == 200 && second.status == 200)
             #expect(first.body != second.body)
             #expect(isJPEG(first.body) && first.body.suffix(2) == Data([0xFF, 0xD9]))
@@ -62,7 +62,7 @@ struct BenchmarkOptionsTests {
         }
         try await withServer { server in
             let baseURL = await server.baseURL
-            let plain = try await Curl.get("\(baseURL)/get/1000001-city01_640.jpg")
+            let plain = try await SocketHTTPClient.fetch("\(baseURL)/get/1000001-city01_640.jpg")
             #expect(plain.body == SampleImages.bundled.image(theme: "city", number: 1, longestEdge: 640)?.bytes)
         }
     }
@@ -72,13 +72,13 @@ struct BenchmarkOptionsTests {
             hitCounts: ["bench": 1000], hitCap: 1000, revisedHits: [1], rateLimit: 1000)
         try await withServer(configuration) { server in
             let endpoint = await server.pixabayEndpoint
-            let last = try await Curl.get("\(endpoint)?key=sample-key&q=bench&per_page=200&page=5")
+            let last = try await SocketHTTPClient.fetch("\(endpoint)?key=sample-key&q=bench&per_page=200&page=5")
             #expect(last.status == 200)
             let page = try JSONDecoder().decode(PixabaySearchResult.self, from: last.body)
             #expect(page.totalHits == 1000 && page.hits.count == 200)
-            let beyond = try await Curl.get("\(endpoint)?key=sample-key&q=bench&per_page=200&page=6")
+            let beyond = try await SocketHTTPClient.fetch("\(endpoint)?key=sample-key&q=bench&per_page=200&page=6")
             #expect(beyond.status == 400)
-            let first = try await Curl.get("\(endpoint)?key=sample-key&q=bench&per_page=3")
+            let first = try await SocketHTTPClient.fetch("\(endpoint)?key=sample-key&q=bench&per_page=3")
             let hits = try JSONDecoder().decode(PixabaySearchResult.self, from: first.body).hits
             #expect(hits[0].tags.hasSuffix("revised") && !hits[1].tags.contains("revised"))
         }

@@ -41,7 +41,7 @@ private func unquirked(_ body: Data) -> Data {
 
 /// Fetches every `(url, width, height)` and checks each is a JPEG of exactly that size.
 private func expectJPEGs(_ checks: [(url: String, width: Int, height: Int)]) async throws {
-    let responses = try await Curl.getAll(checks.map(\.url))
+    let responses = try await SocketHTTPClient.fetchAll(checks.map(\.url))
     #expect(responses.count == checks.count)
     for (check, response) in zip(checks, responses) {
         #expect(response.status == 200, "\(check.url)")
@@ -60,7 +60,7 @@ struct ProviderEndpointTests {
             let baseURL = await server.baseURL
             #expect(await server.flickrEndpoint == "\(baseURL)/services/")
             #expect(await server.thumbnailsEndpoint == "\(baseURL)/api/v2/content/misc/media-coverages")
-            let index = try await Curl.get("\(baseURL)/")
+            let index = try await SocketHTTPClient.fetch("\(baseURL)/")
             #expect(index.text.contains("/services/rest/") && index.text.contains("media-coverages"))
         }
     }
@@ -70,8 +70,8 @@ struct ProviderEndpointTests {
             let endpoint = await server.flickrEndpoint
             let baseURL = await server.baseURL
             let extras = "description,date_upload,owner_name,tags,o_dims,url_m,url_s"
-            func search(page: Int, slash: String = "/") async throws -> CurlResponse {
-                try await Curl.get(
+            func search(page: Int, slash: String = "/") async throws -> HTTPExchange {
+                try await SocketHTTPClient.fetch(
                     "\(endpoint)rest\(slash)?method=flickr.photos.search&api_key=\(key)&text=hamburg&per_page=5"
                         + "&page=\(page)&extras=\(extras)&format=json&nojsoncallback=1&sort=relevance&safe_search=1"
                 )
@@ -146,7 +146,7 @@ struct ProviderEndpointTests {
         try await withServer { server in
             let rest = "\(await server.flickrEndpoint)rest/"
             for (query, body) in cases {
-                let response = try await Curl.get("\(rest)?\(query)&format=json&nojsoncallback=1")
+                let response = try await SocketHTTPClient.fetch("\(rest)?\(query)&format=json&nojsoncallback=1")
                 #expect(response.status == 200, "\(query)")
                 #expect(response.text == body, "\(query)")
                 #expect(response.header("Content-Type") == "application/json")
@@ -156,7 +156,7 @@ struct ProviderEndpointTests {
                 ("tags=elbe&page=41", true), ("tags=elbe&page=40", false), ("text=x&per_page=1000&page=9", true),
                 ("text=x&per_page=3&page=1334", true), ("text=x&per_page=3&page=1333", false),
             ] {
-                let response = try await Curl.get("\(rest)?\(search)&\(query)")
+                let response = try await SocketHTTPClient.fetch("\(rest)?\(search)&\(query)")
                 #expect(response.status == 200)
                 let root = try object(response.body)
                 #expect((root["stat"] as? String == "fail") == fails, "\(query)")
@@ -173,7 +173,8 @@ struct ProviderEndpointTests {
         try await withServer { server in
             let rest = "\(await server.flickrEndpoint)rest"
             func recent(_ query: String) async throws -> FlickrPhotoList {
-                let response = try await Curl.get("\(rest)?method=flickr.photos.getRecent&api_key=\(key)&\(query)")
+                let response = try await SocketHTTPClient.fetch(
+                    "\(rest)?method=flickr.photos.getRecent&api_key=\(key)&\(query)")
                 return try JSONDecoder().decode(FlickrPhotosResponse.self, from: response.body).photos
             }
             let defaults = try await recent("format=json")
@@ -197,12 +198,12 @@ struct ProviderEndpointTests {
         try await withServer(configuration) { server in
             let rest = "\(await server.flickrEndpoint)rest/"
             let search = "\(rest)?method=flickr.photos.search&api_key=flickr-custom"
-            let custom = try await Curl.get("\(search)&tags=elbe,bridge")
+            let custom = try await SocketHTTPClient.fetch("\(search)&tags=elbe,bridge")
             let list = try JSONDecoder().decode(FlickrPhotosResponse.self, from: custom.body).photos
             #expect(list.total == 7 && list.pages == 1 && list.photos.count == 7)
-            let demo = try await Curl.get("\(rest)?method=flickr.photos.search&api_key=\(key)&text=elbe")
+            let demo = try await SocketHTTPClient.fetch("\(rest)?method=flickr.photos.search&api_key=\(key)&text=elbe")
             #expect(try object(demo.body)["code"] as? Int == 100)
-            let nothing = try await Curl.get("\(search)&text=nothing")
+            let nothing = try await SocketHTTPClient.fetch("\(search)&text=nothing")
             #expect(nothing.text.hasPrefix(#"{"photos":{"page":1,"pages":0,"perpage":100,"total":"0","photo":[]}"#))
         }
     }
@@ -212,7 +213,7 @@ struct ProviderEndpointTests {
             let rest = "\(await server.flickrEndpoint)rest/"
             var checks: [(url: String, width: Int, height: Int)] = []
             for (query, page) in [("text=hamburg+graffiti", 1), ("tags=hamburg", 2)] {
-                let response = try await Curl.get(
+                let response = try await SocketHTTPClient.fetch(
                     "\(rest)?method=flickr.photos.search&api_key=\(key)&\(query)&per_page=6&page=\(page)"
                         + "&extras=\(urlExtras),o_dims"
                 )
@@ -224,7 +225,7 @@ struct ProviderEndpointTests {
                     #expect(photo.originalWidth == photo.size(.o)?.width)
                 }
             }
-            let recent = try await Curl.get(
+            let recent = try await SocketHTTPClient.fetch(
                 "\(rest)?method=flickr.photos.getRecent&api_key=\(key)&per_page=8&extras=url_sq,url_m,url_l"
             )
             for photo in try JSONDecoder().decode(FlickrPhotosResponse.self, from: recent.body).photos.photos {
@@ -232,7 +233,7 @@ struct ProviderEndpointTests {
             }
             #expect(checks.count == 156, "2 searches of 6 photos in 11 sizes, 8 recent photos in 3")
             try await expectJPEGs(checks)
-            let cached = try await Curl.get(checks[0].url)
+            let cached = try await SocketHTTPClient.fetch(checks[0].url)
             #expect(cached.header("Cache-Control") == "public, max-age=86400")
         }
     }
@@ -243,7 +244,7 @@ struct ProviderEndpointTests {
         #expect(path.hasPrefix("/flickr/65535/"))
         try await withServer { server in
             let baseURL = await server.baseURL
-            let image = try await Curl.get(baseURL + path)
+            let image = try await SocketHTTPClient.fetch(baseURL + path)
             #expect(image.status == 200 && jpegDimensions(image.body).map { $0.width == photo.size(.z)?.width } == true)
             let stem = "/flickr/65535/\(photo.id)_\(photo.secret)"
             let missing = [
@@ -252,7 +253,7 @@ struct ProviderEndpointTests {
                 "/flickr/65535/x/\(photo.id)_\(photo.secret).jpg",
             ]
             for path in missing {
-                let response = try await Curl.get(baseURL + path)
+                let response = try await SocketHTTPClient.fetch(baseURL + path)
                 #expect(response.status == 404, "\(path)")
                 #expect(response.header("Content-Type")?.hasPrefix("text/plain") == true)
             }
@@ -264,7 +265,7 @@ struct ProviderEndpointTests {
             let feedURL = "\(await server.flickrEndpoint)feeds/photos_public.gne"
             let baseURL = await server.baseURL
             let query = "format=json&nojsoncallback=1&tags=hamburg,graffiti&tagmode=all"
-            let response = try await Curl.get("\(feedURL)?\(query)")
+            let response = try await SocketHTTPClient.fetch("\(feedURL)?\(query)")
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Content-Length") == String(response.body.count))
@@ -302,10 +303,11 @@ struct ProviderEndpointTests {
             }
             try await expectJPEGs(checks)
 
-            let everyone = try await Curl.get(feedURL)
+            let everyone = try await SocketHTTPClient.fetch(feedURL)
             let everyoneFeed = try JSONDecoder().decode(FlickrFeed.self, from: unquirked(everyone.body))
             #expect(everyoneFeed.items.count == 20 && everyoneFeed.title == "Uploads from everyone")
-            let nothing = try await Curl.get("\(feedURL)?format=json&nojsoncallback=1&tags=nothing&tagmode=any")
+            let nothing = try await SocketHTTPClient.fetch(
+                "\(feedURL)?format=json&nojsoncallback=1&tags=nothing&tagmode=any")
             #expect(try JSONDecoder().decode(FlickrFeed.self, from: unquirked(nothing.body)).items.isEmpty)
         }
     }
@@ -314,7 +316,7 @@ struct ProviderEndpointTests {
         try await withServer { server in
             let endpoint = await server.thumbnailsEndpoint
             let baseURL = await server.baseURL
-            let response = try await Curl.get("\(endpoint)?limit=100")
+            let response = try await SocketHTTPClient.fetch("\(endpoint)?limit=100")
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Content-Length") == String(response.body.count))
@@ -343,7 +345,7 @@ struct ProviderEndpointTests {
 
             let decoded = try JSONDecoder().decode([MediaCoverage].self, from: response.body)
             #expect(decoded == ThumbnailCatalog().coverages(limit: 100, baseURL: baseURL))
-            #expect(try await Curl.get("\(endpoint)/?limit=100").body == response.body)
+            #expect(try await SocketHTTPClient.fetch("\(endpoint)/?limit=100").body == response.body)
         }
     }
 
@@ -353,7 +355,7 @@ struct ProviderEndpointTests {
                 let endpoint = await server.thumbnailsEndpoint
                 var counts: [Int] = []
                 for query in queries {
-                    let response = try await Curl.get("\(endpoint)\(query)")
+                    let response = try await SocketHTTPClient.fetch("\(endpoint)\(query)")
                     #expect(response.status == 200)
                     counts.append(try JSONDecoder().decode([MediaCoverage].self, from: response.body).count)
                 }
@@ -374,7 +376,7 @@ struct ProviderEndpointTests {
 
     @Test func everyThumbnailURLServesItsQuality() async throws {
         try await withServer { server in
-            let response = try await Curl.get("\(await server.thumbnailsEndpoint)?limit=30")
+            let response = try await SocketHTTPClient.fetch("\(await server.thumbnailsEndpoint)?limit=30")
             let coverages = try JSONDecoder().decode([MediaCoverage].self, from: response.body)
             #expect(coverages.count == 30)
             let images = SampleImages.bundled
@@ -406,7 +408,7 @@ struct ProviderEndpointTests {
                 "/cimg/\(id)/0/image.jpg", "/cimg/images/\(id.dropFirst(4))/0/image.jpg",
             ]
             for path in missing {
-                #expect(try await Curl.get(baseURL + path).status == 404, "\(path)")
+                #expect(try await SocketHTTPClient.fetch(baseURL + path).status == 404, "\(path)")
             }
         }
     }
@@ -414,7 +416,7 @@ struct ProviderEndpointTests {
     @Test func thumbnailImagesSurviveARestart() async throws {
         let thumbnail = ThumbnailCatalog().coverage(at: 17, baseURL: "").thumbnail
         try await withServer(SampleAPIConfiguration(thumbnailCount: 0)) { server in
-            let response = try await Curl.get(await server.baseURL + thumbnail.url(quality: 30))
+            let response = try await SocketHTTPClient.fetch(await server.baseURL + thumbnail.url(quality: 30))
             #expect(response.status == 200 && isJPEG(response.body))
         }
     }
@@ -430,21 +432,23 @@ struct ProviderEndpointTests {
         try await withServer(SampleAPIConfiguration(faults: faults)) { server in
             let rest = "\(await server.flickrEndpoint)rest/?method=flickr.photos.search&api_key=\(key)"
             let baseURL = await server.baseURL
-            let tagged = try await Curl.get("\(rest)&tags=hamburg,graffiti")
+            let tagged = try await SocketHTTPClient.fetch("\(rest)&tags=hamburg,graffiti")
             #expect(tagged.status == 503)
-            let truncated = try await Curl.get("\(rest)&text=elbe")
-            let whole = try await Curl.get("\(rest)&text=elbe")
-            #expect(truncated.exitCode == 18 && whole.exitCode == 0)
+            let truncated = try await SocketHTTPClient.fetch("\(rest)&text=elbe")
+            let whole = try await SocketHTTPClient.fetch("\(rest)&text=elbe")
+            #expect(
+                truncated.failure == .truncated(missing: whole.body.count - whole.body.count / 2)
+                    && whole.failure == nil)
             #expect(truncated.body == whole.body.prefix(whole.body.count / 2))
-            #expect(try await Curl.get("\(rest)&tags=hamburg,graffiti").status == 200)
+            #expect(try await SocketHTTPClient.fetch("\(rest)&tags=hamburg,graffiti").status == 200)
 
             let feedURL = "\(await server.flickrEndpoint)feeds/photos_public.gne?format=json&nojsoncallback=1"
-            #expect(try await Curl.get(feedURL).status == 500)
-            #expect(try await Curl.get(feedURL).status == 200)
+            #expect(try await SocketHTTPClient.fetch(feedURL).status == 500)
+            #expect(try await SocketHTTPClient.fetch(feedURL).status == 200)
 
             let listURL = await server.thumbnailsEndpoint
-            let malformed = try await Curl.get(listURL)
-            let list = try await Curl.get(listURL)
+            let malformed = try await SocketHTTPClient.fetch(listURL)
+            let list = try await SocketHTTPClient.fetch(listURL)
             #expect(malformed.status == 200 && malformed.body == list.body.prefix(list.body.count / 2))
             #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: malformed.body) }
 
@@ -452,10 +456,10 @@ struct ProviderEndpointTests {
             let flickrImage = try #require(
                 FlickrCatalog().photo(at: 0, in: .recent, extras: ["url_m"], baseURL: baseURL).size(.m)?.url
             )
-            #expect(try await Curl.get(flickrImage).status == 502)
-            #expect(try await Curl.get(coverage.thumbnail.url()).status == 502)
-            #expect(try await Curl.get(flickrImage).status == 200)
-            #expect(try await Curl.get(coverage.thumbnail.url()).status == 200)
+            #expect(try await SocketHTTPClient.fetch(flickrImage).status == 502)
+            #expect(try await SocketHTTPClient.fetch(coverage.thumbnail.url()).status == 502)
+            #expect(try await SocketHTTPClient.fetch(flickrImage).status == 200)
+            #expect(try await SocketHTTPClient.fetch(coverage.thumbnail.url()).status == 200)
             #expect(server.injectedFaultCounts() == [1, 1, 1, 1, 2])
         }
     }

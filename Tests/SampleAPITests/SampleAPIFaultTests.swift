@@ -44,7 +44,7 @@ struct SampleAPIFaultTests {
                 for _ in 0..<4 {
                     group.addTask {
                         let requestStart = clock.now
-                        let response = try await Curl.get(url)
+                        let response = try await SocketHTTPClient.fetch(url)
                         return (response.status, clock.now - requestStart)
                     }
                 }
@@ -56,7 +56,7 @@ struct SampleAPIFaultTests {
             #expect(elapsed < .milliseconds(18_000), "four delayed requests took \(elapsed): served one after another")
 
             let afterBudgetStart = clock.now
-            let afterBudget = try await Curl.get(url)
+            let afterBudget = try await SocketHTTPClient.fetch(url)
             #expect(afterBudget.status == 200)
             #expect(clock.now - afterBudgetStart < .milliseconds(5_000))
             #expect(server.injectedFaultCounts() == [4])
@@ -72,8 +72,8 @@ struct SampleAPIFaultTests {
         try await withFaults(faults) { server in
             let endpoint = await server.pixabayEndpoint
             let baseURL = await server.baseURL
-            func search(_ query: String) async throws -> CurlResponse {
-                try await Curl.get("\(endpoint)?key=\(key)&per_page=3&q=\(query)")
+            func search(_ query: String) async throws -> HTTPExchange {
+                try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&per_page=3&q=\(query)")
             }
             let first = try await search("red+flower")
             #expect(first.status == 503)
@@ -88,11 +88,11 @@ struct SampleAPIFaultTests {
             #expect(try await search("flower").status == 200)
             #expect(try await search("hamburg").status == 200)
 
-            let image = try await Curl.get("\(baseURL)/get/3-city04_640.jpg")
+            let image = try await SocketHTTPClient.fetch("\(baseURL)/get/3-city04_640.jpg")
             #expect(image.status == 502)
-            let imageAgain = try await Curl.get("\(baseURL)/get/3-city04_640.jpg")
+            let imageAgain = try await SocketHTTPClient.fetch("\(baseURL)/get/3-city04_640.jpg")
             #expect(imageAgain.status == 200 && isJPEG(imageAgain.body))
-            #expect(try await Curl.get("\(baseURL)/").status == 200)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/").status == 200)
             #expect(server.injectedFaultCounts() == [2, 1, 1])
             #expect(server.requests().count == 8)
         }
@@ -103,7 +103,7 @@ struct SampleAPIFaultTests {
             let url = "\(await server.pixabayEndpoint)?key=\(key)&per_page=3"
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<16 {
-                    group.addTask { try await Curl.get(url).status }
+                    group.addTask { try await SocketHTTPClient.fetch(url).status }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -117,7 +117,7 @@ struct SampleAPIFaultTests {
         let faults = [try SampleAPIFault.parse("api:retry-after=2:1"), try SampleAPIFault.parse("api:429:1")]
         try await withFaults(faults) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&per_page=3"
-            let limited = try await Curl.get(url)
+            let limited = try await SocketHTTPClient.fetch(url)
             #expect(limited.status == 429)
             #expect(limited.text == "API rate limit exceeded")
             #expect(limited.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -126,12 +126,12 @@ struct SampleAPIFaultTests {
             #expect(limited.header("X-RateLimit-Remaining") == "0")
             #expect(limited.header("X-RateLimit-Reset") == "2")
 
-            let withoutRetryAfter = try await Curl.get(url)
+            let withoutRetryAfter = try await SocketHTTPClient.fetch(url)
             #expect(withoutRetryAfter.status == 429)
             #expect(withoutRetryAfter.header("Retry-After") == nil)
             #expect(withoutRetryAfter.header("X-RateLimit-Reset") == "60")
 
-            let normal = try await Curl.get(url)
+            let normal = try await SocketHTTPClient.fetch(url)
             #expect(normal.status == 200)
             #expect(normal.header("X-RateLimit-Remaining") == "99", "injected 429s do not spend the real budget")
         }
@@ -140,7 +140,7 @@ struct SampleAPIFaultTests {
     @Test func rateLimitedFaultSendsRetryAfterAsHTTPDate() async throws {
         try await withFaults([try SampleAPIFault.parse("api:retry-after-date=30:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&per_page=3"
-            let limited = try await Curl.get(url)
+            let limited = try await SocketHTTPClient.fetch(url)
             #expect(limited.status == 429)
             #expect(limited.text == "API rate limit exceeded")
             let value = try #require(limited.header("Retry-After"))
@@ -150,7 +150,7 @@ struct SampleAPIFaultTests {
             let date = try #require(parseIMFFixdate(value))
             #expect((28.0...31.0).contains(date.timeIntervalSinceNow), "\(value) is not about 30 s from now")
             #expect(limited.header("X-RateLimit-Reset") == "30")
-            #expect(try await Curl.get(url).status == 200)
+            #expect(try await SocketHTTPClient.fetch(url).status == 200)
         }
     }
 
@@ -158,34 +158,32 @@ struct SampleAPIFaultTests {
         let faults = [try SampleAPIFault.parse("images:truncate:1"), try SampleAPIFault.parse("api:truncate:1")]
         try await withFaults(faults) { server in
             let imageURL = "\(await server.baseURL)/get/7-city02_1280.jpg"
-            let truncated = try await Curl.get(imageURL, ["-v"])
-            let full = try await Curl.get(imageURL)
-            #expect(full.exitCode == 0 && isJPEG(full.body))
-            #expect(truncated.exitCode == 18, "curl: \(truncated.log.suffix(300))")
-            #expect(truncated.log.contains("transfer closed with \(full.body.count - full.body.count / 2) bytes"))
+            let truncated = try await SocketHTTPClient.fetch(imageURL)
+            let full = try await SocketHTTPClient.fetch(imageURL)
+            #expect(full.failure == nil && isJPEG(full.body))
+            #expect(truncated.failure == .truncated(missing: full.body.count - full.body.count / 2))
             #expect(truncated.status == 200)
             #expect(truncated.header("Content-Type") == "image/jpeg")
             #expect(truncated.header("Content-Length") == String(full.body.count))
             #expect(truncated.body == full.body.prefix(full.body.count / 2))
 
             let searchURL = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
-            let truncatedSearch = try await Curl.get(searchURL)
-            let fullSearch = try await Curl.get(searchURL)
-            #expect(truncatedSearch.exitCode == 18)
+            let truncatedSearch = try await SocketHTTPClient.fetch(searchURL)
+            let fullSearch = try await SocketHTTPClient.fetch(searchURL)
+            #expect(truncatedSearch.failure == .truncated(missing: fullSearch.body.count - fullSearch.body.count / 2))
             #expect(truncatedSearch.header("Content-Length") == String(fullSearch.body.count))
             #expect(truncatedSearch.body == fullSearch.body.prefix(fullSearch.body.count / 2))
-            #expect(fullSearch.exitCode == 0 && fullSearch.status == 200)
+            #expect(fullSearch.failure == nil && fullSearch.status == 200)
         }
     }
 
     @Test func resetMidBodyAbortsTheTransfer() async throws {
         try await withFaults([try SampleAPIFault.parse("images:reset:1")]) { server in
             let imageURL = "\(await server.baseURL)/get/8-graffiti02_1280.jpg"
-            let reset = try await Curl.get(imageURL, ["-v"])
-            let full = try await Curl.get(imageURL)
-            #expect(full.exitCode == 0 && isJPEG(full.body))
-            #expect(reset.exitCode == 56, "curl: \(reset.log.suffix(300))")
-            #expect(reset.log.contains("Connection reset by peer"))
+            let reset = try await SocketHTTPClient.fetch(imageURL)
+            let full = try await SocketHTTPClient.fetch(imageURL)
+            #expect(full.failure == nil && isJPEG(full.body))
+            #expect(reset.failure == .connectionReset)
             #expect(reset.status == 200)
             #expect(reset.header("Content-Length") == String(full.body.count))
             #expect(reset.body.count < full.body.count)
@@ -196,14 +194,14 @@ struct SampleAPIFaultTests {
     @Test func wrongContentTypeSendsHTMLLabelledAsJPEG() async throws {
         try await withFaults([try SampleAPIFault.parse("images:wrong-type:1")]) { server in
             let url = "\(await server.baseURL)/photo/2-city03_150.jpg"
-            let response = try await Curl.get(url)
-            #expect(response.exitCode == 0)
+            let response = try await SocketHTTPClient.fetch(url)
+            #expect(response.failure == nil)
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "image/jpeg")
             #expect(response.header("Content-Length") == String(response.body.count))
             #expect(response.text.hasPrefix("<!DOCTYPE html>"))
             #expect(!isJPEG(response.body))
-            #expect(isJPEG(try await Curl.get(url).body))
+            #expect(isJPEG(try await SocketHTTPClient.fetch(url).body))
         }
     }
 
@@ -211,8 +209,8 @@ struct SampleAPIFaultTests {
         let bytes = 5 << 20
         try await withFaults([try SampleAPIFault.parse("images:oversized=5m:2")]) { server in
             let url = "\(await server.baseURL)/get/4-city05_640.jpg"
-            let response = try await Curl.get(url)
-            #expect(response.exitCode == 0)
+            let response = try await SocketHTTPClient.fetch(url)
+            #expect(response.failure == nil)
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "image/jpeg")
             #expect(response.header("Content-Length") == String(bytes))
@@ -220,12 +218,12 @@ struct SampleAPIFaultTests {
             #expect(response.body.prefix(4) == Data([0xFF, 0xD8, 0xFF, 0xE0]))
             #expect(response.body.dropFirst(20).allSatisfy { $0 == 0 })
 
-            let head = try await Curl.get(url, ["-I"])
+            let head = try await SocketHTTPClient.fetch(url, method: "HEAD")
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == String(bytes))
             #expect(head.body.count < 1000)
 
-            let normal = try await Curl.get(url)
+            let normal = try await SocketHTTPClient.fetch(url)
             #expect(normal.status == 200 && normal.body.count < bytes && jpegDimensions(normal.body) != nil)
         }
     }
@@ -233,15 +231,15 @@ struct SampleAPIFaultTests {
     @Test func stallHoldsTheConnectionWhileOthersAreServed() async throws {
         try await withFaults([try SampleAPIFault.parse("api:stall=20:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
-            async let stalledResult = Curl.get(url, ["--max-time", "8"])
+            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(8))
             try await waitUntil { server.requests().count == 1 }
-            let normal = try await Curl.get(url)
+            let normal = try await SocketHTTPClient.fetch(url)
             let normalDone = clock.now
             let stalled = try await stalledResult
             #expect(clock.now - normalDone > .milliseconds(100), "no request was served while the other one stalled")
-            #expect(normal.status == 200 && normal.exitCode == 0)
+            #expect(normal.status == 200 && normal.failure == nil)
 
-            #expect(stalled.exitCode == 28, "curl: \(stalled.log)")
+            #expect(stalled.failure == .timedOut)
             #expect(stalled.status == 200)
             #expect(stalled.header("Content-Type") == "application/json")
             #expect(stalled.header("Content-Length") == String(normal.body.count))
@@ -257,7 +255,7 @@ struct SampleAPIFaultTests {
         try await withFaults([try SampleAPIFault.parse("images:stall=30")]) { server in
             let url = "\(await server.baseURL)/get/1-city01_640.jpg"
             let start = clock.now
-            async let stalledResult = Curl.get(url, ["--max-time", "10"])
+            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(10))
             try await waitUntil { server.requests().count == 1 }
             try await Task.sleep(for: .milliseconds(100))
             let stopStart = clock.now
@@ -265,7 +263,8 @@ struct SampleAPIFaultTests {
             #expect(clock.now - stopStart < .seconds(8), "stop waited for the stalled connection")
             let stalled = try await stalledResult
             #expect(clock.now - start < .seconds(10))
-            #expect(stalled.exitCode == 18, "curl: \(stalled.log)")
+            let length = try #require(stalled.header("Content-Length").flatMap { Int($0) })
+            #expect(stalled.failure == .truncated(missing: length - 16))
             #expect(stalled.status == 200)
             #expect(stalled.body.count == 16)
         }
@@ -274,9 +273,9 @@ struct SampleAPIFaultTests {
     @Test func malformedJSONIsCutOffInTheMiddle() async throws {
         try await withFaults([try SampleAPIFault.parse("api:malformed-json:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
-            let malformed = try await Curl.get(url)
-            let normal = try await Curl.get(url)
-            #expect(malformed.exitCode == 0)
+            let malformed = try await SocketHTTPClient.fetch(url)
+            let normal = try await SocketHTTPClient.fetch(url)
+            #expect(malformed.failure == nil)
             #expect(malformed.status == 200)
             #expect(malformed.header("Content-Type") == "application/json")
             #expect(malformed.header("Content-Length") == String(malformed.body.count))
@@ -289,7 +288,7 @@ struct SampleAPIFaultTests {
     @Test func hostileResultsMixOddHitsIntoAValidPage() async throws {
         try await withFaults([try SampleAPIFault.parse("api,q=hamburg:hostile")]) { server in
             let baseURL = await server.baseURL
-            let response = try await Curl.get("\(baseURL)/api/?key=\(key)&q=hamburg")
+            let response = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=hamburg")
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Content-Length") == String(response.body.count))
@@ -325,7 +324,7 @@ struct SampleAPIFaultTests {
             #expect(hit { $0["webformatURL"] as? String == "ftp://127.0.0.1/x.jpg" } != nil)
             let redirectHit = hit { ($0["webformatURL"] as? String)?.hasPrefix("\(baseURL)/redirect?") == true }
             let redirecting = try #require(string(redirectHit, "webformatURL"))
-            let redirect = try await Curl.get(redirecting)
+            let redirect = try await SocketHTTPClient.fetch(redirecting)
             #expect(redirect.status == 302)
             #expect(redirect.header("Location") == "file:///etc/passwd")
 
@@ -339,10 +338,10 @@ struct SampleAPIFaultTests {
             #expect(objects.contains { $0["id"] == nil })
             #expect(objects.count == 9)
 
-            let small = try await Curl.get("\(baseURL)/api/?key=\(key)&q=hamburg&per_page=3")
+            let small = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=hamburg&per_page=3")
             let smallPage = try #require(try JSONSerialization.jsonObject(with: small.body) as? [String: Any])
             #expect((smallPage["hits"] as? [Any])?.count == 3)
-            let untouched = try await Curl.get("\(baseURL)/api/?key=\(key)&q=berlin&per_page=3")
+            let untouched = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=berlin&per_page=3")
             #expect(try JSONDecoder().decode(PixabaySearchResult.self, from: untouched.body).hits.count == 3)
         }
     }
@@ -352,19 +351,19 @@ struct SampleAPIFaultTests {
             let baseURL = await server.baseURL
             let target = "https://example.com/a?b=c&d=%20"
             let encoded = try #require(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
-            let redirect = try await Curl.get("\(baseURL)/redirect?to=\(encoded)")
+            let redirect = try await SocketHTTPClient.fetch("\(baseURL)/redirect?to=\(encoded)")
             #expect(redirect.status == 302)
             #expect(redirect.header("Location") == target)
             #expect(redirect.header("Content-Length") == String(redirect.body.count))
-            #expect(try await Curl.get("\(baseURL)/redirect").status == 400)
-            let injection = try await Curl.get("\(baseURL)/redirect?to=%2Fa%0D%0ASet-Cookie:%20x=1")
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/redirect").status == 400)
+            let injection = try await SocketHTTPClient.fetch("\(baseURL)/redirect?to=%2Fa%0D%0ASet-Cookie:%20x=1")
             #expect(injection.status == 400)
             #expect(injection.header("Set-Cookie") == nil)
 
-            let image = try await Curl.get("\(baseURL)/get/1-city01_640.jpg")
+            let image = try await SocketHTTPClient.fetch("\(baseURL)/get/1-city01_640.jpg")
             server.resetRequests()
-            let chain = try await Curl.get("\(baseURL)/redirect-chain/3", ["-L"])
-            #expect(chain.exitCode == 0)
+            let chain = try await SocketHTTPClient.fetch("\(baseURL)/redirect-chain/3", followingRedirects: 10)
+            #expect(chain.failure == nil)
             #expect(chain.status == 200)
             #expect(chain.body == image.body)
             #expect(
@@ -372,14 +371,14 @@ struct SampleAPIFaultTests {
                     "/redirect-chain/3", "/redirect-chain/2", "/redirect-chain/1", "/get/1-city01_640.jpg",
                 ]
             )
-            let firstHop = try await Curl.get("\(baseURL)/redirect-chain/3")
+            let firstHop = try await SocketHTTPClient.fetch("\(baseURL)/redirect-chain/3")
             #expect(firstHop.status == 302)
             #expect(firstHop.header("Location") == "\(baseURL)/redirect-chain/2")
-            let tooMany = try await Curl.get("\(baseURL)/redirect-chain/3", ["-L", "--max-redirs", "2"])
-            #expect(tooMany.exitCode == 47)
-            #expect(try await Curl.get("\(baseURL)/redirect-chain/0").body == image.body)
-            #expect(try await Curl.get("\(baseURL)/redirect-chain/1001").status == 404)
-            #expect(try await Curl.get("\(baseURL)/redirect-chain/x").status == 404)
+            let tooMany = try await SocketHTTPClient.fetch("\(baseURL)/redirect-chain/3", followingRedirects: 2)
+            #expect(tooMany.failure == .tooManyRedirects)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/redirect-chain/0").body == image.body)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/redirect-chain/1001").status == 404)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/redirect-chain/x").status == 404)
         }
     }
 }

@@ -62,7 +62,7 @@ struct SampleAPIServerTests {
         try await withServer { server in
             let endpoint = await server.pixabayEndpoint
             #expect(endpoint == "http://127.0.0.1:\(await server.port)/api/")
-            let response = try await Curl.get("\(endpoint)?key=\(key)&q=hamburg")
+            let response = try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=hamburg")
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Content-Length") == String(response.body.count))
@@ -85,7 +85,7 @@ struct SampleAPIServerTests {
             #expect(try JSONDecoder().decode(PixabaySearchResult.self, from: response.body) == expected)
             #expect(response.text.hasPrefix(#"{"hits":[{"collections":"#))
 
-            let again = try await Curl.get("\(endpoint)?key=\(key)&q=hamburg")
+            let again = try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=hamburg")
             #expect(again.body == response.body)
         }
     }
@@ -95,7 +95,7 @@ struct SampleAPIServerTests {
             let baseURL = await server.baseURL
             let catalog = PixabayCatalog()
             func ids(_ query: String) async throws -> (status: Int, ids: [Int]) {
-                let response = try await Curl.get("\(baseURL)/api/?key=\(key)&\(query)")
+                let response = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&\(query)")
                 guard response.status == 200 else { return (response.status, []) }
                 return (200, try JSONDecoder().decode(PixabaySearchResult.self, from: response.body).hits.map(\.id))
             }
@@ -108,7 +108,7 @@ struct SampleAPIServerTests {
             #expect(try await ids("q=hamburg+graffiti&page=7&per_page=3").status == 400)
             #expect(try await ids("q=HAMBURG%20%20graffiti&per_page=16").ids.count == 16)
 
-            let unpaged = try await Curl.get("\(baseURL)/api?key=\(key)")
+            let unpaged = try await SocketHTTPClient.fetch("\(baseURL)/api?key=\(key)")
             #expect(unpaged.status == 200)
         }
     }
@@ -116,10 +116,10 @@ struct SampleAPIServerTests {
     @Test func emptyResultsStillAllowPageOne() async throws {
         try await withServer(SampleAPIConfiguration(hitCounts: ["nothing here": 0])) { server in
             let baseURL = await server.baseURL
-            let response = try await Curl.get("\(baseURL)/api/?key=\(key)&q=nothing+here")
+            let response = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=nothing+here")
             #expect(response.status == 200)
             #expect(response.text == #"{"hits":[],"total":0,"totalHits":0}"#)
-            #expect(try await Curl.get("\(baseURL)/api/?key=\(key)&q=nothing+here&page=2").status == 400)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=nothing+here&page=2").status == 400)
         }
     }
 
@@ -147,7 +147,7 @@ struct SampleAPIServerTests {
         try await withServer { server in
             let endpoint = await server.pixabayEndpoint
             for (query, body) in cases {
-                let response = try await Curl.get("\(endpoint)?\(query)")
+                let response = try await SocketHTTPClient.fetch("\(endpoint)?\(query)")
                 #expect(response.status == 400, "\(query)")
                 #expect(response.text == body, "\(query)")
                 #expect(response.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -155,9 +155,10 @@ struct SampleAPIServerTests {
                 #expect(response.header("X-RateLimit-Limit") == "100")
             }
             let longestAllowed = String(repeating: "a", count: 100)
-            #expect(try await Curl.get("\(endpoint)?key=\(key)&q=\(longestAllowed)").status == 200)
-            #expect(try await Curl.get("\(endpoint)?key=\(key)&q=hamburg&per_page=3&page=167").status == 200)
-            #expect(try await Curl.get("\(endpoint)?key=\(key)&per_page=200").status == 200)
+            #expect(try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=\(longestAllowed)").status == 200)
+            #expect(
+                try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=hamburg&per_page=3&page=167").status == 200)
+            #expect(try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&per_page=200").status == 200)
         }
     }
 
@@ -166,7 +167,8 @@ struct SampleAPIServerTests {
             let parameters =
                 "lang=de&image_type=photo&orientation=horizontal&category=places&min_width=100"
                 + "&min_height=100&colors=red,blue&editors_choice=true&safesearch=true&order=latest&id=42"
-            let response = try await Curl.get("\(await server.pixabayEndpoint)?key=\(key)&q=hamburg&\(parameters)")
+            let response = try await SocketHTTPClient.fetch(
+                "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg&\(parameters)")
             #expect(response.status == 200)
         }
     }
@@ -175,14 +177,14 @@ struct SampleAPIServerTests {
         try await withServer(SampleAPIConfiguration(rateLimit: 3)) { server in
             let endpoint = await server.pixabayEndpoint
             for remaining in [2, 1, 0] {
-                let response = try await Curl.get("\(endpoint)?key=\(key)&q=hamburg&per_page=3")
+                let response = try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=hamburg&per_page=3")
                 #expect(response.status == 200)
                 #expect(response.header("X-RateLimit-Limit") == "3")
                 #expect(response.header("X-RateLimit-Remaining") == String(remaining))
                 let reset = try #require(response.header("X-RateLimit-Reset").flatMap { Int($0) })
                 #expect((1...60).contains(reset))
             }
-            let limited = try await Curl.get("\(endpoint)?key=\(key)&q=hamburg&per_page=3")
+            let limited = try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=hamburg&per_page=3")
             #expect(limited.status == 429)
             #expect(limited.text == "API rate limit exceeded")
             #expect(limited.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -191,11 +193,11 @@ struct SampleAPIServerTests {
             #expect(limited.header("X-RateLimit-Remaining") == "0")
             #expect(limited.header("X-RateLimit-Reset").flatMap { Int($0) }.map { (1...60).contains($0) } == true)
 
-            let image = try await Curl.get("\(await server.baseURL)/get/1-city01_640.jpg")
+            let image = try await SocketHTTPClient.fetch("\(await server.baseURL)/get/1-city01_640.jpg")
             #expect(image.status == 200)
             #expect(image.header("X-RateLimit-Limit") == nil)
 
-            let otherKey = try await Curl.get("\(endpoint)?key=someone-else&q=hamburg")
+            let otherKey = try await SocketHTTPClient.fetch("\(endpoint)?key=someone-else&q=hamburg")
             #expect(otherKey.status == 400)
             #expect(otherKey.header("X-RateLimit-Remaining") == "2")
         }
@@ -204,13 +206,13 @@ struct SampleAPIServerTests {
     @Test func rateLimitWindowResets() async throws {
         try await withServer(SampleAPIConfiguration(rateLimit: 1, rateWindowSeconds: 4)) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&per_page=3"
-            #expect(try await Curl.get(url).status == 200)
-            let limited = try await Curl.get(url)
+            #expect(try await SocketHTTPClient.fetch(url).status == 200)
+            let limited = try await SocketHTTPClient.fetch(url)
             #expect(limited.status == 429)
             let reset = try #require(limited.header("X-RateLimit-Reset").flatMap { Int($0) })
             #expect((1...4).contains(reset))
             try await Task.sleep(for: .milliseconds(reset * 1000 + 200))
-            let renewed = try await Curl.get(url)
+            let renewed = try await SocketHTTPClient.fetch(url)
             #expect(renewed.status == 200)
             #expect(renewed.header("X-RateLimit-Remaining") == "0")
         }
@@ -219,7 +221,7 @@ struct SampleAPIServerTests {
     @Test func everyImageURLOfAPageServesAMatchingJPEG() async throws {
         try await withServer { server in
             let endpoint = await server.pixabayEndpoint
-            let response = try await Curl.get("\(endpoint)?key=\(key)&q=hamburg+graffiti&per_page=16")
+            let response = try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)&q=hamburg+graffiti&per_page=16")
             let hits = try JSONDecoder().decode(PixabaySearchResult.self, from: response.body).hits
             #expect(hits.count == 16)
             #expect(hits.contains { $0.previewURL.contains("-city") })
@@ -232,7 +234,7 @@ struct SampleAPIServerTests {
                 checks.append((hit.userImageURL, 0, 0))
             }
             for check in checks {
-                let image = try await Curl.get(check.url)
+                let image = try await SocketHTTPClient.fetch(check.url)
                 #expect(image.status == 200, "\(check.url)")
                 #expect(isJPEG(image.body), "\(check.url)")
                 #expect(image.header("Content-Type") == "image/jpeg")
@@ -249,14 +251,14 @@ struct SampleAPIServerTests {
     @Test func documentedSizeSwapsAndUnknownImages() async throws {
         try await withServer { server in
             let baseURL = await server.baseURL
-            let webformat = try await Curl.get("\(baseURL)/get/77-graffiti03_640.jpg")
-            let large = try await Curl.get("\(baseURL)/get/77-graffiti03_1280.jpg")
+            let webformat = try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_640.jpg")
+            let large = try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_1280.jpg")
             #expect(webformat.status == 200 && large.status == 200)
             #expect(webformat.body != large.body)
-            #expect(try await Curl.get("\(baseURL)/get/77-graffiti03_180.jpg").body == webformat.body)
-            #expect(try await Curl.get("\(baseURL)/get/77-graffiti03_340.jpg").body == webformat.body)
-            #expect(try await Curl.get("\(baseURL)/get/77-graffiti03_960.jpg").body == large.body)
-            #expect(try await Curl.get("\(baseURL)/photo/some-slug-77-city12_150.jpg").status == 200)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_180.jpg").body == webformat.body)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_340.jpg").body == webformat.body)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_960.jpg").body == large.body)
+            #expect(try await SocketHTTPClient.fetch("\(baseURL)/photo/some-slug-77-city12_150.jpg").status == 200)
 
             let missing = [
                 "/get/77-graffiti03_500.jpg", "/get/77-graffiti09_640.jpg", "/get/77-city13_640.jpg",
@@ -264,7 +266,7 @@ struct SampleAPIServerTests {
                 "/get/77-city01_+640.jpg", "/photo/77-city01_640.jpg/extra", "/nothing",
             ]
             for path in missing {
-                let response = try await Curl.get(baseURL + path)
+                let response = try await SocketHTTPClient.fetch(baseURL + path)
                 #expect(response.status == 404, "\(path)")
                 #expect(response.header("Content-Type")?.hasPrefix("text/plain") == true)
                 #expect(response.header("Content-Length") == String(response.body.count))
@@ -275,15 +277,19 @@ struct SampleAPIServerTests {
     @Test func headReportsLengthWithoutBody() async throws {
         try await withServer { server in
             let url = "\(await server.baseURL)/get/5-city02_1280.jpg"
-            let full = try await Curl.get(url)
-            let head = try await Curl.get(url, ["-I"])
+            let full = try await SocketHTTPClient.fetch(url)
+            // A body after the head of the HEAD response would be read as the head of the GET's.
+            let exchanges = try await SocketHTTPClient.exchangesOnOneConnection([
+                .init(method: "HEAD", url: url), .init(url: url),
+            ])
+            let head = try #require(exchanges.first)
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == String(full.body.count))
-            // With -I, curl writes the header block where the body would go; a body would follow it.
-            #expect(head.text.hasPrefix("HTTP/1.1 200"))
-            #expect(head.text.hasSuffix("\r\n\r\n"))
-            #expect(!isJPEG(head.body) && head.body.count < 1000)
-            let post = try await Curl.get(url, ["-X", "POST"])
+            #expect(head.head.hasPrefix("HTTP/1.1 200"))
+            #expect(head.head.hasSuffix("\r\n\r\n"))
+            #expect(head.body.isEmpty)
+            #expect(exchanges.count == 2 && exchanges[1].status == 200 && exchanges[1].body == full.body)
+            let post = try await SocketHTTPClient.fetch(url, method: "POST")
             #expect(post.status == 405)
         }
     }
@@ -291,13 +297,15 @@ struct SampleAPIServerTests {
     @Test func connectionsAreKeptAlive() async throws {
         try await withServer { server in
             let baseURL = await server.baseURL
-            let response = try await Curl.run([
-                "-v", "\(baseURL)/api/?key=\(key)&q=hamburg", "\(baseURL)/get/1-city01_640.jpg",
-                "\(baseURL)/api/?key=wrong",
-            ])
-            #expect(response.exitCode == 0)
-            #expect(response.log.contains("Re-using existing connection") || response.log.contains("Reusing existing"))
-            #expect(!response.log.contains("Closing connection"))
+            let exchanges = try await SocketHTTPClient.exchangesOnOneConnection(
+                [
+                    "\(baseURL)/api/?key=\(key)&q=hamburg", "\(baseURL)/get/1-city01_640.jpg",
+                    "\(baseURL)/api/?key=wrong",
+                ]
+                .map { .init(url: $0) })
+            #expect(exchanges.map(\.reusedConnection) == [false, true, true])
+            #expect(exchanges.allSatisfy { $0.failure == nil && $0.status != 0 })
+            #expect(exchanges.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
             #expect(server.requests().count == 3)
         }
     }
@@ -306,10 +314,10 @@ struct SampleAPIServerTests {
         try await withServer { server in
             let baseURL = await server.baseURL
             #expect(server.requests().isEmpty)
-            _ = try await Curl.get("\(baseURL)/api/?key=\(key)&q=hamburg+graffiti&page=2&per_page=3")
-            _ = try await Curl.get("\(baseURL)/api/?key=\(key)&q=m%C3%BCnchen%20a%26b%3Dc")
-            _ = try await Curl.get("\(baseURL)/photo/1-city01_150.jpg")
-            _ = try await Curl.get("\(baseURL)/")
+            _ = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=hamburg+graffiti&page=2&per_page=3")
+            _ = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=m%C3%BCnchen%20a%26b%3Dc")
+            _ = try await SocketHTTPClient.fetch("\(baseURL)/photo/1-city01_150.jpg")
+            _ = try await SocketHTTPClient.fetch("\(baseURL)/")
             let log = server.requests()
             #expect(log.count == 4)
             let first = try #require(log.first)
@@ -327,7 +335,7 @@ struct SampleAPIServerTests {
             #expect(log.allSatisfy { $0.method == "GET" })
             server.resetRequests()
             #expect(server.requests().isEmpty)
-            _ = try await Curl.get("\(baseURL)/api/?key=\(key)")
+            _ = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)")
             #expect(server.requests().count == 1)
         }
     }
@@ -337,7 +345,9 @@ struct SampleAPIServerTests {
             let baseURL = await server.baseURL
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<12 {
-                    group.addTask { try await Curl.get("\(baseURL)/api/?key=\(key)&q=load+\(index)").status }
+                    group.addTask {
+                        try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=load+\(index)").status
+                    }
                 }
                 for try await status in group {
                     #expect(status == 200)
@@ -351,15 +361,15 @@ struct SampleAPIServerTests {
     @Test func indexAndStandInPages() async throws {
         try await withServer { server in
             let baseURL = await server.baseURL
-            let index = try await Curl.get("\(baseURL)/")
+            let index = try await SocketHTTPClient.fetch("\(baseURL)/")
             #expect(index.status == 200)
             #expect(index.header("Content-Type")?.hasPrefix("text/plain") == true)
             #expect(index.text.contains("/api/"))
 
-            let search = try await Curl.get("\(baseURL)/api/?key=\(key)&q=hamburg&per_page=3")
+            let search = try await SocketHTTPClient.fetch("\(baseURL)/api/?key=\(key)&q=hamburg&per_page=3")
             let hit = try #require(try JSONDecoder().decode(PixabaySearchResult.self, from: search.body).hits.first)
             for url in [hit.pageURL, hit.userURL] {
-                let page = try await Curl.get(url)
+                let page = try await SocketHTTPClient.fetch(url)
                 #expect(page.status == 200)
                 #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
                 #expect(page.header("Content-Length") == String(page.body.count))
@@ -374,20 +384,20 @@ struct SampleAPIServerTests {
         try await server.start()
         let port = await server.port
         #expect(port != 0)
-        #expect(try await Curl.get("http://127.0.0.1:\(port)/").status == 200)
+        #expect(try await SocketHTTPClient.fetch("http://127.0.0.1:\(port)/").status == 200)
         await server.stop()
 
-        let refused = try await Curl.get("http://127.0.0.1:\(port)/")
-        #expect(refused.exitCode == 7)
+        let refused = try await SocketHTTPClient.fetch("http://127.0.0.1:\(port)/")
+        #expect(refused.failure == .connectionRefused)
 
         let successor = SampleAPIServer()
         try await successor.start(port: port)
         #expect(await successor.port == port)
-        #expect(try await Curl.get("http://127.0.0.1:\(port)/").status == 200)
+        #expect(try await SocketHTTPClient.fetch("http://127.0.0.1:\(port)/").status == 200)
         await successor.stop()
 
         try await server.start(port: port)
-        #expect(try await Curl.get("http://127.0.0.1:\(port)/").status == 200)
+        #expect(try await SocketHTTPClient.fetch("http://127.0.0.1:\(port)/").status == 200)
         await server.stop()
     }
 
@@ -400,7 +410,7 @@ struct SampleAPIServerTests {
             await #expect(throws: (any Error).self) {
                 try await rival.start(port: await server.port)
             }
-            let stillServing = try await Curl.get("\(await server.baseURL)/")
+            let stillServing = try await SocketHTTPClient.fetch("\(await server.baseURL)/")
             #expect(stillServing.status == 200)
         }
     }
@@ -408,8 +418,8 @@ struct SampleAPIServerTests {
     @Test func customKeyIsRequired() async throws {
         try await withServer(SampleAPIConfiguration(apiKey: "custom")) { server in
             let endpoint = await server.pixabayEndpoint
-            let custom = try await Curl.get("\(endpoint)?key=custom")
-            let demo = try await Curl.get("\(endpoint)?key=\(key)")
+            let custom = try await SocketHTTPClient.fetch("\(endpoint)?key=custom")
+            let demo = try await SocketHTTPClient.fetch("\(endpoint)?key=\(key)")
             #expect(custom.status == 200)
             #expect(demo.status == 400)
         }
