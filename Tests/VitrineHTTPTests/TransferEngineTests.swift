@@ -2,8 +2,7 @@ import Foundation
 import SampleAPI
 import Testing
 
-@testable import VitrineBasics
-@testable import VitrineHTTP
+@testable import VitrineCore
 
 @Suite struct TransferEngineTests {
     /// Runs `body` with a fresh sample API and engine, and tears both down.
@@ -25,8 +24,8 @@ import Testing
     @Test func downloadsInParallelOverReusedConnections() async throws {
         try await withServer(jobs: 4) { engine, base in
             let urls = (1...24).map { "\(base)/get/\(1000 + $0)-city\(String(format: "%02d", $0 % 12 + 1))_640.jpg" }
-            let responses = try await withThrowingTaskGroup(of: FetchResponse.self) { group in
-                for url in urls { group.addTask { try await engine.fetch(FetchRequest(url: url)) } }
+            let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                for url in urls { group.addTask { try await engine.fetch(HTTPRequest(url: url)) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(responses.count == 24)
@@ -39,9 +38,9 @@ import Testing
 
     @Test func passesHTTPStatusesThrough() async throws {
         try await withServer { engine, base in
-            let missing = try await engine.fetch(FetchRequest(url: "\(base)/get/1-nosuchtheme01_640.jpg"))
+            let missing = try await engine.fetch(HTTPRequest(url: "\(base)/get/1-nosuchtheme01_640.jpg"))
             #expect(missing.status == 404)
-            let badKey = try await engine.fetch(FetchRequest(url: "\(base)/api/?key=wrong&q=x"))
+            let badKey = try await engine.fetch(HTTPRequest(url: "\(base)/api/?key=wrong&q=x"))
             #expect(badKey.status == 400)
             #expect(badKey.bodyText.contains("Invalid or missing API key"))
             #expect(badKey.headers["x-ratelimit-limit"] != nil)
@@ -51,7 +50,7 @@ import Testing
     @Test func enforcesTheBodyLimit() async throws {
         try await withServer { engine, base in
             await #expect(throws: FetchError.tooLarge(url: "\(base)/get/5-city01_1280.jpg", limit: 1_000)) {
-                try await engine.fetch(FetchRequest(url: "\(base)/get/5-city01_1280.jpg", maximumBodyBytes: 1_000))
+                try await engine.fetch(HTTPRequest(url: "\(base)/get/5-city01_1280.jpg", maximumBodyBytes: 1_000))
             }
         }
     }
@@ -61,7 +60,7 @@ import Testing
         let engine = TransferEngine()
         defer { engine.shutdown() }
         await #expect {
-            try await engine.fetch(FetchRequest(url: url))
+            try await engine.fetch(HTTPRequest(url: url))
         } throws: { error in
             if case .refusedURL = error as? FetchError { return true }
             return false
@@ -71,14 +70,14 @@ import Testing
 
     @Test func followsAFewRedirectsButNotTooManyNorToOtherProtocols() async throws {
         try await withServer { engine, base in
-            let short = try await engine.fetch(FetchRequest(url: "\(base)/redirect-chain/3"))
+            let short = try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/3"))
             #expect(short.status == 200 && ImageFormat.sniff(short.body) == .jpeg)
             await #expect(throws: FetchError.self) {
-                try await engine.fetch(FetchRequest(url: "\(base)/redirect-chain/9"))
+                try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/9"))
             }
             let hostile = "\(base)/redirect?to=file:///etc/passwd"
             await #expect {
-                try await engine.fetch(FetchRequest(url: hostile))
+                try await engine.fetch(HTTPRequest(url: hostile))
             } throws: { error in
                 switch error as? FetchError {
                 case .refusedURL, .transport: true
@@ -92,7 +91,7 @@ import Testing
         let engine = TransferEngine()
         defer { engine.shutdown() }
         await #expect {
-            try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/x?key=SECRET99", secretQueryNames: ["key"]))
+            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/x?key=SECRET99", secretQueryNames: ["key"]))
         } throws: { error in
             guard case .transport(let url, _) = error as? FetchError else { return false }
             return !url.contains("SECRET99") && !(error as! FetchError).sentence.contains("SECRET99")
@@ -107,7 +106,7 @@ import Testing
             for index in 0..<200 {
                 let task = Task {
                     withUnsafeCurrentTask { $0?.cancel() }
-                    return try await engine.fetch(FetchRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
+                    return try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
                 }
                 await #expect(throws: FetchError.cancelled) { try await task.value }
             }
@@ -120,7 +119,7 @@ import Testing
         let engine = TransferEngine(configuration: .init(connectTimeoutSeconds: -1))
         defer { engine.shutdown() }
         await #expect {
-            try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/"))
+            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/"))
         } throws: { error in
             guard case .transport(_, let reason) = error as? FetchError else { return false }
             return reason.hasPrefix("libcurl refused CURLOPT_CONNECTTIMEOUT = -1: ")
@@ -129,30 +128,43 @@ import Testing
     }
 
     @Test func cancellingQueuedRequestsLeavesTheOthersToFinish() async throws {
-        let server = SampleAPIServer(configuration: .init(faults: [.init(.delay(milliseconds: 50), on: .images)]))
+        // The server holds the first request, which takes the engine's one transfer slot, so the other 40 wait in the
+        // engine's queue until the test has cancelled every second one and then the held one.
+        let hold = SampleAPIFault(.delay(milliseconds: 60_000), on: .images, queryContains: "hold")
+        let server = SampleAPIServer(configuration: .init(faults: [hold]))
         try await server.start()
         let base = await server.baseURL
         let engine = TransferEngine(configuration: .init(concurrentTransfers: 1))
-        let tasks = (1...40).map { index in
-            Task { try await engine.fetch(FetchRequest(url: "\(base)/get/\(index)-city01_150.jpg")) }
+        let held = Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/1-city01_150.jpg?q=hold")) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.requests().isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
         }
-        try await Task.sleep(for: .milliseconds(20))
-        for (index, task) in tasks.enumerated() where index % 2 == 1 { task.cancel() }
-        var finished = 0
-        var cancelled = 0
-        for task in tasks {
-            do {
-                let response = try await task.value
-                #expect(response.status == 200)
-                finished += 1
-            } catch {
-                #expect(error as? FetchError == .cancelled)
-                cancelled += 1
+        try #require(server.requests().count == 1, "the held request has reached the server")
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let tasks = (1...40).map { index in
+            Task {
+                start.yield()
+                return try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
             }
         }
-        #expect(finished + cancelled == 40)
-        #expect(finished >= 20, "no request that was not cancelled is lost")
-        #expect(cancelled >= 15, "queued requests are dropped when cancelled, not transferred")
+        var startedCount = 0
+        for await _ in started {
+            startedCount += 1
+            if startedCount == tasks.count { break }
+        }
+        for (index, task) in tasks.enumerated() where index % 2 == 1 { task.cancel() }
+        held.cancel()
+        await #expect(throws: FetchError.cancelled) { try await held.value }
+        for (index, task) in tasks.enumerated() {
+            if index % 2 == 1 {
+                await #expect(throws: FetchError.cancelled) { try await task.value }
+            } else {
+                #expect(try await task.value.status == 200)
+            }
+        }
+        #expect(engine.statistics.transfers == 20, "queued requests are dropped when cancelled, not transferred")
+        #expect(server.requests().count == 21)
         await engine.stop()
         await server.stop()
     }
@@ -169,7 +181,7 @@ import Testing
             }
         }
         let engine = try #require(used)
-        await #expect(throws: FetchError.cancelled) { try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/")) }
+        await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/")) }
         let count = try await withTransferEngine { engine in engine.statistics.transfers }
         #expect(count == 0)
     }
@@ -177,11 +189,11 @@ import Testing
     @Test func shutsDownWithWorkInFlight() async throws {
         try await withServer { engine, base in
             let tasks = (1...8).map { index in
-                Task { try await engine.fetch(FetchRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
+                Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
             }
             await engine.stop()
             for task in tasks { _ = try? await task.value }
-            await #expect(throws: FetchError.cancelled) { try await engine.fetch(FetchRequest(url: "\(base)/")) }
+            await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "\(base)/")) }
         }
     }
 }
