@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import VitrinePipeline
-import VitrineSources
 
 struct AlbumsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

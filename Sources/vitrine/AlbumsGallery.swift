@@ -1,5 +1,6 @@
 import ArgumentParser
-import VitrineCore
+import VitrinePipeline
+import VitrineSources
 
 /// `vitrine albums`'s options, also those of a `source = "albums"` table of `vitrine build`.
 struct AlbumsGallery: GalleryOptions {

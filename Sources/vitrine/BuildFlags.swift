@@ -1,12 +1,8 @@
 import ArgumentParser
 import Foundation
-import VitrineBasics
 import VitrineHTTP
-import VitrineModel
 import VitrinePipeline
-import VitrinePublish
 import VitrineRender
-import VitrineSources
 import VitrineStore
 
 /// Options every gallery command shares, in titled sections of its help: where things go, how the cache and the

@@ -1,7 +1,5 @@
-import VitrineCore
-
 /// A config file that cannot be used, with where in it the problem is.
-struct ConfigError: UserFacingError {
+struct ConfigError: CommandLineFailure {
     var file: String
     var line: Int?
     var key: String?

@@ -1,5 +1,6 @@
 import ArgumentParser
-import VitrineCore
+import VitrinePipeline
+import VitrineSources
 
 /// `vitrine flickr`'s options.
 struct FlickrGallery: GalleryOptions {

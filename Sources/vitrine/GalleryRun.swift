@@ -1,5 +1,10 @@
 import ArgumentParser
-import VitrineCore
+import VitrineBasics
+import VitrineModel
+import VitrinePipeline
+import VitrinePublish
+import VitrineSources
+import VitrineStore
 
 /// Runs a build with the shared flags and reports it on stderr (and with `--json` on stdout).
 enum GalleryRun {

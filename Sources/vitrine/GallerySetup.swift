@@ -1,4 +1,4 @@
-import VitrineCore
+import VitrinePipeline
 
 /// One gallery ready for the pipeline, and the secrets (API keys) no message may show.
 struct GallerySetup {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrinePipeline
+import VitrineSources
 
 /// `vitrine pixabay`'s options.
 struct PixabayGallery: GalleryOptions {

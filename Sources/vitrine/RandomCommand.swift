@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrineModel
 
 struct RandomCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

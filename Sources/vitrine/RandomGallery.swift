@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrineModel
+import VitrinePipeline
+import VitrineSources
 
 /// `vitrine random`'s options, also those of a `source = "random"` table of `vitrine build`.
 struct RandomGallery: GalleryOptions {
@@ -49,7 +51,7 @@ struct RandomGallery: GalleryOptions {
         do {
             _ = try UpdateInterval.parse(every)
         } catch {
-            throw ValidationError(error.sentence)
+            throw ValidationError(FailureReport.sentence(for: error))
         }
         let environment = ProcessInfo.processInfo.environment
         if query != nil && resolvedProvider(environment: environment) != .unsplash {

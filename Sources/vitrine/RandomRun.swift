@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
+import VitrineBasics
+import VitrineModel
+import VitrinePipeline
+import VitrineSources
+import VitrineStore
 
 /// Runs the random-image page once or, with `--watch`, on schedule until interrupted, and reports on stderr.
 enum RandomRun {
@@ -93,7 +97,7 @@ enum RandomRun {
 }
 
 /// `--strict` was given and the page still shows an earlier image because no new one could be loaded.
-struct RandomStrictLoss: UserFacingError {
+struct RandomStrictLoss: CommandLineFailure {
     var sentence: String {
         "The page was written but still shows the earlier image, because no new one could be loaded (see the warning above), and --strict makes that a failure."
     }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TOMLKit
-import VitrineCore
 
 /// A site config (`vitrine.toml`): the site's `title` and optional `base-url`, and one `[[gallery]]` table per
 /// gallery whose keys are its command's long option names (`source` names the command, `term` its argument, and

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import VitrineCore
 
 struct ThumbnailsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

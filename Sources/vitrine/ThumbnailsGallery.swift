@@ -1,5 +1,6 @@
 import ArgumentParser
-import VitrineCore
+import VitrinePipeline
+import VitrineSources
 
 /// `vitrine thumbnails`'s options.
 struct ThumbnailsGallery: GalleryOptions {

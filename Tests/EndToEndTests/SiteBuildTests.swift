@@ -3,7 +3,9 @@ import SampleAPI
 import Testing
 import VitrineTemplates
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrinePublish
+@testable import VitrineRender
 
 /// `vitrine build`: several galleries from a TOML config into one site, built by the real binary against the
 /// sample API on loopback.
@@ -91,11 +93,11 @@ import VitrineTemplates
             // Images are shared by the galleries in one folder at the root.
             #expect(!crawl.files.contains { $0.contains("/images/") })
 
-            let sitemap = try XMLDocument.parse(
+            let sitemap = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: site.root.appendingPathComponent("sitemap.xml"))))
             let locations = sitemap.strings("//*[local-name()='loc']")
             #expect(Set(locations) == Set(crawl.pages.map { "https://example.org/snapshots/\($0)" }))
-            let feed = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("feed.xml"))))
+            let feed = try LibXMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent("feed.xml"))))
             #expect(feed.strings("/*[local-name()='feed']/*[local-name()='id']") == ["https://example.org/snapshots/"])
             #expect(
                 feed.strings("//*[local-name()='entry']/*[local-name()='id']") == [
@@ -107,7 +109,8 @@ import VitrineTemplates
                 feed.strings("//*[local-name()='entry']/*[local-name()='updated']").allSatisfy { $0.hasSuffix("Z") })
 
             for model in ["hamburg/gallery.xml", "berlin/gallery.xml", "press/gallery.xml", "site.xml"] {
-                let document = try XMLDocument.parse([UInt8](Data(contentsOf: site.root.appendingPathComponent(model))))
+                let document = try LibXMLDocument.parse(
+                    [UInt8](Data(contentsOf: site.root.appendingPathComponent(model))))
                 #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [], "\(model)")
             }
 
@@ -124,7 +127,7 @@ import VitrineTemplates
             }
             for file in manifest.files {
                 let bytes = try Data(contentsOf: site.root.appendingPathComponent(file.path))
-                #expect(SHA256.hex(of: bytes) == file.sha256, "\(file.path)")
+                #expect(SHA256Hasher.hex(of: bytes) == file.sha256, "\(file.path)")
             }
 
             let summary = try report(outcome)
@@ -160,11 +163,11 @@ import VitrineTemplates
             // SOURCE_DATE_EPOCH, where given, is the only time in any file.
             let stamped = try await build(out: "three", environment: ["SOURCE_DATE_EPOCH": "1700000000"])
             #expect(stamped.status == 0, "stderr: \(stamped.stderr)")
-            let feed = try XMLDocument.parse(
+            let feed = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: workspace.url.appendingPathComponent("three/feed.xml"))))
             #expect(Set(feed.strings("//*[local-name()='updated']")) == ["2023-11-14T22:13:20Z"])
             let bad = try await build(out: "four", environment: ["SOURCE_DATE_EPOCH": "yesterday"])
-            #expect(bad.status == VitrineCore.ExitStatus.usage.rawValue)
+            #expect(bad.status == ExitStatus.usage.rawValue)
             #expect(bad.stderr.contains("SOURCE_DATE_EPOCH"))
         }
     }
@@ -361,7 +364,7 @@ import VitrineTemplates
         try await stopping(self) {
             try await writeConfig()
             let noManifest = try await build(["--frozen"], out: "empty")
-            #expect(noManifest.status == VitrineCore.ExitStatus.nothingCached.rawValue)
+            #expect(noManifest.status == ExitStatus.nothingCached.rawValue)
             #expect(noManifest.stderr.contains("manifest"))
 
             #expect(try await build().status == 0)
@@ -387,7 +390,7 @@ import VitrineTemplates
                 try FileManager.default.subpathsOfDirectory(atPath: images.path).first { $0.hasSuffix(".jpg") })
             try FileManager.default.removeItem(at: images.appendingPathComponent(victim))
             let missing = try await build(["--frozen"], out: "copy")
-            #expect(missing.status == VitrineCore.ExitStatus.nothingCached.rawValue)
+            #expect(missing.status == ExitStatus.nothingCached.rawValue)
             #expect(missing.stderr.contains("the image http://127.0.0.1"), "stderr: \(missing.stderr)")
             #expect(missing.stderr.split(separator: "\n").count == 1)
         }
@@ -422,7 +425,7 @@ import VitrineTemplates
         try await stopping(self) {
             try config.write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
             let outcome = try await build()
-            #expect(outcome.status == VitrineCore.ExitStatus.usage.rawValue)
+            #expect(outcome.status == ExitStatus.usage.rawValue)
             #expect(outcome.stderr.contains("vitrine.toml"), "stderr: \(outcome.stderr)")
             #expect(outcome.stderr.contains(expected), "stderr: \(outcome.stderr)")
             #expect(!FileManager.default.fileExists(atPath: workspace.path("site")))

@@ -2,7 +2,8 @@ import Foundation
 import SampleAPI
 import Testing
 
-@testable import VitrineCore
+@testable import VitrineBasics
+@testable import VitrineHTTP
 
 @Suite struct TransferEngineTests {
     /// Runs `body` with a fresh sample API and engine, and tears both down.
@@ -24,8 +25,8 @@ import Testing
     @Test func downloadsInParallelOverReusedConnections() async throws {
         try await withServer(jobs: 4) { engine, base in
             let urls = (1...24).map { "\(base)/get/\(1000 + $0)-city\(String(format: "%02d", $0 % 12 + 1))_640.jpg" }
-            let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-                for url in urls { group.addTask { try await engine.fetch(HTTPRequest(url: url)) } }
+            let responses = try await withThrowingTaskGroup(of: FetchResponse.self) { group in
+                for url in urls { group.addTask { try await engine.fetch(FetchRequest(url: url)) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(responses.count == 24)
@@ -38,9 +39,9 @@ import Testing
 
     @Test func passesHTTPStatusesThrough() async throws {
         try await withServer { engine, base in
-            let missing = try await engine.fetch(HTTPRequest(url: "\(base)/get/1-nosuchtheme01_640.jpg"))
+            let missing = try await engine.fetch(FetchRequest(url: "\(base)/get/1-nosuchtheme01_640.jpg"))
             #expect(missing.status == 404)
-            let badKey = try await engine.fetch(HTTPRequest(url: "\(base)/api/?key=wrong&q=x"))
+            let badKey = try await engine.fetch(FetchRequest(url: "\(base)/api/?key=wrong&q=x"))
             #expect(badKey.status == 400)
             #expect(badKey.bodyText.contains("Invalid or missing API key"))
             #expect(badKey.headers["x-ratelimit-limit"] != nil)
@@ -50,7 +51,7 @@ import Testing
     @Test func enforcesTheBodyLimit() async throws {
         try await withServer { engine, base in
             await #expect(throws: FetchError.tooLarge(url: "\(base)/get/5-city01_1280.jpg", limit: 1_000)) {
-                try await engine.fetch(HTTPRequest(url: "\(base)/get/5-city01_1280.jpg", maximumBodyBytes: 1_000))
+                try await engine.fetch(FetchRequest(url: "\(base)/get/5-city01_1280.jpg", maximumBodyBytes: 1_000))
             }
         }
     }
@@ -60,7 +61,7 @@ import Testing
         let engine = TransferEngine()
         defer { engine.shutdown() }
         await #expect {
-            try await engine.fetch(HTTPRequest(url: url))
+            try await engine.fetch(FetchRequest(url: url))
         } throws: { error in
             if case .refusedURL = error as? FetchError { return true }
             return false
@@ -70,14 +71,14 @@ import Testing
 
     @Test func followsAFewRedirectsButNotTooManyNorToOtherProtocols() async throws {
         try await withServer { engine, base in
-            let short = try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/3"))
+            let short = try await engine.fetch(FetchRequest(url: "\(base)/redirect-chain/3"))
             #expect(short.status == 200 && ImageFormat.sniff(short.body) == .jpeg)
             await #expect(throws: FetchError.self) {
-                try await engine.fetch(HTTPRequest(url: "\(base)/redirect-chain/9"))
+                try await engine.fetch(FetchRequest(url: "\(base)/redirect-chain/9"))
             }
             let hostile = "\(base)/redirect?to=file:///etc/passwd"
             await #expect {
-                try await engine.fetch(HTTPRequest(url: hostile))
+                try await engine.fetch(FetchRequest(url: hostile))
             } throws: { error in
                 switch error as? FetchError {
                 case .refusedURL, .transport: true
@@ -91,7 +92,7 @@ import Testing
         let engine = TransferEngine()
         defer { engine.shutdown() }
         await #expect {
-            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/x?key=SECRET99", secretQueryNames: ["key"]))
+            try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/x?key=SECRET99", secretQueryNames: ["key"]))
         } throws: { error in
             guard case .transport(let url, _) = error as? FetchError else { return false }
             return !url.contains("SECRET99") && !(error as! FetchError).sentence.contains("SECRET99")
@@ -106,7 +107,7 @@ import Testing
             for index in 0..<200 {
                 let task = Task {
                     withUnsafeCurrentTask { $0?.cancel() }
-                    return try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
+                    return try await engine.fetch(FetchRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
                 }
                 await #expect(throws: FetchError.cancelled) { try await task.value }
             }
@@ -119,7 +120,7 @@ import Testing
         let engine = TransferEngine(configuration: .init(connectTimeoutSeconds: -1))
         defer { engine.shutdown() }
         await #expect {
-            try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/"))
+            try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/"))
         } throws: { error in
             guard case .transport(_, let reason) = error as? FetchError else { return false }
             return reason.hasPrefix("libcurl refused CURLOPT_CONNECTTIMEOUT = -1: ")
@@ -135,7 +136,7 @@ import Testing
         try await server.start()
         let base = await server.baseURL
         let engine = TransferEngine(configuration: .init(concurrentTransfers: 1))
-        let held = Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/1-city01_150.jpg?q=hold")) }
+        let held = Task { try await engine.fetch(FetchRequest(url: "\(base)/get/1-city01_150.jpg?q=hold")) }
         let deadline = ContinuousClock.now + .seconds(10)
         while server.requests().isEmpty && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
@@ -145,7 +146,7 @@ import Testing
         let tasks = (1...40).map { index in
             Task {
                 start.yield()
-                return try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
+                return try await engine.fetch(FetchRequest(url: "\(base)/get/\(index)-city01_150.jpg"))
             }
         }
         var startedCount = 0
@@ -181,7 +182,7 @@ import Testing
             }
         }
         let engine = try #require(used)
-        await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "http://127.0.0.1:1/")) }
+        await #expect(throws: FetchError.cancelled) { try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/")) }
         let count = try await withTransferEngine { engine in engine.statistics.transfers }
         #expect(count == 0)
     }
@@ -189,11 +190,11 @@ import Testing
     @Test func shutsDownWithWorkInFlight() async throws {
         try await withServer { engine, base in
             let tasks = (1...8).map { index in
-                Task { try await engine.fetch(HTTPRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
+                Task { try await engine.fetch(FetchRequest(url: "\(base)/get/\(index)-city01_1280.jpg")) }
             }
             await engine.stop()
             for task in tasks { _ = try? await task.value }
-            await #expect(throws: FetchError.cancelled) { try await engine.fetch(HTTPRequest(url: "\(base)/")) }
+            await #expect(throws: FetchError.cancelled) { try await engine.fetch(FetchRequest(url: "\(base)/")) }
         }
     }
 }
