@@ -290,7 +290,7 @@ import VitrineTemplates
 
 @Suite struct ServeTests {
     /// `vitrine serve` on a folder with a few files, started, with its base URL.
-    func serve() throws -> (running: VitrineProcess.Running, url: String, workspace: Workspace) {
+    func serve() async throws -> (running: VitrineProcess.Running, url: String, workspace: Workspace) {
         let workspace = try Workspace()
         try FileManager.default.createDirectory(
             atPath: workspace.path("site/assets"), withIntermediateDirectories: true)
@@ -299,7 +299,7 @@ import VitrineTemplates
         let running = try VitrineProcess.launch(["serve", workspace.path("site"), "--port", "0"])
         var base: String?
         for _ in 0..<200 where base == nil {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
             let printed =
                 (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
             base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
@@ -307,8 +307,15 @@ import VitrineTemplates
         return (running, try #require(base), workspace)
     }
 
-    /// Sends `request` on a new connection and returns what comes back until the server closes it (or 5 s pass).
-    func exchange(_ request: [UInt8], port: Int) throws -> String {
+    /// Sends `request` on a new connection and returns what comes back until the server closes it (or 5 s pass),
+    /// on a thread of its own: its socket calls block, and the cooperative pool's few threads must stay free.
+    func exchange(_ request: [UInt8], port: Int) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try Self.blockingExchange(request, port: port) }) }.start()
+        }
+    }
+
+    private static func blockingExchange(_ request: [UInt8], port: Int) throws -> String {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -336,35 +343,35 @@ import VitrineTemplates
 
     /// Finding 9 of the hostile pass: one request with a long line pinned `vitrine serve`.
     @Test func longRequestLinesAndHeadersAreRefusedAtOnceAndHEADSendsNoBody() async throws {
-        let (running, url, workspace) = try serve()
+        let (running, url, workspace) = try await serve()
         defer { running.send(SIGKILL) }
         let port = try #require(Int(url.split(separator: ":").last!.split(separator: "/").first!))
         let started = Date()
         for length in [16 << 10, 64 << 10, 1 << 20] {
-            let answer = try exchange(
+            let answer = try await exchange(
                 Array("GET /\(String(repeating: "a", count: length)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: port)
             #expect(answer.hasPrefix("HTTP/1.1 414") || answer.hasPrefix("HTTP/1.1 431"), "\(answer.prefix(40))")
         }
         let headers = (0..<200).map { "X-\($0): \(String(repeating: "b", count: 100))\r\n" }.joined()
-        let tooMany = try exchange(Array("GET / HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8), port: port)
+        let tooMany = try await exchange(Array("GET / HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8), port: port)
         #expect(tooMany.hasPrefix("HTTP/1.1 431"), "\(tooMany.prefix(40))")
         #expect(Date().timeIntervalSince(started) < 5, "refusing is linear, not quadratic")
-        let fine = try exchange(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
+        let fine = try await exchange(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
         #expect(fine.hasPrefix("HTTP/1.1 200") && fine.hasSuffix("<title>x</title>"))
-        let head = try exchange(Array("HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
+        let head = try await exchange(Array("HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
         #expect(head.hasPrefix("HTTP/1.1 200") && head.contains("Content-Length: 31") && head.hasSuffix("\r\n\r\n"))
         withExtendedLifetime(workspace) {}
     }
 
     @Test func sigtermStopsItWithinASecondWhateverIsInFlight() async throws {
-        let (running, url, workspace) = try serve()
+        let (running, url, workspace) = try await serve()
         let port = try #require(Int(url.split(separator: ":").last!.split(separator: "/").first!))
         // A request that never ends (its head is never finished), and two with 256 KB request lines at once.
         let hanging = Task.detached {
-            try? self.exchange(Array("GET /index.html HTTP/1.1\r\nHost: x\r\n".utf8), port: port)
+            try? await self.exchange(Array("GET /index.html HTTP/1.1\r\nHost: x\r\n".utf8), port: port)
         }
         let long = Array("GET /\(String(repeating: "a", count: 256 << 10)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        let pinning = (0..<2).map { _ in Task.detached { try? self.exchange(long, port: port) } }
+        let pinning = (0..<2).map { _ in Task.detached { try? await self.exchange(long, port: port) } }
         try await Task.sleep(for: .milliseconds(300))
         let signalled = Date()
         running.send(SIGTERM)
