@@ -1,4 +1,4 @@
-/// The version of Vitrine, as `--version` and the User-Agent report it.
+/// The version of Vitrine, as the command line and the User-Agent report it.
 public enum VitrineVersion {
     public static let current = "0.1.0"
 }

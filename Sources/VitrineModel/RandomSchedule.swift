@@ -59,7 +59,7 @@ public struct UpdateInterval: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// An `--every` value that is not a duration Vitrine accepts.
+/// An update interval that is not a duration Vitrine accepts.
 public struct UpdateIntervalError: UserFacingError {
     public let text: String
 
@@ -94,7 +94,7 @@ public enum RandomSchedule {
     }
 
     /// The next update of a kept state under a possibly different interval: the schedule runs from the last
-    /// update, so a restart (or a new `--every`) never starts it over.
+    /// update, so a restart (or a new interval) never starts it over.
     public static func rescheduled(_ state: RandomPageState, every: UpdateInterval) -> Date {
         if state.lastFailure != nil { return state.nextUpdate }
         return next(afterUpdateAt: state.fetchedAt, every: every)
@@ -102,7 +102,7 @@ public enum RandomSchedule {
 }
 
 /// What the random page shows and when it changes next, kept in the output folder (`random.json`) so that a later
-/// run, or a restarted `--watch`, keeps the schedule and the image instead of starting over. It holds no secret.
+/// run, or a restarted watching run, keeps the schedule and the image instead of starting over. It holds no secret.
 public struct RandomPageState: Codable, Sendable, Equatable {
     public static let fileName = "random.json"
     package static let historyLimit = 24

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a run did, for the summary line, `--strict` and the `--json` report: totals, and the same counts for each
+/// What a run did, for the summary line, an all-or-nothing build and a machine-readable report: totals, and the same counts for each
 /// gallery of a site build.
 public struct BuildSummary: Sendable, Codable, Equatable {
     public var items = 0

@@ -24,7 +24,7 @@ public final class OutputLock: Sendable {
 
     /// Takes the lock on `folder`. When another run holds it, waits for it (calling `whileWaiting` once, when a
     /// first check has failed), or with `wait` false throws ``OutputBusyError`` at once. Waiting ends with the task's
-    /// cancellation (Ctrl-C, SIGTERM, `--deadline`).
+    /// cancellation (Ctrl-C, SIGTERM, a deadline).
     public static func acquire(
         _ folder: URL, wait: Bool, whileWaiting: @Sendable (String) -> Void = { _ in }
     ) async throws -> OutputLock {

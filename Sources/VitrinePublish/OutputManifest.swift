@@ -5,7 +5,7 @@ import VitrineSources
 
 /// The record, kept in the output folder, of what Vitrine built there: each gallery's query, source, items and
 /// attribution, and every file it wrote with its SHA-256. Only files it lists are ever overwritten or deleted by a
-/// later run; `vitrine build --frozen` checks a rebuild from the cache against it.
+/// later run; a frozen rebuild (from the cache alone) is checked against it.
 public struct OutputManifest: Codable, Sendable, Equatable {
     public static let fileName = ".vitrine-manifest.json"
 
@@ -265,7 +265,7 @@ public struct OutputOwnershipError: UserFacingError {
     public var kind: FailureKind { .cannotWrite }
 }
 
-/// A frozen rebuild (the CLI's `--frozen`: from the cache and the manifest alone) needs something that neither the cache nor the manifest can give.
+/// A frozen rebuild (from the cache and the manifest alone) needs something that neither the cache nor the manifest can give.
 public enum FrozenBuildError: UserFacingError {
     case noManifest(folder: String)
     case missing([String])

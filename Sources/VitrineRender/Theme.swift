@@ -2,7 +2,7 @@ import Foundation
 import VitrineBasics
 import VitrineTemplates
 
-/// A set of templates and assets: the default theme compiled into the binary, or a folder given with --templates.
+/// A set of templates and assets: the default theme compiled into the binary, or a folder of the user's.
 public struct Theme: Sendable {
     /// Every file by name (folders are not used: names are flat).
     public var files: [String: [UInt8]]

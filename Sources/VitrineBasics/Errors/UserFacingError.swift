@@ -1,5 +1,5 @@
-/// What kind of failure an error is: the part of an error a front end needs to decide how to report it (the CLI maps
-/// each kind to one documented exit status).
+/// What kind of failure an error is: the part of an error a front end needs to decide how to report it (the command
+/// line ends each kind in a way of its own).
 public enum FailureKind: Sendable, Hashable, CaseIterable {
     /// Vitrine found itself in a state it should never reach.
     case internalInconsistency
@@ -25,7 +25,7 @@ public enum FailureKind: Sendable, Hashable, CaseIterable {
 
 /// An error that can be told to a user in one sentence, with the kind of failure it is.
 ///
-/// The sentence names no command-line flag or exit status: those belong to the front end, which may say more.
+/// The sentence names no command-line flag: the front end, which knows its flags, may say more.
 public protocol UserFacingError: Error, CustomStringConvertible {
     /// One plain sentence saying what happened and, where possible, what to do.
     var sentence: String { get }

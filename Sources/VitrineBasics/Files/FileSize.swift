@@ -10,7 +10,7 @@ package enum FileSize {
         return Int(status.st_size)
     }
 
-    /// A limit in the unit it was most likely given in (`--max-image-size 40M`, `100K`, `100000`): whole mebibytes
+    /// A limit in the unit it was most likely given in (`40M`, `100K`, `100000`): whole mebibytes
     /// or kibibytes, else bytes, so that no limit reads as "0 MiB".
     package static func describe(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
