@@ -115,15 +115,15 @@ public struct FlickrSource: ImageSource {
                     : SourceError.rejected(
                         source: "Flickr", status: response.status, message: response.bodyText, hint: nil)
         }
-        let json: LooseJSON
+        let answer: RESTAnswer
         do {
-            json = try LooseJSON.parse(response.body)
+            answer = try APIAnswer.decode(RESTAnswer.self, from: response.body)
         } catch {
-            throw SourceError.badData(source: "Flickr", detail: "the answer for page \(page) is not valid JSON")
+            throw SourceError.unreadable(error, source: "Flickr", document: "the answer for page \(page)")
         }
-        if json["stat"].string == "fail" {
-            let code = json["code"].int ?? 0
-            let message = json["message"].string.map { String($0.prefix(300)) } ?? "no message"
+        if answer.stat?.value == "fail" {
+            let code = answer.code?.value ?? 0
+            let message = answer.message?.value.map { String($0.prefix(300)) } ?? "no message"
             switch code {
             case 100: throw SourceError.keyRejected(source: "Flickr", message: message)
             case 105: throw SourceError.unavailable(source: "Flickr", status: 200, message: message)
@@ -132,46 +132,83 @@ public struct FlickrSource: ImageSource {
                     source: "Flickr", status: 200, message: "error \(code): \(message)", hint: nil)
             }
         }
-        guard json["stat"].string == "ok", let list = json["photos"]["photo"].array else {
+        guard answer.stat?.value == "ok", let photos = answer.photos?.value else {
             throw SourceError.badData(
                 source: "Flickr", detail: "the answer for page \(page) has no “photos.photo” list")
         }
         var items: [SourceItem] = []
         var warnings: [String] = []
-        for (index, photo) in list.enumerated() {
-            switch decodePhoto(photo) {
+        for (index, photo) in photos.photo.enumerated() {
+            switch decodePhoto(photo.value) {
             case .success(let item): items.append(item)
             case .failure(let reason):
                 warnings.append("Skipped Flickr photo \(index + 1) of page \(page): \(reason).")
             }
         }
-        return DecodedPage(items: items, warnings: warnings, pages: json["photos"]["pages"].int ?? page)
+        return DecodedPage(items: items, warnings: warnings, pages: photos.pages?.value ?? page)
     }
 
-    static func decodePhoto(_ photo: LooseJSON) -> Result<SourceItem, PixabaySource.SkipReason> {
-        guard photo.isObject, let id = photo["id"].string, id.allSatisfy(\.isNumber), !id.isEmpty, id.count <= 32 else {
+    /// An answer of the REST API: a failure (`stat` "fail", `code`, `message`) or a page of photos.
+    struct RESTAnswer: Decodable {
+        var stat, message: LooseString?
+        var code: LooseInt?
+        /// Read only when `stat` is "ok": a failure's answer has no photos, and may have anything there.
+        var photos: Tolerant<PhotoPage>?
+    }
+
+    /// One page of photos.
+    struct PhotoPage: Decodable {
+        var photo: [Tolerant<PhotoFields>]
+        var pages: LooseInt?
+    }
+
+    /// One photo with the extras Vitrine asks for, every field read loosely.
+    struct PhotoFields: Decodable {
+        var id, owner, ownername, title, server, secret: LooseString?
+        var urlZ, urlN, urlC, urlL: LooseString?
+        var widthZ, widthN, widthC, widthL, heightZ, heightN, heightC, heightL: LooseInt?
+
+        enum CodingKeys: String, CodingKey {
+            case id, owner, ownername, title, server, secret
+            case urlZ = "url_z", urlN = "url_n", urlC = "url_c", urlL = "url_l"
+            case widthZ = "width_z", widthN = "width_n", widthC = "width_c", widthL = "width_l"
+            case heightZ = "height_z", heightN = "height_n", heightC = "height_c", heightL = "height_l"
+        }
+
+        /// The rendition with `suffix` (`z`, `n`, `c`, `l`) as the extras give it.
+        func sized(_ suffix: Character) -> RemoteImage? {
+            let (url, width, height) =
+                switch suffix {
+                case "z": (urlZ, widthZ, heightZ)
+                case "n": (urlN, widthN, heightN)
+                case "c": (urlC, widthC, heightC)
+                default: (urlL, widthL, heightL)
+                }
+            guard let link = url?.value, RemoteURLPolicy.accepts(link) else { return nil }
+            return RemoteImage(url: link, width: width?.dimension, height: height?.dimension)
+        }
+    }
+
+    /// A photo Vitrine can show, from its fields (nil: the photo is not a JSON object).
+    static func decodePhoto(_ photo: PhotoFields?) -> Result<SourceItem, PixabaySource.SkipReason> {
+        guard let photo, let id = photo.id?.value, id.allSatisfy(\.isNumber), !id.isEmpty, id.count <= 32 else {
             return .failure(.init(description: "field “id” is missing or not a number"))
         }
-        func sized(_ suffix: String) -> RemoteImage? {
-            guard let url = photo["url_\(suffix)"].string, RemoteURLPolicy.accepts(url) else { return nil }
-            return RemoteImage(
-                url: url, width: photo["width_\(suffix)"].dimension, height: photo["height_\(suffix)"].dimension)
-        }
         let built = { (suffix: String) -> RemoteImage? in
-            guard let server = photo["server"].string, let secret = photo["secret"].string,
+            guard let server = photo.server?.value, let secret = photo.secret?.value,
                 server.allSatisfy(\.isNumber), secret.allSatisfy(\.isHexDigit), !server.isEmpty, !secret.isEmpty
             else { return nil }
             return RemoteImage(url: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_\(suffix).jpg")
         }
-        guard let tile = sized("z") ?? sized("n") ?? sized("c") ?? built("z"),
-            let full = sized("l") ?? sized("c") ?? sized("z") ?? built("b")
+        guard let tile = photo.sized("z") ?? photo.sized("n") ?? photo.sized("c") ?? built("z"),
+            let full = photo.sized("l") ?? photo.sized("c") ?? photo.sized("z") ?? built("b")
         else { return .failure(.init(description: "it has no http(s) image URL and no server/secret to build one")) }
-        let owner = photo["owner"].string.flatMap {
+        let owner = photo.owner?.value.flatMap {
             $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "@" || $0 == "_" || $0 == "-" } ? $0 : nil
         }
         let page = owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }
-        let name = photo["ownername"].string ?? owner ?? "a Flickr member"
-        let caption = photo["title"].string ?? ""
+        let name = photo.ownername?.value ?? owner ?? "a Flickr member"
+        let caption = photo.title?.value ?? ""
         return .success(
             SourceItem(
                 sourceID: id,
@@ -204,28 +241,40 @@ public struct FlickrSource: ImageSource {
             items: items, fetchedAt: fetchedAt, warnings: decoded.warnings, skipped: decoded.warnings.count)
     }
 
+    /// The public feed as it is sent.
+    struct FeedAnswer: Decodable {
+        var items: [Tolerant<FeedEntry>]
+    }
+
+    /// One entry of the public feed, every field read loosely.
+    struct FeedEntry: Decodable {
+        var title, link, description, author: LooseString?
+        var media: Tolerant<Media>?
+
+        /// The entry's small rendition.
+        struct Media: Decodable {
+            var m: LooseString?
+        }
+    }
+
     /// Decodes the public feed, mending its habit of escaping single quotes as `\'`, which JSON does not allow.
     static func decodeFeed(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
-        let mended = mendQuoteEscapes(body)
-        let json: LooseJSON
+        let answer: FeedAnswer
         do {
-            json = try LooseJSON.parse(mended)
+            answer = try APIAnswer.decode(FeedAnswer.self, from: mendQuoteEscapes(body))
         } catch {
-            throw SourceError.badData(source: "Flickr", detail: "the public feed is not valid JSON")
-        }
-        guard let list = json["items"].array else {
-            throw SourceError.badData(source: "Flickr", detail: "the public feed has no “items” list")
+            throw SourceError.unreadable(error, source: "Flickr", document: "the public feed")
         }
         var items: [SourceItem] = []
         var warnings: [String] = []
-        for (index, entry) in list.enumerated() {
-            guard entry.isObject, let small = entry["media"]["m"].string, RemoteURLPolicy.accepts(small),
+        for (index, element) in answer.items.enumerated() {
+            guard let entry = element.value, let small = entry.media?.value?.m?.value, RemoteURLPolicy.accepts(small),
                 small.contains("_m.")
             else {
                 warnings.append("Skipped Flickr feed item \(index + 1): it has no usable “media.m” image URL.")
                 continue
             }
-            let (width, height) = feedImageSize(entry["description"].string ?? "")
+            let (width, height) = feedImageSize(entry.description?.value ?? "")
             let scale = { (edge: Int) -> (Int?, Int?) in
                 guard let width, let height else { return (nil, nil) }
                 let factor = Double(edge) / Double(max(width, height))
@@ -237,15 +286,15 @@ public struct FlickrSource: ImageSource {
                 url: small.replacingOccurrences(of: "_m.", with: "_z."), width: tileWidth, height: tileHeight)
             let full = RemoteImage(
                 url: small.replacingOccurrences(of: "_m.", with: "_b."), width: fullWidth, height: fullHeight)
-            let link = entry["link"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+            let link = entry.link?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
             let id =
                 link.flatMap { URL(string: $0)?.pathComponents.last(where: { $0.allSatisfy(\.isNumber) }) }
                 ?? String(index + 1)
-            let credit = Credit(name: authorName(entry["author"].string), url: link)
+            let credit = Credit(name: authorName(entry.author?.value), url: link)
             items.append(
                 SourceItem(
                     sourceID: id,
-                    entries: [.found(caption: entry["title"].string ?? "", credit: credit, tile: tile, full: full)]))
+                    entries: [.found(caption: entry.title?.value ?? "", credit: credit, tile: tile, full: full)]))
         }
         return (items, warnings)
     }

@@ -179,27 +179,22 @@ public struct JSONPlaceholderSource: ImageSource {
 
     // MARK: - Decoding
 
-    private static func array(_ body: [UInt8], what: String) throws -> [LooseJSON] {
-        let json: LooseJSON
-        do {
-            json = try LooseJSON.parse(body)
-        } catch {
-            throw SourceError.badData(source: name, detail: "the \(what) are not valid JSON")
-        }
-        guard let list = json.array else {
-            throw SourceError.badData(source: name, detail: "the \(what) are not a JSON array")
-        }
-        return list
+    /// A record of one of JSONPlaceholder's lists, every field read loosely: a user (`name`, `username`), an
+    /// album (`userId`, `title`) or a photo (`title`, `url`, `thumbnailUrl`).
+    struct Record: Decodable {
+        var id, userId: LooseInt?
+        var name, username, title, url, thumbnailUrl: LooseString?
     }
 
     /// A positive whole-number id (JSONPlaceholder's ids are numbers; strings of digits are accepted too).
-    private static func id(_ json: LooseJSON) -> Int? {
-        guard let id = json["id"].int, id > 0 else { return nil }
+    private static func id(_ record: Record) -> Int? {
+        guard let id = record.id?.value, id > 0 else { return nil }
         return id
     }
 
-    private static func text(_ json: LooseJSON, _ key: String) -> String? {
-        guard let text = json[key].string?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+    /// The text of a field, trimmed; nil when it is missing or blank.
+    private static func text(_ field: LooseString?) -> String? {
+        guard let text = field?.value?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
             return nil
         }
         return text
@@ -214,17 +209,23 @@ public struct JSONPlaceholderSource: ImageSource {
     /// it is skipped; an element that is not an object or has no id of its own is skipped too. Every skip is a
     /// warning naming the element (`describe` of its 1-based position).
     private static func decodeList<Element: Sendable>(
-        _ body: [UInt8], what: String, describe: (Int) -> String, _ read: (LooseJSON, Int) throws(Skip) -> Element
+        _ body: [UInt8], what: String, describe: (Int) -> String, _ read: (Record, Int) throws(Skip) -> Element
     ) throws -> Decoded<Element> {
+        let list: [Tolerant<Record>]
+        do {
+            list = try APIAnswer.decode([Tolerant<Record>].self, from: body)
+        } catch {
+            throw SourceError.unreadable(error, source: name, document: "the list of \(what)")
+        }
         var decoded = Decoded<Element>()
         var seen = Set<Int>()
-        for (index, element) in try array(body, what: what).enumerated() {
+        for (index, element) in list.enumerated() {
             do throws(Skip) {
-                guard element.isObject else { throw Skip(reason: "it is not a JSON object") }
-                guard let id = id(element), seen.insert(id).inserted else {
+                guard let record = element.value else { throw Skip(reason: "it is not a JSON object") }
+                guard let id = id(record), seen.insert(id).inserted else {
                     throw Skip(reason: "field “id” is missing, not a positive number or repeated")
                 }
-                decoded.elements.append(try read(element, id))
+                decoded.elements.append(try read(record, id))
             } catch {
                 decoded.warnings.append("Skipped \(describe(index + 1)): \(error.reason).")
             }
@@ -233,9 +234,9 @@ public struct JSONPlaceholderSource: ImageSource {
     }
 
     static func decodeUsers(_ body: [UInt8]) throws -> Decoded<User> {
-        try decodeList(body, what: "users", describe: { "user \($0)" }) { element, id throws(Skip) in
-            let name = text(element, "name")
-            let username = text(element, "username")
+        try decodeList(body, what: "users", describe: { "user \($0)" }) { record, id throws(Skip) in
+            let name = text(record.name)
+            let username = text(record.username)
             guard let label = name ?? username else { throw Skip(reason: "it has neither “name” nor “username”") }
             return User(id: id, name: label, username: username ?? label)
         }
@@ -243,11 +244,11 @@ public struct JSONPlaceholderSource: ImageSource {
 
     static func decodeAlbums(_ body: [UInt8], of user: User) throws -> Decoded<Album> {
         try decodeList(body, what: "albums of user \(user.id)", describe: { "album \($0) of user \(user.id)" }) {
-            element, id throws(Skip) in
-            if let owner = element["userId"].int, owner != user.id {
+            record, id throws(Skip) in
+            if let owner = record.userId?.value, owner != user.id {
                 throw Skip(reason: "it belongs to user \(owner)")
             }
-            return Album(id: id, title: text(element, "title") ?? "Album \(id)")
+            return Album(id: id, title: text(record.title) ?? "Album \(id)")
         }
     }
 
@@ -256,16 +257,16 @@ public struct JSONPlaceholderSource: ImageSource {
     {
         try decodeList(
             body, what: "photos of album \(album.id)", describe: { "photo \($0) of album \(album.id)" }
-        ) { element, id throws(Skip) in
-            let full = element["url"].string.flatMap(rewrite.rewrite)
-            let tile = element["thumbnailUrl"].string.flatMap(rewrite.rewrite)
+        ) { record, id throws(Skip) in
+            let full = record.url?.value.flatMap(rewrite.rewrite)
+            let tile = record.thumbnailUrl?.value.flatMap(rewrite.rewrite)
             guard let fullImage = full ?? tile, let tileImage = tile ?? full else {
                 throw Skip(reason: "neither “url” nor “thumbnailUrl” is an image URL Vitrine can use")
             }
             return SourceItem(
                 sourceID: String(id),
                 entries: [
-                    .found(caption: text(element, "title") ?? "", credit: nil, tile: tileImage, full: fullImage)
+                    .found(caption: text(record.title) ?? "", credit: nil, tile: tileImage, full: fullImage)
                 ])
         }
     }

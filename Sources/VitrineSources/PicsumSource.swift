@@ -78,24 +78,33 @@ public struct PicsumSource: RandomImageSource {
         }
     }
 
+    /// Picsum's photo information, every field read loosely.
+    struct Info: Decodable {
+        var id, author, url: LooseString?
+        var downloadURL: LooseString?
+        var width, height: LooseInt?
+
+        enum CodingKeys: String, CodingKey {
+            case id, author, url, width, height
+            case downloadURL = "download_url"
+        }
+    }
+
     /// Reads `{"id","author","width","height","url","download_url"}` (`id` a string, sometimes a number).
     static func decodeInfo(_ body: [UInt8], endpoint: String) throws -> RandomPhoto {
-        let json: LooseJSON
+        let info: Info
         do {
-            json = try LooseJSON.parse(body)
+            info = try APIAnswer.decode(Info.self, from: body)
         } catch {
-            throw SourceError.badData(source: "Lorem Picsum", detail: "the photo information is not valid JSON")
+            throw SourceError.unreadable(error, source: "Lorem Picsum", document: "the photo information")
         }
-        guard json.isObject else {
-            throw SourceError.badData(source: "Lorem Picsum", detail: "the photo information is not a JSON object")
-        }
-        guard let id = json["id"].string, !id.isEmpty, id.count <= 64,
+        guard let id = info.id?.value, !id.isEmpty, id.count <= 64,
             id.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) })
         else {
             throw SourceError.badData(source: "Lorem Picsum", detail: "the photo information has no usable “id”")
         }
-        let width = json["width"].dimension
-        let height = json["height"].dimension
+        let width = info.width?.dimension
+        let height = info.height?.dimension
         let base = endpoint.hasSuffix("/") ? endpoint : endpoint + "/"
         var renditions: [RandomPhoto.Rendition] = []
         if let width, let height {
@@ -106,14 +115,14 @@ public struct PicsumSource: RandomImageSource {
                 if renditions.last?.width == w { continue }
                 renditions.append(.init(url: "\(base)id/\(id)/\(w)/\(h)", width: w, height: h))
             }
-        } else if let download = json["download_url"].string, RemoteURLPolicy.accepts(download) {
+        } else if let download = info.downloadURL?.value, RemoteURLPolicy.accepts(download) {
             renditions.append(.init(url: download, width: nil, height: nil))
         } else {
             throw SourceError.badData(
                 source: "Lorem Picsum", detail: "photo \(id) has neither a size nor a download URL")
         }
-        let author = json["author"].string?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let page = json["url"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let author = info.author?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let page = info.url?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
         return RandomPhoto(
             id: id, author: author?.isEmpty == false ? author : nil, authorURL: nil, pageURL: page, caption: nil,
             width: width, height: height, renditions: renditions,

@@ -218,52 +218,58 @@ public struct PixabaySource: ImageSource {
         }
     }
 
+    /// One page of results as Pixabay sends it, with only the fields Vitrine reads.
+    struct PageAnswer: Decodable {
+        var hits: [Tolerant<HitFields>]
+        var totalHits: LooseInt?
+    }
+
+    /// One hit as Pixabay sends it, every field read loosely (see ``decodeHit(_:)`` for what makes it usable).
+    struct HitFields: Decodable {
+        var id: LooseNumericString?
+        var tags, user, pageURL, previewURL, webformatURL, largeImageURL: LooseString?
+        var previewWidth, previewHeight, webformatWidth, webformatHeight, imageWidth, imageHeight: LooseInt?
+    }
+
     /// Decodes one page of results; a hit without a usable picture is skipped with a warning.
     static func decodePage(_ body: [UInt8], query: String, page: Int, fetchedAt: Date?) throws -> PageOutcome {
-        let json: LooseJSON
+        let answer: PageAnswer
         do {
-            json = try LooseJSON.parse(body)
+            answer = try APIAnswer.decode(PageAnswer.self, from: body)
         } catch {
-            throw SourceError.badData(
-                source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not valid JSON")
-        }
-        guard json.isObject else {
-            throw SourceError.badData(
-                source: "Pixabay", detail: "the answer to “\(query)” page \(page) is not a JSON object")
-        }
-        guard let hits = json["hits"].array else {
-            throw SourceError.badData(
-                source: "Pixabay", detail: "the answer to “\(query)” page \(page) has no “hits” list")
+            throw SourceError.unreadable(error, source: "Pixabay", document: "the answer to “\(query)” page \(page)")
         }
         var warnings: [String] = []
         var decoded: [Hit] = []
-        for (index, hit) in hits.enumerated() {
-            switch decodeHit(hit) {
+        for (index, hit) in answer.hits.enumerated() {
+            switch decodeHit(hit.value) {
             case .success(let value): decoded.append(value)
             case .failure(let reason):
                 warnings.append("Skipped Pixabay hit \(index + 1) of page \(page) for “\(query)”: \(reason).")
             }
         }
-        let total = json["totalHits"].int ?? hits.count
+        let total = answer.totalHits?.value ?? answer.hits.count
         return PageOutcome(
-            hits: decoded, received: hits.count, totalHits: max(0, total), fetchedAt: fetchedAt, warnings: warnings)
+            hits: decoded, received: answer.hits.count, totalHits: max(0, total), fetchedAt: fetchedAt,
+            warnings: warnings)
     }
 
     struct SkipReason: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func decodeHit(_ hit: LooseJSON) -> Result<Hit, SkipReason> {
-        guard hit.isObject else { return .failure(SkipReason(description: "it is not a JSON object")) }
-        guard let id = hit["id"].string, !id.isEmpty, id.count <= 64 else {
+    /// A hit Vitrine can show, from its fields (nil: the hit is not a JSON object).
+    static func decodeHit(_ hit: HitFields?) -> Result<Hit, SkipReason> {
+        guard let hit else { return .failure(SkipReason(description: "it is not a JSON object")) }
+        guard let id = hit.id?.value, !id.isEmpty, id.count <= 64 else {
             return .failure(SkipReason(description: "field “id” is missing or not a number"))
         }
-        let preview = image(hit, url: "previewURL", width: "previewWidth", height: "previewHeight")
-        let webformat = image(hit, url: "webformatURL", width: "webformatWidth", height: "webformatHeight")
+        let preview = image(hit.previewURL, width: hit.previewWidth, height: hit.previewHeight)
+        let webformat = image(hit.webformatURL, width: hit.webformatWidth, height: hit.webformatHeight)
         var large: RemoteImage?
-        if let url = hit["largeImageURL"].string, RemoteURLPolicy.accepts(url) {
+        if let url = hit.largeImageURL?.value, RemoteURLPolicy.accepts(url) {
             large = RemoteImage(url: url)
-            if let width = hit["imageWidth"].dimension, let height = hit["imageHeight"].dimension {
+            if let width = hit.imageWidth?.dimension, let height = hit.imageHeight?.dimension {
                 let scale = min(1, 1280 / Double(max(width, height)))
                 large?.width = max(1, Int((Double(width) * scale).rounded()))
                 large?.height = max(1, Int((Double(height) * scale).rounded()))
@@ -276,16 +282,16 @@ public struct PixabaySource: ImageSource {
         guard let tile = webformat ?? preview ?? large, let full = large ?? webformat ?? preview else {
             return .failure(SkipReason(description: "it has no http(s) image URL"))
         }
-        let caption = hit["tags"].string ?? ""
-        let pageURL = hit["pageURL"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
-        let credit = hit["user"].string.flatMap { name in
+        let caption = hit.tags?.value ?? ""
+        let pageURL = hit.pageURL?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let credit = hit.user?.value.flatMap { name in
             name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : Credit(name: name, url: pageURL)
         }
         return .success(Hit(id: id, entry: .found(caption: caption, credit: credit, tile: tile, full: full)))
     }
 
-    private static func image(_ hit: LooseJSON, url: String, width: String, height: String) -> RemoteImage? {
-        guard let link = hit[url].string, RemoteURLPolicy.accepts(link) else { return nil }
-        return RemoteImage(url: link, width: hit[width].dimension, height: hit[height].dimension)
+    private static func image(_ url: LooseString?, width: LooseInt?, height: LooseInt?) -> RemoteImage? {
+        guard let link = url?.value, RemoteURLPolicy.accepts(link) else { return nil }
+        return RemoteImage(url: link, width: width?.dimension, height: height?.dimension)
     }
 }

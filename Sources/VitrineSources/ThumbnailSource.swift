@@ -49,20 +49,30 @@ public struct ThumbnailSource: ImageSource {
             skipped: warnings.count)
     }
 
+    /// One element of the list, every field read loosely.
+    struct Element: Decodable {
+        var id, title, coverageURL, publishedBy: LooseString?
+        var thumbnail: Tolerant<Thumbnail>?
+    }
+
+    /// Where an element's picture is: `domain/basePath/QUALITY/key`, 0 standing for the original.
+    struct Thumbnail: Decodable {
+        var id, domain, basePath, key: LooseString?
+        var qualities: Tolerant<[LooseInt]>?
+        var aspectRatio: LooseDouble?
+    }
+
     static func decode(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
-        let json: LooseJSON
+        let list: [Tolerant<Element>]
         do {
-            json = try LooseJSON.parse(body)
+            list = try APIAnswer.decode([Tolerant<Element>].self, from: body)
         } catch {
-            throw SourceError.badData(source: "The thumbnail list", detail: "the answer is not valid JSON")
-        }
-        guard let list = json.array else {
-            throw SourceError.badData(source: "The thumbnail list", detail: "the answer is not a JSON array")
+            throw SourceError.unreadable(error, source: "The thumbnail list", document: "the answer")
         }
         var items: [SourceItem] = []
         var warnings: [String] = []
         for (index, element) in list.enumerated() {
-            switch decodeElement(element) {
+            switch decodeElement(element.value) {
             case .success(let item): items.append(item)
             case .failure(let reason): warnings.append("Skipped element \(index + 1) of the thumbnail list: \(reason).")
             }
@@ -70,32 +80,34 @@ public struct ThumbnailSource: ImageSource {
         return (items, warnings)
     }
 
-    static func decodeElement(_ element: LooseJSON) -> Result<SourceItem, PixabaySource.SkipReason> {
-        let thumbnail = element["thumbnail"]
-        guard element.isObject, thumbnail.isObject else {
+    /// An item from an element (nil: the element is not a JSON object).
+    static func decodeElement(_ element: Element?) -> Result<SourceItem, PixabaySource.SkipReason> {
+        guard let element, let thumbnail = element.thumbnail?.value else {
             return .failure(.init(description: "it has no “thumbnail” object"))
         }
-        guard let domain = thumbnail["domain"].string, let basePath = thumbnail["basePath"].string,
-            let key = thumbnail["key"].string, !basePath.isEmpty, !key.isEmpty,
+        guard let domain = thumbnail.domain?.value, let basePath = thumbnail.basePath?.value,
+            let key = thumbnail.key?.value, !basePath.isEmpty, !key.isEmpty,
             !basePath.contains(".."), !key.contains("/")
         else { return .failure(.init(description: "“thumbnail” lacks domain, basePath or key")) }
         let base = domain.hasSuffix("/") ? String(domain.dropLast()) : domain
         let full = "\(base)/\(basePath)/0/\(key)"
         guard RemoteURLPolicy.accepts(full) else { return .failure(.init(description: "its image URL is not http(s)")) }
-        let qualities = (thumbnail["qualities"].array ?? []).compactMap(\.int).filter { $0 > 0 }.sorted()
+        let qualities = (thumbnail.qualities?.value ?? []).compactMap(\.value).filter { $0 > 0 }.sorted()
         let tileURL = qualities.last.map { "\(base)/\(basePath)/\($0)/\(key)" } ?? full
-        let ratio = thumbnail["aspectRatio"].double.flatMap { $0.isFinite && $0 > 0.05 && $0 < 20 ? $0 : nil }
+        let ratio = thumbnail.aspectRatio?.value.flatMap { $0 > 0.05 && $0 < 20 ? $0 : nil }
         let height = ratio.map { max(1, Int((Double(nominalWidth) / $0).rounded())) }
         let tile = RemoteImage(url: tileURL, width: ratio == nil ? nil : nominalWidth, height: height)
         let fullImage = RemoteImage(
             url: full, width: ratio == nil ? nil : nominalWidth * 2, height: height.map { $0 * 2 })
-        let id = element["id"].string ?? thumbnail["id"].string ?? ""
-        let link = element["coverageURL"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
-        let publication = element["publishedBy"].string?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = element.id?.value ?? thumbnail.id?.value ?? ""
+        let link = element.coverageURL?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let publication = element.publishedBy?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
         let credit = publication.flatMap { $0.isEmpty ? nil : Credit(name: $0, url: link, role: .publication) }
         return .success(
             SourceItem(
                 sourceID: id,
-                entries: [.found(caption: element["title"].string ?? "", credit: credit, tile: tile, full: fullImage)]))
+                entries: [
+                    .found(caption: element.title?.value ?? "", credit: credit, tile: tile, full: fullImage)
+                ]))
     }
 }

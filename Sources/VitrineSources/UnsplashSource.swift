@@ -1,4 +1,5 @@
 import Foundation
+import VitrineBasics
 import VitrineHTTP
 import VitrineStore
 
@@ -75,11 +76,18 @@ public struct UnsplashSource: RandomImageSource {
 
     /// The message of an error answer: `{"errors":["…"]}`, or the plain text of a rate-limit answer.
     static func message(of body: [UInt8]) -> String {
-        if let errors = (try? LooseJSON.parse(body))?["errors"].array?.compactMap(\.string), !errors.isEmpty {
+        if let errors = (try? APIAnswer.decode(ErrorAnswer.self, from: body))?.errors.compactMap(\.value),
+            !errors.isEmpty
+        {
             return String(errors.joined(separator: "; ").prefix(300))
         }
         let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? "no message" : text
+    }
+
+    /// An error answer: `{"errors":["…"]}`.
+    struct ErrorAnswer: Decodable {
+        var errors: [LooseString]
     }
 
     static func error(status: Int, body: [UInt8]) -> SourceError {
@@ -94,28 +102,87 @@ public struct UnsplashSource: RandomImageSource {
         }
     }
 
+    /// The answer to `/photos/random`: a list of photos (with `count`) or one photo (without).
+    struct RandomAnswer: Decodable {
+        var photos: [Tolerant<PhotoFields>]
+
+        init(from decoder: any Decoder) throws {
+            do {
+                photos = try [Tolerant<PhotoFields>](from: decoder)
+            } catch is DecodingError {
+                do {
+                    photos = [Tolerant(try PhotoFields(from: decoder))]
+                } catch is DecodingError {
+                    throw DecodingProblem(path: "", problem: "is neither a photo nor a list")
+                }
+            }
+        }
+    }
+
+    /// One photo as Unsplash describes it, every field read loosely and every object allowed to be null.
+    struct PhotoFields: Decodable {
+        var id, description, altDescription, createdAt: LooseString?
+        var width, height, likes: LooseInt?
+        var urls: Tolerant<URLs>?
+        var links: Tolerant<Links>?
+        var user: Tolerant<User>?
+        var location: Tolerant<Location>?
+        var exif: Tolerant<Exif>?
+
+        enum CodingKeys: String, CodingKey {
+            case id, description, width, height, likes, urls, links, user, location, exif
+            case altDescription = "alt_description", createdAt = "created_at"
+        }
+
+        /// The photo's renditions.
+        struct URLs: Decodable {
+            var raw, full, regular, small: LooseString?
+        }
+
+        /// The photo's (or its author's) page, and where its use is to be reported.
+        struct Links: Decodable {
+            var html, downloadLocation: LooseString?
+
+            enum CodingKeys: String, CodingKey {
+                case html
+                case downloadLocation = "download_location"
+            }
+        }
+
+        /// The photo's author.
+        struct User: Decodable {
+            var name, username: LooseString?
+            var links: Tolerant<Links>?
+        }
+
+        /// Where the photo was taken.
+        struct Location: Decodable {
+            var name, city, country: LooseString?
+        }
+
+        /// The camera the photo was taken with.
+        struct Exif: Decodable {
+            var make, model: LooseString?
+        }
+    }
+
     /// Reads the answer to `/photos/random`: an array with `count`, one object without; photos without a usable
     /// image URL are left out.
     static func decode(_ body: [UInt8]) throws -> [RandomPhoto] {
-        let json: LooseJSON
         do {
-            json = try LooseJSON.parse(body)
+            return try APIAnswer.decode(RandomAnswer.self, from: body).photos.compactMap {
+                $0.value.flatMap(decodePhoto)
+            }
         } catch {
-            throw SourceError.badData(source: "Unsplash", detail: "the random photo answer is not valid JSON")
+            throw SourceError.unreadable(error, source: "Unsplash", document: "the random photo answer")
         }
-        let list = json.array ?? (json.isObject ? [json] : nil)
-        guard let list else {
-            throw SourceError.badData(
-                source: "Unsplash", detail: "the random photo answer is neither a photo nor a list")
-        }
-        return list.compactMap(decodePhoto)
     }
 
-    static func decodePhoto(_ photo: LooseJSON) -> RandomPhoto? {
-        guard photo.isObject, let id = photo["id"].string, !id.isEmpty, id.count <= 64 else { return nil }
-        let urls = photo["urls"]
-        let width = photo["width"].dimension
-        let height = photo["height"].dimension
+    static func decodePhoto(_ photo: PhotoFields) -> RandomPhoto? {
+        guard let id = photo.id?.value, !id.isEmpty, id.count <= 64 else { return nil }
+        let urls = photo.urls?.value
+        let width = photo.width?.dimension
+        let height = photo.height?.dimension
         func rendition(_ url: String?, width wanted: Int) -> RandomPhoto.Rendition? {
             guard let url, RemoteURLPolicy.accepts(url) else { return nil }
             guard let width, let height else { return .init(url: url, width: nil, height: nil) }
@@ -125,7 +192,7 @@ public struct UnsplashSource: RandomImageSource {
                 height: max(1, Int((Double(height) * Double(shown) / Double(width)).rounded())))
         }
         var large: RandomPhoto.Rendition?
-        if let raw = urls["raw"].string, RemoteURLPolicy.accepts(raw), var components = URLComponents(string: raw) {
+        if let raw = urls?.raw?.value, RemoteURLPolicy.accepts(raw), var components = URLComponents(string: raw) {
             var items = (components.queryItems ?? []).filter { !["w", "fit", "q", "fm"].contains($0.name) }
             items += [
                 URLQueryItem(name: "w", value: String(largeWidth)), URLQueryItem(name: "fit", value: "max"),
@@ -135,50 +202,50 @@ public struct UnsplashSource: RandomImageSource {
             large = rendition(components.string, width: largeWidth)
         }
         var renditions = [
-            rendition(urls["small"].string, width: 400), rendition(urls["regular"].string, width: 1080), large,
+            rendition(urls?.small?.value, width: 400), rendition(urls?.regular?.value, width: 1080), large,
         ].compactMap { $0 }
         renditions = renditions.reduce(into: []) { kept, next in
             if kept.last?.width == nil || next.width == nil || next.width! > kept.last!.width! { kept.append(next) }
         }
-        if renditions.isEmpty, let full = rendition(urls["full"].string, width: width ?? 1080) {
+        if renditions.isEmpty, let full = rendition(urls?.full?.value, width: width ?? 1080) {
             renditions = [full]
         }
         guard !renditions.isEmpty else { return nil }
-        let user = photo["user"]
-        let name = user["name"].string?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let username = user["username"].string
+        let user = photo.user?.value
+        let name = user?.name?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let username = user?.username?.value
         let profile =
-            user["links"]["html"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+            user?.links?.value?.html?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
             ?? username.map {
                 "https://unsplash.com/@\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)"
             }
-        let page = photo["links"]["html"].string.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
-        let caption = [photo["description"].string, photo["alt_description"].string].compactMap {
+        let links = photo.links?.value
+        let page = links?.html?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let caption = [photo.description?.value, photo.altDescription?.value].compactMap {
             $0?.trimmingCharacters(in: .whitespacesAndNewlines)
         }.first { !$0.isEmpty }
         return RandomPhoto(
             id: id, author: name?.isEmpty == false ? name : username, authorURL: profile, pageURL: page,
             caption: caption, width: width, height: height, renditions: renditions, facts: facts(of: photo),
-            downloadLocation: photo["links"]["download_location"].string.flatMap {
-                RemoteURLPolicy.accepts($0) ? $0 : nil
-            })
+            downloadLocation: links?.downloadLocation?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil })
     }
 
     /// Location, camera, date and likes, as far as the API gave them (anything can be null).
-    static func facts(of photo: LooseJSON) -> [RandomPhoto.Fact] {
+    static func facts(of photo: PhotoFields) -> [RandomPhoto.Fact] {
         var facts: [RandomPhoto.Fact] = []
         func clean(_ text: String?) -> String? {
             guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
             return String(text.prefix(120))
         }
-        let location = photo["location"]
+        let location = photo.location?.value
         let place =
-            clean(location["name"].string)
-            ?? clean([location["city"].string, location["country"].string].compactMap(clean).joined(separator: ", "))
+            clean(location?.name?.value)
+            ?? clean(
+                [location?.city?.value, location?.country?.value].compactMap(clean).joined(separator: ", "))
         if let place { facts.append(.init(label: "Location", value: place)) }
-        let exif = photo["exif"]
-        let make = clean(exif["make"].string)
-        let model = clean(exif["model"].string)
+        let exif = photo.exif?.value
+        let make = clean(exif?.make?.value)
+        let model = clean(exif?.model?.value)
         let camera: String? =
             switch (make, model) {
             case (let make?, let model?): model.localizedCaseInsensitiveContains(make) ? model : "\(make) \(model)"
@@ -187,13 +254,13 @@ public struct UnsplashSource: RandomImageSource {
             case (nil, nil): nil
             }
         if let camera { facts.append(.init(label: "Camera", value: camera)) }
-        if let created = clean(photo["created_at"].string), created.count >= 10 {
+        if let created = clean(photo.createdAt?.value), created.count >= 10 {
             let day = created.prefix(10)
             if day.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) {
                 facts.append(.init(label: "Published", value: String(day)))
             }
         }
-        if let likes = photo["likes"].int, likes >= 0 { facts.append(.init(label: "Likes", value: String(likes))) }
+        if let likes = photo.likes?.value, likes >= 0 { facts.append(.init(label: "Likes", value: String(likes))) }
         return facts
     }
 }

@@ -177,7 +177,8 @@ final class FakeJSONPlaceholder: APIResponseLoading {
             Issue.record("HTML is not a user list")
         } catch let error as SourceError {
             #expect(
-                error.sentence == "JSONPlaceholder returned data Vitrine cannot read: the users are not valid JSON.")
+                error.sentence
+                    == "JSONPlaceholder returned data Vitrine cannot read: the list of users is not valid JSON.")
             #expect(error.kind == .badData)
         } catch {
             Issue.record("unexpected \(error)")

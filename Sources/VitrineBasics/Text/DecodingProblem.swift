@@ -1,0 +1,68 @@
+import Foundation
+
+/// What `JSONDecoder` found wrong with a document, in words: where (a path such as `hits[3].webformatURL`, empty
+/// for the document as a whole) and what (missing, null, of another kind, not JSON at all).
+package struct DecodingProblem: Error, Sendable, Equatable {
+    /// The keys and indices leading to the value, written `hits[3].webformatURL`; empty for the whole document.
+    package var path: String
+    /// What is wrong with the value, as the end of a sentence whose subject it is: "is missing", "is not a list".
+    package var problem: String
+
+    package init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
+    /// Reads a `DecodingError`, or keeps a problem a decoder threw; any other error is taken to mean that the bytes
+    /// are not JSON.
+    package init(_ error: any Error) {
+        if let problem = error as? DecodingProblem {
+            self = problem
+            return
+        }
+        guard let error = error as? DecodingError else {
+            self.init(path: "", problem: "is not valid JSON")
+            return
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(path: Self.path(context.codingPath + [key]), problem: "is missing")
+        case .valueNotFound(_, let context):
+            self.init(path: Self.path(context.codingPath), problem: "is null")
+        case .typeMismatch(let type, let context):
+            self.init(path: Self.path(context.codingPath), problem: "is not \(Self.kind(of: type))")
+        case .dataCorrupted(let context):
+            let path = Self.path(context.codingPath)
+            self.init(path: path, problem: path.isEmpty ? "is not valid JSON" : "is not a value Vitrine can read")
+        @unknown default:
+            self.init(path: "", problem: "is not valid JSON")
+        }
+    }
+
+    /// The problem said of `document` ("the answer to “Hamburg” page 2"): `the answer … is not valid JSON`, or
+    /// `“hits[3].id” in the answer … is missing`.
+    package func sentence(about document: String) -> String {
+        path.isEmpty ? "\(document) \(problem)" : "“\(path)” in \(document) \(problem)"
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.reduce(into: "") { path, key in
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += (path.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+    }
+
+    private static func kind(of type: Any.Type) -> String {
+        switch String(describing: type) {
+        case let name where name.hasPrefix("Dictionary"): "a JSON object"
+        case let name where name.hasPrefix("Array"): "a list"
+        case "String": "text"
+        case "Bool": "true or false"
+        case "Int", "Int64", "UInt64", "Double", "Float", "Decimal": "a number"
+        default: "of the kind expected"
+        }
+    }
+}
