@@ -5,8 +5,8 @@ import VitrineHTTP
 
 /// The on-disk cache shared by all runs: API responses kept for a limited time, and images kept by content.
 ///
-/// Layout under `root`: `responses/ab/<sha256 of the public URL>.json` (an envelope with the body),
-/// `images/ab/<sha256 of the bytes>.<ext>`, `urls/ab/<sha256 of the image URL>.json` pointing at an image, and
+/// Layout under `root`: `responses/ab/<sha256 of the public URL>.body` (the bytes the API sent) and `.meta` beside
+/// it (a ``ResponseRecord``), `images/ab/<sha256 of the bytes>.<ext>`, `urls/ab/<sha256 of the image URL>.json` pointing at an image, and
 /// `builds/ab/<sha256 of an output folder's path>.state` and `.images` about the last build of that folder.
 /// No name or file holds an API key: responses are keyed by the URL without its secret parameters and a one-way
 /// digest of those.
@@ -39,37 +39,87 @@ public struct CacheStore: Sendable {
     // MARK: API responses
 
     /// A response body as it was received, and when.
-    public struct StoredResponse: Codable, Sendable {
+    public struct StoredResponse: Sendable {
         public var url: String
         public var fetchedAt: Date
         public var status: Int
         public var contentType: String?
-        public var body: Data
+        public var body: [UInt8]
+    }
+
+    /// What the cache keeps beside a response's body, as JSON: where the body came from, and its size and SHA-256,
+    /// by which a body that does not belong to it (the two files are replaced one after the other, so a run killed
+    /// between the two leaves the new body beside the old record) reads as no answer.
+    struct ResponseRecord: Codable, Equatable {
+        /// The version of this layout; a record of another reads as no answer.
+        static let currentFormat = 2
+
+        var format: Int
+        var url: String
+        var fetchedAt: Date
+        var status: Int
+        var contentType: String?
+        var bodyBytes: Int
+        var bodySHA256: String
+    }
+
+    /// Where the two files of a stored response are, relative to `root`.
+    struct ResponsePaths: Equatable {
+        var record: String
+        var body: String
+    }
+
+    /// The stamps of the two files of a stored response, as they were read or written.
+    struct ResponseStamps: Equatable {
+        var record: FileStamp
+        var body: FileStamp
     }
 
     public func storedResponse(for request: FetchRequest) -> StoredResponse? { stampedResponse(for: request)?.response }
 
-    /// The stored response for `request` and the stamp of the file it was read from, which a later build compares
-    /// to tell that the cache still holds the same answer.
-    func stampedResponse(for request: FetchRequest) -> (response: StoredResponse, stamp: FileStamp)? {
-        let descriptor = open(responseFile(for: request).path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        // Exactly the size `fstat` gave: anything else is a file cut short or still growing, read as missing.
-        guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size < Int64(Int32.max),
-            let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
+    /// The stored response for `request` and the stamps of the files it was read from, which a later build compares
+    /// to tell that the cache still holds the same answer; nil when there is none, or its record or body is damaged,
+    /// cut short or of another answer.
+    func stampedResponse(for request: FetchRequest) -> (response: StoredResponse, stamps: ResponseStamps)? {
+        let paths = responsePaths(for: request)
+        guard let record = Self.readStamped(root.appendingPathComponent(paths.record).path, limit: 1 << 16),
+            let fields = try? Self.recordDecoder.decode(ResponseRecord.self, from: Data(record.bytes)),
+            fields.format == ResponseRecord.currentFormat, fields.url == request.publicURL,
+            fields.bodyBytes >= 0, fields.bodyBytes < Int(Int32.max),
+            let body = Self.readStamped(root.appendingPathComponent(paths.body).path, limit: fields.bodyBytes),
+            body.bytes.count == fields.bodyBytes, SHA256Hasher.hex(of: body.bytes) == fields.bodySHA256
         else { return nil }
-        guard let stored = StoredResponse(envelope: bytes), stored.url == request.publicURL else { return nil }
-        return (stored, stamp)
+        let response = StoredResponse(
+            url: fields.url, fetchedAt: fields.fetchedAt, status: fields.status, contentType: fields.contentType,
+            body: body.bytes)
+        return (response, ResponseStamps(record: record.stamp, body: body.stamp))
     }
 
-    /// The stamp of the file holding the stored response for `request`.
-    func responseStamp(for request: FetchRequest) -> FileStamp? { FileStamp.of(responseFile(for: request).path) }
+    /// The bytes of the file at `path` with its stamp, when it holds at most `limit` bytes; exactly the size `fstat`
+    /// gave, as anything else is a file cut short or still growing.
+    private static func readStamped(_ path: String, limit: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size <= Int64(limit),
+            let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
+        else { return nil }
+        return (bytes, stamp)
+    }
+
+    /// The stamps of the files holding the stored response for `request`.
+    func responseStamps(for request: FetchRequest) -> ResponseStamps? {
+        let paths = responsePaths(for: request)
+        guard let record = FileStamp.of(root.appendingPathComponent(paths.record).path),
+            let body = FileStamp.of(root.appendingPathComponent(paths.body).path)
+        else { return nil }
+        return ResponseStamps(record: record, body: body)
+    }
 
     /// Where the response for `request` is stored, relative to `root`: named by the public URL and, when the
     /// request carries secrets (a key in the query or an `Authorization` header), by a digest of them, so that the
     /// answer given to one key is never served to another, and no name or file holds a key.
-    func responsePath(for request: FetchRequest) -> String {
+    func responsePaths(for request: FetchRequest) -> ResponsePaths {
         var hash = SHA256Hasher()
         hash.update(request.publicURL.utf8)
         if let keyDigest = Self.keyDigest(of: request) {
@@ -77,7 +127,8 @@ public struct CacheStore: Sendable {
             hash.update(keyDigest)
         }
         let digest = hash.finalize().hexString
-        return "responses/\(digest.prefix(2))/\(digest).json"
+        let base = "responses/\(digest.prefix(2))/\(digest)"
+        return ResponsePaths(record: base + ".meta", body: base + ".body")
     }
 
     /// A one-way digest of the request's secrets (its API key), by which the cache files what depends on the key;
@@ -94,23 +145,39 @@ public struct CacheStore: Sendable {
         return keyHash.finalize()
     }
 
-    public func store(_ response: FetchResponse, for request: FetchRequest, at date: Date) throws(FileWriteError) {
-        let stored = StoredResponse(
-            url: request.publicURL, fetchedAt: date, status: response.status,
-            contentType: response.headers["content-type"], body: Data(response.body))
+    private static let recordDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+
+    private static let recordEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do {
-            data = try encoder.encode(stored)
-        } catch {
-            throw FileWriteError(path: responseFile(for: request).path, reason: "\(error)")
-        }
-        try AtomicFile.write(data, to: responseFile(for: request), temporaryFolder: temporaryFolder)
-    }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
-    func responseFile(for request: FetchRequest) -> URL { root.appendingPathComponent(responsePath(for: request)) }
+    /// Stores the body as the API sent it, then its record, each renamed into place whole; the entry an earlier
+    /// version kept for the same request (one JSON file with the body inside) is removed.
+    public func store(_ response: FetchResponse, for request: FetchRequest, at date: Date) throws(FileWriteError) {
+        let paths = responsePaths(for: request)
+        let recordFile = root.appendingPathComponent(paths.record)
+        let record = ResponseRecord(
+            format: ResponseRecord.currentFormat, url: request.publicURL, fetchedAt: date, status: response.status,
+            contentType: response.headers["content-type"], bodyBytes: response.body.count,
+            bodySHA256: SHA256Hasher.hex(of: response.body))
+        let encoded: Data
+        do {
+            encoded = try Self.recordEncoder.encode(record)
+        } catch {
+            throw FileWriteError(path: recordFile.path, reason: "\(error)")
+        }
+        try AtomicFile.write(
+            response.body, to: root.appendingPathComponent(paths.body), temporaryFolder: temporaryFolder)
+        try AtomicFile.write(encoded, to: recordFile, temporaryFolder: temporaryFolder)
+        unlink(recordFile.deletingPathExtension().appendingPathExtension("json").path)
+    }
 
     /// Where the ``BuildState`` of the output folder `output` is kept.
     func buildStatePath(for output: URL) -> String { outputRecords(for: output).state }
@@ -245,10 +312,10 @@ public struct CacheStore: Sendable {
         for (url, digest) in urls {
             let indexPath = "urls/\(digest.prefix(2))/\(digest).json"
             guard let bytes = files.contents(indexPath, limit: 4096),
-                let record = ImageRecord(flatJSON: bytes)
-                    ?? (try? JSONDecoder().decode(ImageRecord.self, from: Data(bytes)))
+                let entry = try? Self.indexDecoder.decode(IndexEntry.self, from: Data(bytes)), entry.isWellFormed
             else { continue }
-            let verified = IndexEntry.stamp(inFlatJSON: bytes)
+            let record = entry.record
+            let verified = entry.verifiedStamp
             guard let stamp = lookup.stamps[record.sha256] ?? verify(record, knownStamp: verified, files: files)
             else { continue }
             if stamp != verified {
@@ -285,9 +352,8 @@ public struct CacheStore: Sendable {
         "\(imageFolder(record))/\(record.sha256).\(record.format.fileExtension)"
     }
 
-    /// Stores image bytes by content and remembers that `url` served them (in the URL index, as JSON with sorted
-    /// keys, which ``ImageRecord/init(flatJSON:)`` reads back without a decoder, with the stamp of the stored bytes
-    /// as they were verified).
+    /// Stores image bytes by content and remembers that `url` served them (in the URL index, as an ``IndexEntry``
+    /// with the stamp of the stored bytes as they were verified).
     public func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
         -> ImageRecord
     {
@@ -321,37 +387,51 @@ public struct CacheStore: Sendable {
 
     /// Points the URL index entry of `url` at `record`, whose bytes had `stamp` when they were verified.
     private func writeIndex(_ record: ImageRecord, stamp: FileStamp, for url: String) throws(FileWriteError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let index = (try? encoder.encode(IndexEntry(record: record, stamp: stamp.fields))) ?? Data()
+        let index = (try? Self.indexEncoder.encode(IndexEntry(record: record, stamp: stamp))) ?? Data()
         try AtomicFile.write(
             index, to: URL(fileURLWithPath: urlIndexPath(for: url)), temporaryFolder: temporaryFolder)
     }
 
-    /// A URL index entry as its file holds it: the image record's fields and the stamp of its bytes.
-    struct IndexEntry: Encodable {
-        var record: ImageRecord
-        var stamp: String
+    private static let indexEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
 
-        private enum CodingKeys: String, CodingKey { case sha256, format, byteCount, width, height, stamp }
+    private static let indexDecoder = JSONDecoder()
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(record.sha256, forKey: .sha256)
-            try container.encode(record.format, forKey: .format)
-            try container.encode(record.byteCount, forKey: .byteCount)
-            try container.encodeIfPresent(record.width, forKey: .width)
-            try container.encodeIfPresent(record.height, forKey: .height)
-            try container.encode(stamp, forKey: .stamp)
+    /// A URL index entry as its file holds it, a flat JSON object: the image record's fields and the stamp its
+    /// bytes were verified with (`SIZE MTIME INODE`; entries of earlier versions may lack it).
+    struct IndexEntry: Codable {
+        var sha256: String
+        var format: ImageFormat
+        var byteCount: Int
+        var width: Int?
+        var height: Int?
+        var stamp: String?
+
+        init(record: ImageRecord, stamp: FileStamp) {
+            sha256 = record.sha256
+            format = record.format
+            byteCount = record.byteCount
+            width = record.width
+            height = record.height
+            self.stamp = stamp.fields
         }
 
-        /// The stamp an index entry holds, if any.
-        static func stamp(inFlatJSON bytes: [UInt8]) -> FileStamp? {
-            let key = Array(#""stamp":""#.utf8)
-            guard let start = bytes.firstRange(of: key)?.upperBound,
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\""))
-            else { return nil }
-            return FileStamp(fields: bytes[start..<end].split(separator: 0x20))
+        var record: ImageRecord {
+            ImageRecord(sha256: sha256, format: format, byteCount: byteCount, width: width, height: height)
+        }
+
+        /// Whether the entry can name a file of the cache: its SHA-256 is 64 hexadecimal digits (it becomes a file
+        /// name) and its size is not negative.
+        var isWellFormed: Bool {
+            sha256.utf8.count == 64 && byteCount >= 0
+                && sha256.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+        }
+
+        var verifiedStamp: FileStamp? {
+            stamp.flatMap { FileStamp(fields: Array($0.utf8).split(separator: 0x20)) }
         }
     }
 
@@ -368,86 +448,5 @@ public struct CacheStore: Sendable {
     /// `root/KIND/ab/DIGEST.EXT`, as a plain path (lookups are made thousands of times a run).
     private func shardedPath(_ kind: String, _ digest: String, extension fileExtension: String) -> String {
         "\(root.path)/\(kind)/\(digest.prefix(2))/\(digest).\(fileExtension)"
-    }
-}
-
-extension CacheStore.StoredResponse {
-    /// Reads the envelope `store` writes (what `JSONDecoder` reads with dates as seconds since 1970) with the
-    /// hand-written parser, which costs a fraction of the decoder on bodies of hundreds of kilobytes; nil for
-    /// anything else.
-    init?(envelope bytes: [UInt8]) {
-        guard case .object(let object)? = try? JSONValue.parse(bytes), case .string(let url)? = object["url"],
-            case .number(let fetchedAt)? = object["fetchedAt"], fetchedAt.double.isFinite,
-            case .number(let status)? = object["status"], let status = status.int,
-            case .string(let body)? = object["body"], let data = Data(base64Encoded: body)
-        else { return nil }
-        let contentType: String?
-        switch object["contentType"] {
-        case .string(let type)?: contentType = type
-        case .null?, nil: contentType = nil
-        default: return nil
-        }
-        self.init(
-            url: url, fetchedAt: Date(timeIntervalSince1970: fetchedAt.double), status: status,
-            contentType: contentType, body: data)
-    }
-}
-
-extension CacheStore.ImageRecord {
-    /// Reads the flat JSON object the URL index holds (string and whole-number values only, as `storeImage` writes
-    /// it) without a `JSONDecoder`, which costs more than the rest of a lookup; nil for anything else, which is then
-    /// left to the decoder.
-    init?(flatJSON bytes: [UInt8]) {
-        var fields: [String: String] = [:]
-        var index = 0
-        func skipSpace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-        }
-        /// The bytes up to the next quote, after an opening one; nil at an escape or the end.
-        func quoted() -> String? {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-            let start = index + 1
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                if bytes[end] == UInt8(ascii: "\\") { return nil }
-                end += 1
-            }
-            guard end < bytes.count else { return nil }
-            index = end + 1
-            return String(decoding: bytes[start..<end], as: UTF8.self)
-        }
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
-        index += 1
-        while true {
-            guard let key = quoted(), index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            if let text = quoted() {
-                fields[key] = text
-            } else {
-                let start = index
-                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-                guard index > start, index - start <= 18 else { return nil }
-                fields[key] = String(decoding: bytes[start..<index], as: UTF8.self)
-            }
-            guard index < bytes.count else { return nil }
-            index += 1
-            if bytes[index - 1] == UInt8(ascii: "}") { break }
-            guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
-        }
-        skipSpace()
-        guard index == bytes.count,
-            let sha256 = fields["sha256"], sha256.utf8.count == 64,
-            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }),
-            let format = fields["format"].flatMap({ ImageFormat(rawValue: $0) }),
-            let byteCount = fields["byteCount"].flatMap({ Int($0) }),
-            Set(fields.keys).isSubset(of: ["sha256", "format", "byteCount", "width", "height", "stamp"])
-        else { return nil }
-        let width = fields["width"].flatMap { Int($0) }
-        let height = fields["height"].flatMap { Int($0) }
-        guard (fields["width"] == nil) == (width == nil), (fields["height"] == nil) == (height == nil) else {
-            return nil
-        }
-        self.init(sha256: sha256, format: format, byteCount: byteCount, width: width, height: height)
     }
 }

@@ -112,12 +112,15 @@ public final class CachedAPIClient: APIResponseLoading {
         used.withLock { $0.map { $0.values.sorted { $0.path < $1.path } } }
     }
 
-    private func use(_ request: FetchRequest, stamp: FileStamp?, fetchedAt: Date) {
-        let path = cache.responsePath(for: request)
+    /// Records that the answer to `request` was served as the cache holds it, in the files with `stamps`: both the
+    /// record and the body, so that a later build sees a change to either.
+    private func use(_ request: FetchRequest, stamps: CacheStore.ResponseStamps?, fetchedAt: Date) {
+        let paths = cache.responsePaths(for: request)
         used.withLock { used in
             guard used != nil else { return }
-            guard let stamp else { return used = nil }
-            used?[path] = CachedResponseUse(path: path, stamp: stamp, fetchedAt: fetchedAt)
+            guard let stamps else { return used = nil }
+            used?[paths.record] = CachedResponseUse(path: paths.record, stamp: stamps.record, fetchedAt: fetchedAt)
+            used?[paths.body] = CachedResponseUse(path: paths.body, stamp: stamps.body, fetchedAt: fetchedAt)
         }
     }
 
@@ -134,11 +137,11 @@ public final class CachedAPIClient: APIResponseLoading {
             let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
             if fresh || policy.offline {
                 let cached = APIResponse(
-                    status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true)
+                    status: stored.status, body: stored.body, fetchedAt: stored.fetchedAt, fromCache: true)
                 do {
                     let value = try decode(cached)
                     counts.withLock { $0.cacheHits += 1 }
-                    use(request, stamp: stamped.stamp, fetchedAt: stored.fetchedAt)
+                    use(request, stamps: stamped.stamps, fetchedAt: stored.fetchedAt)
                     return value
                 } catch {
                     // A copy that does not decode (kept by an earlier version) is no answer: ask again.
@@ -166,7 +169,7 @@ public final class CachedAPIClient: APIResponseLoading {
             APIResponse(status: response.status, body: response.body, fetchedAt: fetchedAt, fromCache: false))
         if (200..<300).contains(response.status) {
             try cache.store(response, for: request, at: fetchedAt)
-            use(request, stamp: cache.responseStamp(for: request), fetchedAt: fetchedAt)
+            use(request, stamps: cache.responseStamps(for: request), fetchedAt: fetchedAt)
         } else {
             used.withLock { $0 = nil }
         }
@@ -181,8 +184,7 @@ public final class CachedAPIClient: APIResponseLoading {
             counters.staleSince = min(counters.staleSince ?? stored.fetchedAt, stored.fetchedAt)
         }
         return APIResponse(
-            status: stored.status, body: [UInt8](stored.body), fetchedAt: stored.fetchedAt, fromCache: true, stale: true
-        )
+            status: stored.status, body: stored.body, fetchedAt: stored.fetchedAt, fromCache: true, stale: true)
     }
 }
 

@@ -298,27 +298,31 @@ import VitrineTemplates
         }
     }
 
-    /// Edits the `hits` of the cached Pixabay response for exactly `query`.
+    /// Edits the `hits` of the cached Pixabay response for exactly `query`: its body, and the size and digest its
+    /// record keeps of it.
     private func rewriteCachedHits(query: String, _ change: (inout [[String: Any]]) -> Void) throws {
         let folder = workspace.url.appendingPathComponent("cache/responses")
         var changed = 0
         for relative in try FileManager.default.subpathsOfDirectory(atPath: folder.path)
-        where relative.hasSuffix(".json") {
-            let file = folder.appendingPathComponent(relative)
-            var envelope = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-            let url = try #require(envelope["url"] as? String)
+        where relative.hasSuffix(".meta") {
+            let recordFile = folder.appendingPathComponent(relative)
+            let bodyFile = recordFile.deletingPathExtension().appendingPathExtension("body")
+            var record = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: recordFile)) as? [String: Any])
+            let url = try #require(record["url"] as? String)
             guard
                 URLComponents(string: url)?.queryItems?.contains(where: { $0.name == "q" && $0.value == query }) == true
             else { continue }
-            let encoded = try #require(envelope["body"] as? String)
-            let body = try #require(Data(base64Encoded: encoded))
-            var json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+            var json = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: bodyFile)) as? [String: Any])
             var hits = try #require(json["hits"] as? [[String: Any]])
             change(&hits)
             json["hits"] = hits
-            envelope["body"] = try JSONSerialization.data(withJSONObject: json).base64EncodedString()
-            try JSONSerialization.data(withJSONObject: envelope).write(to: file)
+            let body = try JSONSerialization.data(withJSONObject: json)
+            record["bodyBytes"] = body.count
+            record["bodySHA256"] = SHA256Hasher.hex(of: [UInt8](body))
+            try body.write(to: bodyFile)
+            try JSONSerialization.data(withJSONObject: record).write(to: recordFile)
             changed += 1
         }
         #expect(changed == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import VitrineBasics
 import VitrineTestSupport
 
 @testable import VitrineHTTP
@@ -16,7 +17,7 @@ import VitrineTestSupport
             FetchResponse(status: 200, body: Array("{}".utf8), effectiveURL: request.url), for: request,
             at: Date(timeIntervalSince1970: 5))
         let stored = try #require(cache.storedResponse(for: request))
-        #expect(stored.body == Data("{}".utf8) && stored.fetchedAt == Date(timeIntervalSince1970: 5))
+        #expect(stored.body == Array("{}".utf8) && stored.fetchedAt == Date(timeIntervalSince1970: 5))
         let files = FileManager.default.enumerator(atPath: folder.url.path)!.allObjects as! [String]
         for file in files {
             #expect(!file.contains("TOPSECRET42"))
@@ -39,37 +40,29 @@ import VitrineTestSupport
         #expect(cache.imageRecord(for: "https://a/1.jpg") == nil)
     }
 
-    @Test func theURLIndexIsReadWithoutADecoderAndAgreesWithOne() throws {
-        let sha = String(repeating: "ab", count: 32)
-        let records = [
-            CacheStore.ImageRecord(sha256: sha, format: .webp, byteCount: 12, width: 640, height: 427),
-            CacheStore.ImageRecord(sha256: sha, format: .jpeg, byteCount: 0, width: nil, height: nil),
-        ]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        for record in records {
-            let bytes = [UInt8](try encoder.encode(record))
-            #expect(CacheStore.ImageRecord(flatJSON: bytes) == record)
-            #expect(try JSONDecoder().decode(CacheStore.ImageRecord.self, from: Data(bytes)) == record)
-        }
-        let pretty = "{\n  \"byteCount\" : 12,\n  \"format\" : \"png\",\n  \"sha256\" : \"\(sha)\"\n}"
-        for odd in [
-            pretty, "{}", "[]", "{\"byteCount\":12,\"format\":\"jpeg\"}",
-            "{\"byteCount\":-1,\"format\":\"jpeg\",\"sha256\":\"\(sha)\"}",
-            "{\"byteCount\":1,\"format\":\"tiff\",\"sha256\":\"\(sha)\"}",
-            "{\"byteCount\":1,\"format\":\"jpeg\",\"sha256\":\"\(sha)\",\"extra\":\"x\"}",
-            "{\"byteCount\":1,\"format\":\"jp\\\"eg\",\"sha256\":\"\(sha)\"}", "{\"byteCount\":1,",
-        ] {
-            #expect(CacheStore.ImageRecord(flatJSON: Array(odd.utf8)) == nil, "\(odd)")
-        }
+    @Test func theURLIndexReadsWhatEarlierVersionsWroteAndRefusesWhatCannotNameACacheFile() throws {
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
         let stored = try cache.storeImage([0xFF, 0xD8, 0xFF, 9], format: .jpeg, from: "https://a/9.jpg")
         let urls = folder.url.appendingPathComponent("urls")
         let index = try #require(FileManager.default.subpaths(atPath: urls.path)?.first { $0.hasSuffix(".json") })
-        let prettyIndex = "{\n  \"byteCount\" : 4,\n  \"format\" : \"jpeg\",\n  \"sha256\" : \"\(stored.sha256)\"\n}"
-        try Data(prettyIndex.utf8).write(to: urls.appendingPathComponent(index))
-        #expect(cache.imageRecord(for: "https://a/9.jpg")?.sha256 == stored.sha256, "other layouts go to the decoder")
+        let written = try String(contentsOf: urls.appendingPathComponent(index), encoding: .utf8)
+        #expect(written.hasPrefix("{\"byteCount\":4,\"format\":\"jpeg\",\"sha256\":\"\(stored.sha256)\",\"stamp\":\""))
+        let sha = stored.sha256
+        for (text, readable) in [
+            ("{\n  \"byteCount\" : 4,\n  \"format\" : \"jpeg\",\n  \"sha256\" : \"\(sha)\"\n}", true),
+            (
+                "{\"byteCount\":4,\"format\":\"jpeg\",\"sha256\":\"\(sha)\",\"width\":1,\"height\":1,\"extra\":[1]}",
+                true
+            ),
+            ("{\"byteCount\":4,\"format\":\"jpeg\",\"sha256\":\"../../../etc/passwd\"}", false),
+            ("{\"byteCount\":-1,\"format\":\"jpeg\",\"sha256\":\"\(sha)\"}", false),
+            ("{\"byteCount\":4,\"format\":\"tiff\",\"sha256\":\"\(sha)\"}", false),
+            ("{\"byteCount\":4,\"format\":\"jpeg\"}", false), ("{\"byteCount\":4,", false), ("[]", false),
+        ] {
+            try Data(text.utf8).write(to: urls.appendingPathComponent(index))
+            #expect((cache.imageRecord(for: "https://a/9.jpg")?.sha256 == sha) == readable, "\(text)")
+        }
     }
 
     @Test func followsTheDefaultLocationRules() {
@@ -145,14 +138,15 @@ import VitrineTestSupport
         func request(key: String) -> FetchRequest {
             FetchRequest(url: "https://api.example/?q=x&key=\(key)", secretQueryNames: ["key"])
         }
-        let first = cache.responsePath(for: request(key: "key-one-1234"))
-        #expect(first != cache.responsePath(for: request(key: "key-two-5678")))
-        #expect(first == cache.responsePath(for: request(key: "key-one-1234")))
-        #expect(!first.contains("key-one") && request(key: "key-one-1234").publicURL == "https://api.example/?q=x")
+        let first = cache.responsePaths(for: request(key: "key-one-1234"))
+        #expect(first != cache.responsePaths(for: request(key: "key-two-5678")))
+        #expect(first == cache.responsePaths(for: request(key: "key-one-1234")))
+        #expect(
+            !first.record.contains("key-one") && request(key: "key-one-1234").publicURL == "https://api.example/?q=x")
         let authorized = FetchRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID a"])
         #expect(
-            cache.responsePath(for: authorized)
-                != cache.responsePath(
+            cache.responsePaths(for: authorized)
+                != cache.responsePaths(
                     for: FetchRequest(url: "https://api.example/", headers: ["Authorization": "Client-ID b"])))
     }
 
@@ -248,5 +242,138 @@ import VitrineTestSupport
         cache.sweepTemporaryFiles()
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.temporaryFolder.path).isEmpty)
         #expect(cache.imageRecord(for: "https://a/1.jpg") != nil)
+    }
+}
+
+/// API answers are kept as the bytes the API sent, with a small record beside them; anything that is not a whole,
+/// matching pair reads as no answer, to be asked for again.
+@Suite struct CachedResponseFormatTests {
+    let request = FetchRequest(url: "http://127.0.0.1:1/api/?key=TOPSECRET42&q=Hamburg", secretQueryNames: ["key"])
+    /// Bytes that are not UTF-8, to show they are kept as they came.
+    let body: [UInt8] = Array("{\"hits\": []}".utf8) + [0xFF, 0x00, 0xC3]
+
+    func store(_ body: [UInt8], in cache: CacheStore, at seconds: TimeInterval = 5) throws {
+        try cache.store(
+            FetchResponse(
+                status: 200, headers: ["content-type": "application/json"], body: body, effectiveURL: request.url),
+            for: request, at: Date(timeIntervalSince1970: seconds))
+    }
+
+    func file(_ path: String, in folder: TemporaryFolder) -> URL { folder.url.appendingPathComponent(path) }
+
+    @Test func keepsTheBodyAsSentWithARecordBesideIt() throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        try store(body, in: cache)
+        let paths = cache.responsePaths(for: request)
+        #expect(try [UInt8](Data(contentsOf: file(paths.body, in: folder))) == body)
+        let record = try JSONDecoder().decode(
+            [String: JSONScalar].self, from: Data(contentsOf: file(paths.record, in: folder)))
+        #expect(
+            record == [
+                "format": .number(2), "url": .text("http://127.0.0.1:1/api/?q=Hamburg"), "fetchedAt": .number(5),
+                "status": .number(200), "contentType": .text("application/json"), "bodyBytes": .number(15),
+                "bodySHA256": .text(SHA256Hasher.hex(of: body)),
+            ])
+        let stored = try #require(cache.storedResponse(for: request))
+        #expect(stored.body == body && stored.status == 200 && stored.contentType == "application/json")
+        let folderFiles = try FileManager.default.contentsOfDirectory(
+            atPath: file(paths.body, in: folder).deletingLastPathComponent().path)
+        #expect(folderFiles.count == 2)
+    }
+
+    /// A string or a number of the record, for comparing it whole.
+    enum JSONScalar: Decodable, Equatable {
+        case text(String)
+        case number(Double)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .number(try container.decode(Double.self))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "truncate body", "flip a byte of the body", "remove body", "garble record", "remove record", "empty record",
+        "record of another format", "record of another URL", "body of a later answer without its record",
+    ])
+    func anythingButAWholeMatchingPairIsNoAnswerAndIsAskedAgain(damage: String) async throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        try store(body, in: cache)
+        let paths = cache.responsePaths(for: request)
+        let bodyFile = file(paths.body, in: folder)
+        let recordFile = file(paths.record, in: folder)
+        let record = try String(contentsOf: recordFile, encoding: .utf8)
+        switch damage {
+        case "truncate body": try Data(body.prefix(4)).write(to: bodyFile)
+        case "flip a byte of the body":
+            try Data(body.map { $0 == UInt8(ascii: "h") ? UInt8(ascii: "H") : $0 }).write(to: bodyFile)
+        case "remove body": try FileManager.default.removeItem(at: bodyFile)
+        case "garble record": try Data("<html>maintenance</html>".utf8).write(to: recordFile)
+        case "remove record": try FileManager.default.removeItem(at: recordFile)
+        case "empty record": try Data().write(to: recordFile)
+        case "record of another format":
+            try Data(record.replacingOccurrences(of: "\"format\":2", with: "\"format\":3").utf8).write(to: recordFile)
+        case "record of another URL":
+            try Data(record.replacingOccurrences(of: "q=Hamburg", with: "q=Berlin").utf8).write(to: recordFile)
+        default: try Data(Array("{\"hits\": [1]}".utf8)).write(to: bodyFile)
+        }
+        #expect(cache.storedResponse(for: request) == nil)
+        let fetcher = FakeFetcher { request in
+            .success(FetchResponse(status: 200, body: Array("{\"fresh\":1}".utf8), effectiveURL: request.url))
+        }
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        #expect(!response.fromCache && fetcher.requests.count == 1)
+        #expect(cache.storedResponse(for: request)?.body == Array("{\"fresh\":1}".utf8))
+    }
+
+    @Test func anEntryOfAnEarlierVersionIsAskedForAgainAndReplaced() async throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let paths = cache.responsePaths(for: request)
+        let legacy = file(String(paths.record.dropLast(".meta".count)) + ".json", in: folder)
+        try FileManager.default.createDirectory(
+            at: legacy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let envelope =
+            #"{"body":"\#(Data("{\"old\":1}".utf8).base64EncodedString())","fetchedAt":\#(Date().timeIntervalSince1970),"#
+            + #""status":200,"url":"http:\/\/127.0.0.1:1\/api\/?q=Hamburg"}"#
+        try Data(envelope.utf8).write(to: legacy)
+        let fetcher = FakeFetcher { request in
+            .success(FetchResponse(status: 200, body: Array("{\"new\":1}".utf8), effectiveURL: request.url))
+        }
+        let offline = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(offline: true))
+        await #expect(throws: NothingCachedError.self) { try await offline.load(request) }
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        #expect(!response.fromCache && response.bodyText == "{\"new\":1}")
+        #expect(!FileManager.default.fileExists(atPath: legacy.path))
+        #expect(cache.storedResponse(for: request) != nil)
+    }
+
+    @Test func aBuildRecordsTheStampsOfBothFilesAndAChangedAnswerChangesThem() async throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let answer = Mutex("{\"n\":1}")
+        let fetcher = FakeFetcher { request in
+            .success(FetchResponse(status: 200, body: Array(answer.withLock { $0 }.utf8), effectiveURL: request.url))
+        }
+        let first = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        _ = try await first.load(request)
+        let paths = cache.responsePaths(for: request)
+        let uses = try #require(first.responsesUsed)
+        #expect(uses.map(\.path) == [paths.body, paths.record])
+        let fromCache = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        _ = try await fromCache.load(request)
+        #expect(fromCache.responsesUsed?.map(\.stamp) == uses.map(\.stamp) && fetcher.requests.count == 1)
+
+        answer.withLock { $0 = "{\"n\":2}" }
+        let refreshed = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(refresh: true))
+        _ = try await refreshed.load(request)
+        let changed = try #require(refreshed.responsesUsed)
+        #expect(changed.count == 2 && zip(changed, uses).allSatisfy { $0.path == $1.path && $0.stamp != $1.stamp })
     }
 }

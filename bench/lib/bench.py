@@ -102,25 +102,32 @@ def command_hugo_content(arguments):
 
 
 def command_revise_cache(arguments):
-    """Changes the tags of one hit in the cached first page of each query, as the API would have: the cache entry is
-    replaced (a new file renamed into place, so hard-linked copies keep the old bytes) and stays fresh."""
-    import base64
+    """Changes the tags of one hit in the cached first page of each query, as the API would have: the body and its
+    record are replaced (new files renamed into place, so hard-linked copies keep the old bytes) and stay fresh."""
+    import hashlib
     changed = 0
     folder = os.path.join(arguments.cache, "responses")
     for shard in sorted(os.listdir(folder)):
         for name in sorted(os.listdir(os.path.join(folder, shard))):
-            path = os.path.join(folder, shard, name)
-            with open(path, encoding="utf-8") as file:
-                envelope = json.load(file)
-            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(envelope["url"]).query))
+            if not name.endswith(".meta"):
+                continue
+            record_path = os.path.join(folder, shard, name)
+            body_path = record_path[: -len(".meta")] + ".body"
+            with open(record_path, encoding="utf-8") as file:
+                record = json.load(file)
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(record["url"]).query))
             if query.get("q") not in arguments.queries or query.get("page", "1") != "1":
                 continue
-            body = json.loads(base64.b64decode(envelope["body"]))
+            with open(body_path, "rb") as file:
+                body = json.load(file)
             body["hits"][arguments.hit - 1]["tags"] += ", revised"
-            envelope["body"] = base64.b64encode(json.dumps(body).encode()).decode()
-            with open(path + ".revising", "w", encoding="utf-8") as file:
-                json.dump(envelope, file)
-            os.replace(path + ".revising", path)
+            revised = json.dumps(body).encode()
+            record["bodyBytes"] = len(revised)
+            record["bodySHA256"] = hashlib.sha256(revised).hexdigest()
+            for path, data in [(body_path, revised), (record_path, json.dumps(record, sort_keys=True).encode())]:
+                with open(path + ".revising", "wb") as file:
+                    file.write(data)
+                os.replace(path + ".revising", path)
             changed += 1
     if changed != len(arguments.queries):
         sys.exit(f"bench.py: changed {changed} cached pages, expected {len(arguments.queries)}")
