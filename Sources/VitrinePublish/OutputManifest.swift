@@ -92,83 +92,14 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         files = try container.decode([File].self, forKey: .files)
     }
 
-    /// The manifest as its file holds it: the bytes `JSONEncoder` gives with pretty printing and sorted keys,
-    /// written directly (see ``PrettyJSONWriter``).
+    /// The manifest as its file holds it: pretty-printed JSON with sorted keys, so that the same manifest always
+    /// has the same bytes and a diff of two shows what changed.
     func encoded() -> [UInt8] {
-        var json = PrettyJSONWriter(reservingCapacity: 320 * files.count + 4096)
-        json.beginObject()
-        json.key("files")
-        json.beginArray()
-        for file in files {
-            json.beginObject()
-            if let inputs = file.inputs {
-                json.key("inputs")
-                json.string(inputs)
-            }
-            json.key("path")
-            json.string(file.path)
-            json.key("sha256")
-            json.string(file.sha256)
-            if let size = file.size {
-                json.key("size")
-                json.integer(size)
-            }
-            if let urls = file.urls {
-                json.key("urls")
-                json.beginArray()
-                for url in urls { json.string(url) }
-                json.endArray()
-            }
-            json.endObject()
-        }
-        json.endArray()
-        json.key("galleries")
-        json.beginArray()
-        for gallery in galleries {
-            json.beginObject()
-            json.key("items")
-            json.beginArray()
-            for item in gallery.items {
-                json.beginObject()
-                json.key("credits")
-                json.beginArray()
-                for credit in item.credits {
-                    json.beginObject()
-                    json.key("name")
-                    json.string(credit.name)
-                    if let url = credit.url {
-                        json.key("url")
-                        json.string(url)
-                    }
-                    json.key("variant")
-                    json.string(credit.variant)
-                    json.endObject()
-                }
-                json.endArray()
-                json.key("id")
-                json.string(item.id)
-                json.endObject()
-            }
-            json.endArray()
-            json.key("path")
-            json.string(gallery.path)
-            json.key("queries")
-            json.beginArray()
-            for query in gallery.queries { json.string(query) }
-            json.endArray()
-            for (key, value) in [
-                ("source", gallery.source), ("sourceLabel", gallery.sourceLabel), ("title", gallery.title),
-            ] {
-                json.key(key)
-                json.string(value)
-            }
-            json.endObject()
-        }
-        json.endArray()
-        json.key("generator")
-        json.string(generator)
-        json.endObject()
-        return json.bytes + [0x0A]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every field is a string, an integer or a list of them: encoding cannot fail.
+        guard let bytes = try? encoder.encode(self) else { preconditionFailure("the manifest did not encode") }
+        return [UInt8](bytes) + [0x0A]
     }
 
     /// Whether `root` holds a manifest file, read or not.
@@ -183,14 +114,15 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         case missing
         case unreadable(String)
         case notJSON
-        case wrongShape
+        /// Which value is not what a manifest holds (“files[3].sha256” is missing).
+        case wrongShape(DecodingProblem)
 
         var description: String {
             switch self {
             case .missing: "there is none"
             case .unreadable(let reason): "it cannot be read (\(reason))"
             case .notJSON: "it is not complete JSON"
-            case .wrongShape: "it does not have a manifest's fields"
+            case .wrongShape(let problem): "it does not have a manifest's fields (\(problem.summary))"
             }
         }
     }
@@ -206,10 +138,12 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         guard let bytes = files.contents(fileName, limit: 1 << 30) else {
             return .failure(.unreadable(SystemCall.describe(errno)))
         }
-        guard let json = try? bytes.withUnsafeBytes({ (bytes) throws(JSONParseError) in try JSONValue.parse(bytes) })
-        else { return .failure(.notJSON) }
-        guard let manifest = try? OutputManifest(json: json) else { return .failure(.wrongShape) }
-        return .success(manifest)
+        do {
+            return .success(try JSONDecoder().decode(OutputManifest.self, from: Data(bytes)))
+        } catch {
+            let problem = DecodingProblem(error)
+            return .failure(problem.isInvalidJSON ? .notJSON : .wrongShape(problem))
+        }
     }
 }
 

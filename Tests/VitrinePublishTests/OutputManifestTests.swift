@@ -3,8 +3,8 @@ import Testing
 
 @testable import VitrinePublish
 
-/// The manifest is written by hand (no `JSONEncoder` tree); its bytes must stay those `JSONEncoder` would give, so
-/// that every reader of the file, and every diff of it, sees the format it always had.
+/// The manifest is written with `JSONEncoder` (pretty-printed, sorted keys) in the bytes it always had, and read
+/// back as tolerantly as before: manifests written by earlier versions stay readable.
 @Suite struct OutputManifestTests {
     static let awkward =
         "quote \" backslash \\ slash / tab \t newline \n bell \u{7} nul \u{0} del \u{7F} é 漢 \u{2028} 🙂"
@@ -15,7 +15,7 @@ import Testing
             files: [
                 .init(path: "index.html", sha256: String(repeating: "a", count: 64), size: 1234, inputs: "f00"),
                 .init(path: "items/\(awkward).html", sha256: ""),
-                .init(path: "images/ab/x.jpg", sha256: "b", size: 0),
+                .init(path: "images/ab/x.jpg", sha256: "b", size: 0, urls: ["https://x.org/1.jpg", awkward]),
             ],
             galleries: [
                 .init(
@@ -33,14 +33,65 @@ import Testing
             ]),
     ]
 
-    @Test(arguments: manifests)
-    func writesTheBytesJSONEncoderWould(manifest: OutputManifest) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let expected = [UInt8](try encoder.encode(manifest)) + [0x0A]
-        let written = manifest.encoded()
-        #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
-        #expect(try JSONDecoder().decode(OutputManifest.self, from: Data(written)) == manifest)
+    /// The layout every earlier version wrote, byte for byte: two-space indents, `" : "`, empty lists on two lines,
+    /// slashes and non-ASCII text as they are, control characters escaped, a newline at the end.
+    @Test func writesTheBytesEarlierVersionsWrote() {
+        var manifest = OutputManifest(
+            files: [
+                .init(path: "images/ab/x.jpg", sha256: "b", size: 0, urls: ["https://x.org/1.jpg"]),
+                .init(path: "index.html", sha256: "a", size: 12, inputs: "f00"),
+            ],
+            galleries: [
+                .init(
+                    path: "", title: "Tab\there é", source: "pixabay", sourceLabel: "Pixabay", queries: [],
+                    items: [.init(id: "1", credits: [.init(variant: "original", name: "\"Q\"", url: nil)])])
+            ])
+        manifest.generator = "Vitrine test"
+        let expected = """
+            {
+              "files" : [
+                {
+                  "path" : "images/ab/x.jpg",
+                  "sha256" : "b",
+                  "size" : 0,
+                  "urls" : [
+                    "https://x.org/1.jpg"
+                  ]
+                },
+                {
+                  "inputs" : "f00",
+                  "path" : "index.html",
+                  "sha256" : "a",
+                  "size" : 12
+                }
+              ],
+              "galleries" : [
+                {
+                  "items" : [
+                    {
+                      "credits" : [
+                        {
+                          "name" : "\\"Q\\"",
+                          "variant" : "original"
+                        }
+                      ],
+                      "id" : "1"
+                    }
+                  ],
+                  "path" : "",
+                  "queries" : [
+
+                  ],
+                  "source" : "pixabay",
+                  "sourceLabel" : "Pixabay",
+                  "title" : "Tab\\there é"
+                }
+              ],
+              "generator" : "Vitrine test"
+            }
+
+            """
+        #expect(String(decoding: manifest.encoded(), as: UTF8.self) == expected)
     }
 
     /// Writes `bytes` as the manifest of a fresh folder and reads it back.
@@ -65,8 +116,8 @@ import Testing
         #expect(manifest.generator == "Vitrine 0.1")
     }
 
-    /// As tolerant as `JSONDecoder` was: optional fields missing or null, `galleries` missing or null in older
-    /// manifests, unknown keys ignored, escapes decoded.
+    /// Manifests of earlier versions: optional fields missing or null, `galleries` missing or null, unknown keys
+    /// ignored, escapes decoded.
     @Test(arguments: [
         #"{"generator": "g", "files": []}"#,
         #"{"generator": "g", "files": [], "galleries": null, "future": [1, {"x": 2}]}"#,
@@ -75,12 +126,12 @@ import Testing
             + #" "title": "t", "source": "s", "sourceLabel": "S", "queries": ["q"], "items": [{"id": "1", "credits":"#
             + #" [{"variant": "v", "name": "n"}, {"variant": "v", "name": "n", "url": null}]}]}]}"#,
     ])
-    func readsWhatJSONDecoderRead(json: String) throws {
+    func readsWhatEarlierVersionsWrote(json: String) throws {
         let expected = try JSONDecoder().decode(OutputManifest.self, from: Data(json.utf8))
         #expect(try Self.read(Array(json.utf8)) == expected)
     }
 
-    /// Anything else of the wrong kind, or not JSON at all, reads as no manifest, as it did with `JSONDecoder`.
+    /// Anything else of the wrong kind, or not JSON at all, reads as no manifest.
     @Test(arguments: [
         "", "null", "[]", #"{"files": []}"#, #"{"generator": 1, "files": []}"#, #"{"generator": "g"}"#,
         #"{"generator": "g", "files": {}}"#, #"{"generator": "g", "files": [], "galleries": {}}"#,
@@ -95,8 +146,31 @@ import Testing
             + #" "queries": [], "items": [{"id": "1", "credits": [{"variant": "v"}]}]}]}"#,
         #"{"generator": "g", "files": []"#,
     ])
-    func rejectsWhatJSONDecoderRejected(json: String) throws {
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(OutputManifest.self, from: Data(json.utf8)) }
+    func rejectsWhatIsNotAManifest(json: String) throws {
         #expect(try Self.read(Array(json.utf8)) == nil)
+    }
+
+    @Test func saysWhichValueOfADamagedManifestIsWrong() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(OutputManifest.fileName)
+        for (json, problem) in [
+            (
+                #"{"generator": "g", "files": [{"path": "a", "sha256": "1"}, {"path": "b"}]}"#,
+                "it does not have a manifest's fields (“files[1].sha256” is missing)"
+            ),
+            ("[]", "it does not have a manifest's fields (it is not a JSON object)"),
+            (#"{"generator": "g", "files": ["#, "it is not complete JSON"),
+        ] {
+            try Data(json.utf8).write(to: file)
+            #expect(OutputManifest.readChecked(in: folder).failure?.description == problem)
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let failure) = self { failure } else { nil }
     }
 }

@@ -8,10 +8,19 @@ package struct DecodingProblem: Error, Sendable, Equatable {
     /// What is wrong with the value, as the end of a sentence whose subject it is: "is missing", "is not a list".
     package var problem: String
 
+    /// The problem of bytes that are not JSON at all.
+    static let invalidJSON = "is not valid JSON"
+
     package init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
+
+    /// The bytes are not JSON at all, as opposed to JSON of another shape.
+    package var isInvalidJSON: Bool { path.isEmpty && problem == Self.invalidJSON }
+
+    /// The problem on its own: `“hits[3].id” is missing`, or for the whole document `it is not a JSON object`.
+    package var summary: String { path.isEmpty ? "it \(problem)" : "“\(path)” \(problem)" }
 
     /// Reads a `DecodingError`, or keeps a problem a decoder threw; any other error is taken to mean that the bytes
     /// are not JSON.
@@ -21,7 +30,7 @@ package struct DecodingProblem: Error, Sendable, Equatable {
             return
         }
         guard let error = error as? DecodingError else {
-            self.init(path: "", problem: "is not valid JSON")
+            self.init(path: "", problem: Self.invalidJSON)
             return
         }
         switch error {
@@ -33,9 +42,9 @@ package struct DecodingProblem: Error, Sendable, Equatable {
             self.init(path: Self.path(context.codingPath), problem: "is not \(Self.kind(of: type))")
         case .dataCorrupted(let context):
             let path = Self.path(context.codingPath)
-            self.init(path: path, problem: path.isEmpty ? "is not valid JSON" : "is not a value Vitrine can read")
+            self.init(path: path, problem: path.isEmpty ? Self.invalidJSON : "is not a value Vitrine can read")
         @unknown default:
-            self.init(path: "", problem: "is not valid JSON")
+            self.init(path: "", problem: Self.invalidJSON)
         }
     }
 
