@@ -179,7 +179,7 @@ public struct GalleryModel: Sendable {
         }
     }
 
-    /// Every rendered page: the element to render, by id, the stylesheet that renders it, and its file.
+    /// A page to render: the element to render, by id, the stylesheet that renders it, and its file.
     public struct PageJob: Sendable, Hashable {
         public enum Kind: String, Sendable { case grid, preview, home, random, favorites, list, photo }
         public var kind: Kind
@@ -191,20 +191,5 @@ public struct GalleryModel: Sendable {
             self.id = id
             self.href = href
         }
-    }
-
-    public var pageJobs: [PageJob] {
-        var jobs: [PageJob] = []
-        func visit(_ collection: Collection) {
-            let pageKind: PageJob.Kind = collection.kind == .list ? .list : .grid
-            let entryKind: PageJob.Kind = collection.kind == .album ? .photo : .preview
-            jobs += collection.pages.map { PageJob(kind: pageKind, id: $0.id, href: $0.href) }
-            collection.collections.forEach(visit)
-            for item in collection.items {
-                jobs += item.entries.map { PageJob(kind: entryKind, id: $0.id, href: $0.href) }
-            }
-        }
-        collections.forEach(visit)
-        return jobs
     }
 }

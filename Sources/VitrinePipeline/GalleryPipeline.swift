@@ -187,10 +187,8 @@ public struct GalleryPipeline: Sendable {
 
         var folder: String
         var content: Content
-        /// The model's pages, in order (worked out once: `GalleryModel.pageJobs` walks every item).
-        var jobs: [GalleryModel.PageJob]
-        /// Released once the gallery's pages are published: it is the larger part of a build's memory.
-        var document: LibXMLDocument?
+        /// A gallery's pages in order, each with what it reads and the digest of that (worked out once, in one walk).
+        var views: [GalleryModel.PageView]
         var stored: [CacheStore.ImageRecord]
         /// The image of each remote URL that is in the cache.
         var images: [String: CacheStore.ImageRecord]
@@ -256,7 +254,7 @@ public struct GalleryPipeline: Sendable {
                 galleries.append(
                     try await prepare(
                         plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot },
-                        survey: { await surveyTask.value }, options: options))
+                        survey: { await surveyTask.value }, salt: salt, options: options))
             case .random(let plan):
                 galleries.append(
                     try await prepare(plan, site: link, policy: policy, options: options, at: scheduleNow))
@@ -280,7 +278,6 @@ public struct GalleryPipeline: Sendable {
                 galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
                 feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
         }
-        let siteDocument = siteModel.map(ModelDocument.make)
         let stored = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
         let assets = options.theme.assets
         let feeds = site.flatMap { site in
@@ -291,7 +288,7 @@ public struct GalleryPipeline: Sendable {
         var planned = galleries.flatMap { $0.jobs.map(\.href) + $0.modelFiles }
         planned += stored.map(GalleryAssembler.localPath(of:))
         planned += assets.map { "assets/\($0.name)" }
-        if siteDocument != nil { planned += [SiteModel.homeHref, "site.xml"] }
+        if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
         var seen = Set<String>()
         if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
@@ -299,46 +296,59 @@ public struct GalleryPipeline: Sendable {
         }
         try writer.begin(planned: planned)
 
-        let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteDocument == nil ? 0 : 1)
+        let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
         var done = 0
         for index in galleries.indices {
-            guard let document = galleries[index].document else { continue }
-            galleries[index].document = nil
-            // A random page's two pages read all of its small model.
-            let inputs: PageInputs? =
-                if case .gallery = galleries[index].content { PageInputs(of: document, salt: salt) } else { nil }
-            let whole = inputs == nil ? PageInputs.digest(ofWhole: document, salt: salt) : ""
-            for job in galleries[index].jobs {
-                try Task.checkCancellation()
-                try publish(
-                    job, from: { inputs?.view(of: job.id) ?? document },
-                    inputs: inputs.map { $0.digests[job.id] ?? "" } ?? whole, renderer: renderer,
-                    writer: writer, counts: &galleries[index].summary)
-                done += 1
-                progress(.rendering(done: done, total: total))
-            }
-            let modelInputs =
-                inputs.map { SHA256Hasher.hex(of: $0.digests.sorted { $0.key < $1.key }.map(\.value).joined()) }
-                ?? whole
             let folder = galleries[index].folder
-            if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
-                try writer.write(document.serialized(), to: folder + "gallery.xml", inputs: modelInputs)
-            }
-            if case .random(_, let state) = galleries[index].content {
+            switch galleries[index].content {
+            case .gallery(let model):
+                for view in galleries[index].views {
+                    try Task.checkCancellation()
+                    try publish(
+                        view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, renderer: renderer,
+                        writer: writer, counts: &galleries[index].summary)
+                    done += 1
+                    progress(.rendering(done: done, total: total))
+                }
+                let views = galleries[index].views
+                galleries[index].views = []
+                let modelInputs = SHA256Hasher.hex(
+                    of: views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
+                if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
+                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: modelInputs)
+                }
+            case .random(let model, let state):
+                let inputs = model.inputs(salt: salt)
+                var document: LibXMLDocument?
+                for job in model.pageJobs {
+                    try Task.checkCancellation()
+                    try publish(
+                        job,
+                        from: {
+                            let made = document ?? ModelDocument.make(model)
+                            document = made
+                            return made
+                        }, inputs: inputs, renderer: renderer, writer: writer, counts: &galleries[index].summary)
+                    done += 1
+                    progress(.rendering(done: done, total: total))
+                }
+                if !writer.keep(folder + "gallery.xml", inputs: inputs) {
+                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: inputs)
+                }
                 try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
             }
         }
         var totals = BuildSummary()
-        if let siteDocument {
+        if let siteModel {
             var counts = BuildSummary()
             let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
             try publish(
-                home, from: { siteDocument }, inputs: PageInputs.digest(ofWhole: siteDocument, salt: salt),
+                home, from: { ModelDocument.make(siteModel) }, inputs: siteModel.inputs(salt: salt),
                 renderer: renderer, writer: writer, counts: &counts)
             totals.pagesRendered += counts.pagesRendered
             totals.pagesWritten += counts.pagesWritten
             totals.pagesUnchanged += counts.pagesUnchanged
-            try writer.write(siteDocument.serialized(), to: "site.xml")
+            try writer.write(ModelXML.file(siteModel), to: "site.xml")
             progress(.rendering(done: total, total: total))
         }
         var urlsOfImage: [String: [String]] = [:]
@@ -439,7 +449,7 @@ public struct GalleryPipeline: Sendable {
     private func prepare(
         _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy,
         snapshot: @Sendable () async -> ImageIndexSnapshot?, survey: @Sendable () async -> OutputFolderSurvey,
-        options: BuildOptions
+        salt: String, options: BuildOptions
     ) async throws -> Prepared {
         var summary = BuildSummary()
         progress(.searching(plan.label))
@@ -496,7 +506,7 @@ public struct GalleryPipeline: Sendable {
         ).assemble(result, images: images.outcomes, notices: notices)
         let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         return Prepared(
-            folder: plan.folder, content: .gallery(model), jobs: model.pageJobs, document: ModelDocument.make(model),
+            folder: plan.folder, content: .gallery(model), views: model.pages(salt: salt),
             stored: Array(found.values), images: found, stamps: images.stamps,
             imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
@@ -530,8 +540,8 @@ public struct GalleryPipeline: Sendable {
         }
         if update.downloaded == 0 { summary.imagesFromCache = Set(files.map(\.record.sha256)).count }
         return Prepared(
-            folder: plan.folder, content: .random(update.model, state: update.state), jobs: update.model.pageJobs,
-            document: update.model.document(), stored: files.map(\.record), images: images, stamps: [:],
+            folder: plan.folder, content: .random(update.model, state: update.state), views: [],
+            stored: files.map(\.record), images: images, stamps: [:],
             imagesFromSnapshot: true, summary: summary, fetchedAt: update.state.fetchedAt, responses: [])
     }
 
@@ -583,6 +593,14 @@ public struct GalleryPipeline: Sendable {
 }
 
 extension GalleryPipeline.Prepared {
+    /// Its pages, in order.
+    var jobs: [GalleryModel.PageJob] {
+        switch content {
+        case .gallery: views.map(\.job)
+        case .random(let model, _): model.pageJobs
+        }
+    }
+
     /// The files beside its pages: the model, and a random page's schedule.
     var modelFiles: [String] {
         switch content {

@@ -398,7 +398,7 @@ public struct RandomPagePipeline: Sendable {
         _ update: RandomPageUpdate, renderer: PageRenderer, writer: OutputWriter, theme: Theme,
         into summary: inout RandomRunSummary
     ) async throws {
-        let document = update.model.document()
+        let document = ModelDocument.make(update.model)
         let assets = theme.assets
         try Task.checkCancellation()
         var planned = update.model.pageJobs.map(\.href)
@@ -421,7 +421,7 @@ public struct RandomPagePipeline: Sendable {
                 byteCount: file.record.byteCount, at: file.path)
         }
         for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
-        try writer.write(document.serialized(), to: "gallery.xml")
+        try writer.write(ModelXML.file(update.model), to: "gallery.xml")
         try writer.write(update.state.encoded(), to: RandomPageState.fileName)
         summary.filesRemoved = try writer.finish().count
         writer.recordVerified()

@@ -63,6 +63,15 @@ package final class LibXMLDocument {
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))
     }
 
+    /// The root element as libxml2's `xmlNodeDump` writes it: on one line, without the XML declaration.
+    func rootElementDump() -> [UInt8] {
+        guard let root = xmlDocGetRootElement(raw), let buffer = xmlBufferCreate() else { return [] }
+        defer { xmlBufferFree(buffer) }
+        xmlNodeDump(buffer, raw, root, 0, 0)
+        guard let content = xmlBufferContent(buffer) else { return [] }
+        return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(buffer))))
+    }
+
     /// The string values of every node an XPath 1.0 expression selects (attributes, text, elements).
     func strings(_ expression: String) -> [String] {
         guard let context = xmlXPathNewContext(raw) else { return [] }

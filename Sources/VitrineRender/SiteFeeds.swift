@@ -1,6 +1,7 @@
 internal import CXSLT
 import Foundation
 import VitrineBasics
+import VitrineModel
 
 /// The files publishers want from a site with a base URL: `sitemap.xml` (every page) and an Atom feed of the
 /// galleries (`feed.xml`).

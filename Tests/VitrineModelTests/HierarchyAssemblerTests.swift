@@ -30,7 +30,7 @@ import VitrineTestSupport
         let empty = root.collections[1].collections[0]
         #expect(empty.pages.map(\.href) == ["albums/3/index.html"] && empty.items.isEmpty && empty.cover == nil)
 
-        let jobs = gallery.pageJobs
+        let jobs = gallery.pages(salt: "").map(\.job)
         #expect(
             jobs.filter { $0.kind == .list }.map(\.href) == ["index.html", "users/1/index.html", "users/2/index.html"])
         #expect(jobs.filter { $0.kind == .grid }.count == 4)
@@ -129,13 +129,13 @@ import VitrineTestSupport
         let gallery = sampleHierarchy()
         let renderer = try PageRenderer(theme: .builtIn)
         let whole = ModelDocument.make(gallery)
-        let inputs = PageInputs(of: whole, salt: "")
-        for job in gallery.pageJobs {
-            let view = try #require(inputs.view(of: job.id), "\(job.id)")
+        let views = gallery.pages(salt: "")
+        for view in views {
             #expect(
-                try renderer.render(job, model: view).bytes == renderer.render(job, model: whole).bytes, "\(job.href)")
+                try renderer.render(view.job, model: ModelDocument.make(view)).bytes
+                    == renderer.render(view.job, model: whole).bytes, "\(view.job.href)")
         }
-        let photo = try #require(inputs.view(of: "photos-3-photo"))
+        let photo = ModelDocument.make(try #require(views.first { $0.job.id == "photos-3-photo" }))
         #expect(photo.strings("//item/@id") == ["photos-2", "photos-3"])
         #expect(photo.strings("//collection/@id") == ["root", "users-1", "albums-1"])
     }
@@ -145,16 +145,17 @@ import VitrineTestSupport
         let gallery = HierarchyAssembler(itemsPerPage: 2, folder: "albums/", site: link).assemble(
             sampleHierarchyResult(), images: [:], notices: [])
         #expect(gallery.site == link)
-        #expect(gallery.pageJobs.allSatisfy { $0.href.hasPrefix("albums/") })
-        #expect(gallery.pageJobs.first?.href == "albums/index.html")
-        #expect(gallery.pageJobs.contains { $0.href == "albums/photos/3.html" })
+        let hrefs = gallery.pages(salt: "").map(\.job.href)
+        #expect(hrefs.allSatisfy { $0.hasPrefix("albums/") })
+        #expect(hrefs.first == "albums/index.html")
+        #expect(hrefs.contains("albums/photos/3.html"))
     }
 
     @Test func aThemeWithoutTheAlbumStylesheetsFailsBeforeAnyPageIsWritten() throws {
         var files = Theme.builtIn.files
         files["photo.xsl"] = nil
         let renderer = try PageRenderer(theme: Theme(files: files, origin: "a test theme"))
-        #expect(throws: TemplateError.self) { try renderer.prepare(for: sampleHierarchy().pageJobs) }
-        try renderer.prepare(for: sampleGallery().pageJobs)
+        #expect(throws: TemplateError.self) { try renderer.prepare(for: sampleHierarchy().pages(salt: "").map(\.job)) }
+        try renderer.prepare(for: sampleGallery().pages(salt: "").map(\.job))
     }
 }

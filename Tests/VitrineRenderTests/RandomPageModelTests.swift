@@ -49,13 +49,14 @@ import VitrineTemplates
 
     func render(_ model: RandomPageModel, _ kind: GalleryModel.PageJob.Kind) throws -> LibXMLDocument {
         let job = try #require(model.pageJobs.first { $0.kind == kind })
-        let page = try PageRenderer(theme: .builtIn, kinds: [.random, .favorites]).render(job, model: model.document())
+        let page = try PageRenderer(theme: .builtIn, kinds: [.random, .favorites]).render(
+            job, model: ModelDocument.make(model))
         return try LibXMLDocument.parseHTML(page.bytes)
     }
 
     @Test func bothKindsOfModelAreValidAgainstTheSchema() throws {
         for delivery in [ImageUsagePolicy.Delivery.download, .hotlink] {
-            let document = model(delivery).document()
+            let document = ModelDocument.make(model(delivery))
             #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [], "\(delivery)")
             #expect(document.strings("/gallery/random/@next-update") == ["2027-01-15T08:10:00Z"])
         }

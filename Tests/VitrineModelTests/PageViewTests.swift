@@ -3,13 +3,12 @@ import Testing
 import VitrineTestSupport
 
 @testable import VitrineModel
-@testable import VitrineRender
 
 /// The page digests decide which pages a rebuild renders again: every page whose inputs changed must get a new
-/// digest, and the others must keep theirs.
-@Suite struct PageInputsTests {
+/// digest, and the others must keep theirs. The views are what the pages are rendered from.
+@Suite struct PageViewTests {
     func digests(_ gallery: GalleryModel, salt: String = "theme") -> [String: String] {
-        PageInputs(of: ModelDocument.make(gallery), salt: salt).digests
+        Dictionary(uniqueKeysWithValues: gallery.pages(salt: salt).map { ($0.job.id, $0.inputs) })
     }
 
     func changedPages(_ before: [String: String], _ after: [String: String]) -> Set<String> {
@@ -18,7 +17,7 @@ import VitrineTestSupport
 
     @Test func everyPageHasADigestAndTheSameModelGivesTheSameOnes() {
         let first = digests(sampleGallery())
-        #expect(Set(first.keys) == Set(sampleGallery().pageJobs.map(\.id)))
+        #expect(first.count == sampleGallery().pages(salt: "theme").count)
         #expect(digests(sampleGallery()) == first)
         #expect(Set(first.values).count == first.count)
     }
@@ -64,14 +63,41 @@ import VitrineTestSupport
         #expect(changedPages(before, digests(sampleGallery(), salt: "another theme")) == Set(before.keys))
     }
 
+    @Test func aChangeInANestedCollectionReachesTheListPagesAboveItButNotItsSiblings() {
+        let before = digests(sampleHierarchy())
+        var gallery = sampleHierarchy()
+        gallery.collections[0].collections[1].collections[0].title = "renamed"
+        #expect(changedPages(before, digests(gallery)) == ["root-p1", "users-2-p1", "albums-3-p1"])
+    }
+
+    @Test func eachViewHoldsThePartsItsPageReads() throws {
+        let views = Dictionary(uniqueKeysWithValues: sampleGallery().pages(salt: "").map { ($0.job.id, $0) })
+        let grid = try #require(views["c1-p1"])
+        #expect(grid.job == .init(kind: .grid, id: "c1-p1", href: "index.html"))
+        #expect(grid.items.map(\.id) == ["i101", "i102"])
+        #expect(grid.collections.map(\.id) == ["c1"] && grid.collections[0].itemCount == 3)
+        #expect(grid.head.title == "Hamburg" && grid.head.notices.count == 1)
+        #expect(try #require(views["i101-graffiti"]).items.map(\.id) == ["i101", "i102"])
+        #expect(try #require(views["i102-original"]).items.map(\.id) == ["i101", "i102", "i103"])
+        #expect(try #require(views["i103-original"]).job.href == "items/103-original.html")
+
+        let hierarchy = Dictionary(uniqueKeysWithValues: sampleHierarchy().pages(salt: "").map { ($0.job.id, $0) })
+        let users = try #require(hierarchy["root-p1"])
+        #expect(users.job.kind == .list && users.below.map(\.id) == ["users-1", "users-2"] && users.items.isEmpty)
+        let photo = try #require(hierarchy["photos-3-photo"])
+        #expect(photo.job.kind == .photo && photo.below.isEmpty)
+        #expect(photo.collections.map(\.id) == ["root", "users-1", "albums-1"])
+        #expect(photo.items.map(\.id) == ["photos-2", "photos-3"])
+    }
+
     @Test func theHomePageDigestCoversTheWholeSiteModel() {
         let gallery = sampleGallery()
         let site = SiteModel(title: "Site", galleries: [SiteModel.card(for: gallery, id: "g1")])
-        let digest = PageInputs.digest(ofWhole: ModelDocument.make(site), salt: "theme")
+        let digest = site.inputs(salt: "theme")
         var renamed = site
         renamed.galleries[0].title = "Other"
-        #expect(PageInputs.digest(ofWhole: ModelDocument.make(renamed), salt: "theme") != digest)
-        #expect(PageInputs.digest(ofWhole: ModelDocument.make(site), salt: "theme") == digest)
-        #expect(PageInputs.digest(ofWhole: ModelDocument.make(site), salt: "other") != digest)
+        #expect(renamed.inputs(salt: "theme") != digest)
+        #expect(site.inputs(salt: "theme") == digest)
+        #expect(site.inputs(salt: "other") != digest)
     }
 }

@@ -1,0 +1,308 @@
+import VitrineSources
+
+/// Receives the XML model (docs/model.md, Templates/gallery.rng) element by element as `ModelXML` walks a model.
+/// An element's attributes come before its content, which is either one text or child elements; every value is
+/// already safe to store in XML (`XMLText.clean`).
+package protocol ModelXMLSink {
+    mutating func startElement(_ name: String)
+    mutating func attribute(_ name: String, _ value: String)
+    mutating func text(_ value: String)
+    mutating func endElement()
+}
+
+extension ModelXMLSink {
+    fileprivate mutating func attributes(_ pairs: [(name: String, value: String)]) {
+        for pair in pairs { attribute(pair.name, pair.value) }
+    }
+
+    /// An attribute holding API text, cleaned first.
+    fileprivate mutating func cleanAttribute(_ name: String, _ value: String) {
+        attribute(name, XMLText.clean(value))
+    }
+
+    /// An element holding only `value` as text.
+    fileprivate mutating func textElement(_ name: String, _ value: String, attributes pairs: [(String, String)] = []) {
+        startElement(name)
+        for (attributeName, attributeValue) in pairs { cleanAttribute(attributeName, attributeValue) }
+        text(XMLText.clean(value))
+        endElement()
+    }
+}
+
+/// The XML form of the models, written in one place for everything that needs it: the bytes of `gallery.xml` and
+/// `site.xml`, the digests of what each page reads, and the documents the stylesheets are applied to.
+package enum ModelXML {
+    package static let version = "1"
+
+    /// The whole model of a gallery, as `gallery.xml` holds it.
+    package static func write(_ gallery: GalleryModel, to sink: inout some ModelXMLSink) {
+        let head = gallery.head
+        sink.startElement("gallery")
+        sink.attributes(rootAttributes(of: head))
+        write(head, to: &sink)
+        for collection in gallery.collections { write(collection, to: &sink) }
+        sink.endElement()
+    }
+
+    /// What one page of a gallery reads, in the model's shape: the head, the collections from the outermost down to
+    /// the page's own with their attributes and pages, then the collections below and the items the view holds.
+    package static func write(_ view: GalleryModel.PageView, to sink: inout some ModelXMLSink) {
+        sink.startElement("gallery")
+        sink.attributes(rootAttributes(of: view.head))
+        write(view.head, to: &sink)
+        for heading in view.collections {
+            sink.startElement("collection")
+            sink.attributes(attributes(of: heading))
+            for page in heading.pages { write(page, to: &sink) }
+        }
+        for collection in view.below { write(collection, to: &sink) }
+        for item in view.items { write(item, to: &sink) }
+        for _ in view.collections { sink.endElement() }
+        sink.endElement()
+    }
+
+    /// The model of a site's home page (`site` root).
+    package static func write(_ site: SiteModel, to sink: inout some ModelXMLSink) {
+        sink.startElement("site")
+        sink.attribute("version", version)
+        sink.attribute("id", SiteModel.pageID)
+        sink.cleanAttribute("lang", site.language)
+        sink.attribute("href", SiteModel.homeHref)
+        if let feed = site.feedHref { sink.cleanAttribute("feed", feed) }
+        sink.textElement("title", site.title)
+        for gallery in site.galleries {
+            sink.startElement("gallery")
+            sink.cleanAttribute("id", gallery.id)
+            sink.cleanAttribute("href", gallery.href)
+            sink.attribute("item-count", String(gallery.itemCount))
+            sink.textElement("title", gallery.title)
+            write(gallery.source, to: &sink)
+            for query in gallery.queries { sink.textElement("query", query) }
+            if let every = gallery.every {
+                sink.textElement(
+                    "schedule", SiteModel.scheduleLine(every), attributes: [("every", String(every.seconds))])
+            }
+            if let cover = gallery.cover { write(cover, role: "cover", to: &sink) }
+            sink.endElement()
+        }
+        sink.endElement()
+    }
+
+    /// The model of the random-image page and the favorites page.
+    package static func write(_ page: RandomPageModel, to sink: inout some ModelXMLSink) {
+        sink.startElement("gallery")
+        sink.attribute("version", version)
+        sink.cleanAttribute("lang", page.language)
+        sink.textElement("title", page.title)
+        write(page.source, to: &sink)
+        for notice in page.notices { write(notice, to: &sink) }
+        if let site = page.site { write(site, to: &sink) }
+        sink.startElement("random")
+        sink.attribute("id", "random")
+        sink.cleanAttribute("href", page.folder + RandomPageModel.pageHref)
+        sink.cleanAttribute("favorites", page.folder + RandomPageModel.favoritesHref)
+        sink.attribute("delivery", page.delivery.rawValue)
+        sink.attribute("fetched-at", RandomPageModel.timestamp(page.fetchedAt))
+        sink.attribute("next-update", RandomPageModel.timestamp(page.nextUpdate))
+        sink.attribute("every", String(page.every.seconds))
+        sink.startElement("photo")
+        sink.cleanAttribute("source-id", page.photoID)
+        sink.textElement("caption", page.caption)
+        sink.startElement("credit")
+        sink.cleanAttribute("name", page.credit.author)
+        if let url = page.credit.authorURL { sink.cleanAttribute("href", url) }
+        if let url = page.credit.sourceURL { sink.cleanAttribute("source-href", url) }
+        sink.endElement()
+        for (index, image) in page.images.enumerated() {
+            sink.startElement("image")
+            sink.attribute("role", index == page.images.count - 1 ? "full" : "tile")
+            switch image.location {
+            case .file(let path, let mediaType):
+                sink.cleanAttribute("src", path)
+                sink.cleanAttribute("type", mediaType)
+            case .remote(let url):
+                sink.cleanAttribute("url", url)
+            }
+            if let width = image.width, let height = image.height {
+                sink.attribute("width", String(width))
+                sink.attribute("height", String(height))
+            }
+            sink.endElement()
+        }
+        for field in page.fields {
+            var pairs = [("key", field.key), ("label", field.label)]
+            if let href = field.href { pairs.append(("href", href)) }
+            sink.textElement("field", field.value, attributes: pairs)
+        }
+        sink.endElement()
+        sink.endElement()
+        sink.startElement("favorites")
+        sink.attribute("id", "favorites")
+        sink.cleanAttribute("href", page.folder + RandomPageModel.favoritesHref)
+        sink.endElement()
+        sink.endElement()
+    }
+
+    // MARK: - The parts of a gallery's model that pages read
+
+    /// The attributes of the root element.
+    static func rootAttributes(of head: GalleryModel.Head) -> [(name: String, value: String)] {
+        [("version", version), ("lang", XMLText.clean(head.language))]
+    }
+
+    /// Everything outside `collection`: `title`, `source`, `notice`, `variants` and `site`.
+    static func write(_ head: GalleryModel.Head, to sink: inout some ModelXMLSink) {
+        sink.textElement("title", head.title)
+        write(head.source, to: &sink)
+        for notice in head.notices { write(notice, to: &sink) }
+        sink.startElement("variants")
+        for variant in head.variants {
+            sink.startElement("variant")
+            sink.cleanAttribute("key", variant.key)
+            sink.cleanAttribute("label", variant.label)
+            if let query = variant.query { sink.cleanAttribute("query", query) }
+            sink.endElement()
+        }
+        sink.endElement()
+        if let site = head.site { write(site, to: &sink) }
+    }
+
+    /// The attributes of a `collection` element.
+    static func attributes(of heading: GalleryModel.CollectionHeading) -> [(name: String, value: String)] {
+        var pairs = [
+            ("id", XMLText.clean(heading.id)), ("title", XMLText.clean(heading.title)),
+            ("item-count", String(heading.itemCount)), ("page-count", String(heading.pages.count)),
+        ]
+        if heading.tileShape != .natural { pairs.append(("layout", heading.tileShape.rawValue)) }
+        if heading.kind != .gallery { pairs.append(("kind", heading.kind.rawValue)) }
+        if let subtitle = heading.subtitle { pairs.append(("subtitle", XMLText.clean(subtitle))) }
+        if let sourceID = heading.sourceID { pairs.append(("source-id", XMLText.clean(sourceID))) }
+        return pairs
+    }
+
+    /// A whole `collection` element: its cover, pages, nested collections and items.
+    static func write(_ collection: GalleryModel.Collection, to sink: inout some ModelXMLSink) {
+        sink.startElement("collection")
+        sink.attributes(attributes(of: GalleryModel.CollectionHeading(collection)))
+        writeCoverAndPages(of: collection, to: &sink)
+        for nested in collection.collections { write(nested, to: &sink) }
+        for item in collection.items { write(item, to: &sink) }
+        sink.endElement()
+    }
+
+    /// The children of a `collection` element before its nested collections and items: its cover and pages.
+    static func writeCoverAndPages(of collection: GalleryModel.Collection, to sink: inout some ModelXMLSink) {
+        if let cover = collection.cover { write(cover, role: "cover", to: &sink) }
+        for page in collection.pages { write(page, to: &sink) }
+    }
+
+    static func write(_ page: GalleryModel.GridPage, to sink: inout some ModelXMLSink) {
+        sink.startElement("page")
+        sink.cleanAttribute("id", page.id)
+        sink.attribute("number", String(page.number))
+        sink.cleanAttribute("href", page.href)
+        sink.endElement()
+    }
+
+    static func write(_ item: GalleryModel.Item, to sink: inout some ModelXMLSink) {
+        sink.startElement("item")
+        sink.cleanAttribute("id", item.id)
+        sink.attribute("position", String(item.position))
+        sink.attribute("page", String(item.page))
+        if let sourceID = item.sourceID { sink.cleanAttribute("source-id", sourceID) }
+        for entry in item.entries { write(entry, to: &sink) }
+        sink.endElement()
+    }
+
+    private static func write(_ entry: GalleryModel.Entry, to sink: inout some ModelXMLSink) {
+        sink.startElement("entry")
+        sink.cleanAttribute("id", entry.id)
+        sink.cleanAttribute("variant", entry.variant)
+        sink.cleanAttribute("href", entry.href)
+        switch entry.content {
+        case .missing(let reason):
+            sink.textElement("missing", reason)
+        case .picture(let caption, let credit, let tile, let full):
+            sink.textElement("caption", caption)
+            if let credit {
+                sink.startElement("credit")
+                sink.cleanAttribute("name", credit.name)
+                if let url = credit.url { sink.cleanAttribute("href", url) }
+                if credit.role != .author { sink.attribute("role", credit.role.rawValue) }
+                sink.endElement()
+            }
+            write(tile, role: "tile", to: &sink)
+            write(full, role: "full", to: &sink)
+        }
+        sink.endElement()
+    }
+
+    private static func write(_ image: GalleryModel.LocalImage, role: String, to sink: inout some ModelXMLSink) {
+        sink.startElement("image")
+        sink.attribute("role", role)
+        switch image.state {
+        case .available(let path, let mediaType):
+            sink.cleanAttribute("src", path)
+            if let width = image.width, let height = image.height {
+                sink.attribute("width", String(width))
+                sink.attribute("height", String(height))
+            }
+            sink.cleanAttribute("type", mediaType)
+        case .unavailable(let reason):
+            if let width = image.width, let height = image.height {
+                sink.attribute("width", String(width))
+                sink.attribute("height", String(height))
+            }
+            sink.textElement("unavailable", reason)
+        }
+        sink.endElement()
+    }
+
+    private static func write(_ source: SourceDescription, to sink: inout some ModelXMLSink) {
+        sink.startElement("source")
+        sink.cleanAttribute("name", source.name)
+        sink.cleanAttribute("label", source.label)
+        if let home = source.home { sink.cleanAttribute("home", home) }
+        sink.endElement()
+    }
+
+    private static func write(_ notice: GalleryModel.Notice, to sink: inout some ModelXMLSink) {
+        sink.textElement("notice", notice.text, attributes: [("kind", notice.kind.rawValue)])
+    }
+
+    private static func write(_ site: GalleryModel.SiteLink, to sink: inout some ModelXMLSink) {
+        sink.startElement("site")
+        sink.cleanAttribute("title", site.title)
+        sink.cleanAttribute("href", site.href)
+        sink.endElement()
+    }
+}
+
+/// Makes API text safe to store in XML 1.0: drops characters XML cannot hold and caps absurd lengths.
+package enum XMLText {
+    package static let maximumLength = 2_000
+
+    package static func clean(_ value: String) -> String {
+        // Most API text is short printable ASCII, which needs no change and no scalar-by-scalar copy.
+        if value.utf8.count <= maximumLength, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return value }
+        var scalars = String.UnicodeScalarView()
+        var count = 0
+        for scalar in value.unicodeScalars where isAllowed(scalar) {
+            if count == maximumLength {
+                scalars.append("…")
+                break
+            }
+            scalars.append(scalar)
+            count += 1
+        }
+        return String(scalars)
+    }
+
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: true
+        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: !(0x7F...0x9F).contains(scalar.value)
+        default: false
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import VitrineBasics
+import VitrineSources
+
+extension GalleryModel {
+    /// What every page of a gallery reads outside its collections: the `gallery` element's attributes and `title`,
+    /// `source`, `notice`, `variants` and `site`.
+    public struct Head: Sendable {
+        public var title: String
+        public var language: String
+        public var source: SourceDescription
+        public var notices: [Notice]
+        public var variants: [SourceVariant]
+        public var site: SiteLink?
+    }
+
+    public var head: Head {
+        Head(title: title, language: language, source: source, notices: notices, variants: variants, site: site)
+    }
+
+    /// What every page reads of its collection and of the collections above it: their attributes and grid pages.
+    public struct CollectionHeading: Sendable {
+        public var id: String
+        public var title: String
+        public var itemCount: Int
+        public var tileShape: TileShape
+        public var kind: CollectionKind
+        public var subtitle: String?
+        public var sourceID: String?
+        public var pages: [GridPage]
+
+        init(_ collection: Collection) {
+            id = collection.id
+            title = collection.title
+            itemCount = collection.items.count
+            tileShape = collection.tileShape
+            kind = collection.kind
+            subtitle = collection.subtitle
+            sourceID = collection.sourceID
+            pages = collection.pages
+        }
+    }
+
+    /// One page of a gallery: the stylesheet that renders it and its file (`job`), exactly the parts of the model
+    /// that it reads (docs/model.md, "What a page reads"), in the model's shape, and the digest of those parts and of
+    /// the theme (`inputs`), which lets a rebuild keep the page when the digest is the one it was written from.
+    public struct PageView: Sendable {
+        public var job: PageJob
+        public var head: Head
+        /// The collections from the outermost down to the page's own.
+        public var collections: [CollectionHeading]
+        /// A grid or list page: the collections below its own, whole.
+        public var below: [Collection]
+        /// A grid page: the items on it; a preview or photo page: its item and the items just before and after it.
+        public var items: [Item]
+        /// The digest of what the page reads and of `salt` (the theme), as hexadecimal text.
+        public var inputs: String
+    }
+
+    /// Every page of the gallery in order (each collection's grid pages, then its nested collections' pages, then
+    /// its entries' pages), worked out in one walk over the model; `salt` (the theme's digest) goes into every
+    /// page's `inputs`.
+    ///
+    /// A page's `inputs` is the SHA-256 of the XML of its parts, built up so that each part is serialized once: the
+    /// head; then, for each collection, its attributes, cover and pages (the "shell", which also goes into the
+    /// collections below it); for a grid page, its nested collections and the items on the page; for a preview
+    /// page, its item and the items just before and after it.
+    public func pages(salt: String) -> [PageView] {
+        var walk = PageWalk(head: head)
+        var hash = SHA256Hasher()
+        hash.update(salt.utf8)
+        hash.update(PageWalk.bytes(of: ModelXML.rootAttributes(of: walk.head)))
+        walk.xml.removeAll()
+        ModelXML.write(walk.head, to: &walk.xml)
+        hash.update(walk.xml.bytes)
+        let context = hash.finalize()
+        for collection in collections { walk.visit(collection, above: [], context: context) }
+        return walk.views
+    }
+}
+
+/// The walk of `GalleryModel.pages(salt:)`: the views found so far, and one XML writer reused for every part.
+private struct PageWalk {
+    let head: GalleryModel.Head
+    var xml = XMLBytesWriter(.element)
+    var views: [GalleryModel.PageView] = []
+
+    init(head: GalleryModel.Head) {
+        self.head = head
+    }
+
+    mutating func visit(
+        _ collection: GalleryModel.Collection, above: [GalleryModel.CollectionHeading], context: [UInt8]
+    ) {
+        let heading = GalleryModel.CollectionHeading(collection)
+        let chain = above + [heading]
+        var shell = SHA256Hasher()
+        shell.update(context)
+        shell.update(Self.bytes(of: ModelXML.attributes(of: heading)))
+        xml.removeAll()
+        ModelXML.writeCoverAndPages(of: collection, to: &xml)
+        shell.update(xml.bytes)
+        let shellDigest = shell.finalize()
+
+        xml.removeAll()
+        for nested in collection.collections { ModelXML.write(nested, to: &xml) }
+        var below = SHA256Hasher()
+        below.update(xml.bytes)
+        let belowDigest = below.finalize()
+
+        let itemDigests = collection.items.map { item in
+            xml.removeAll()
+            ModelXML.write(item, to: &xml)
+            var hash = SHA256Hasher()
+            hash.update(xml.bytes)
+            return hash.finalize()
+        }
+
+        let pageKind: GalleryModel.PageJob.Kind = collection.kind == .list ? .list : .grid
+        for page in collection.pages {
+            let shown = collection.items.indices.filter { collection.items[$0].page == page.number }
+            var hash = SHA256Hasher()
+            hash.update("grid".utf8)
+            hash.update(shellDigest)
+            hash.update(belowDigest)
+            for index in shown { hash.update(itemDigests[index]) }
+            views.append(
+                GalleryModel.PageView(
+                    job: .init(kind: pageKind, id: page.id, href: page.href), head: head, collections: chain,
+                    below: collection.collections, items: shown.map { collection.items[$0] },
+                    inputs: hash.finalize().hexString))
+        }
+
+        for nested in collection.collections { visit(nested, above: chain, context: shellDigest) }
+
+        let entryKind: GalleryModel.PageJob.Kind = collection.kind == .album ? .photo : .preview
+        for (index, item) in collection.items.enumerated() {
+            let neighbourhood = max(0, index - 1)...min(collection.items.count - 1, index + 1)
+            var hash = SHA256Hasher()
+            hash.update("preview".utf8)
+            hash.update(shellDigest)
+            for neighbour in neighbourhood { hash.update(itemDigests[neighbour]) }
+            let itemDigest = hash.finalize()
+            let items = Array(collection.items[neighbourhood])
+            for entry in item.entries {
+                var entryHash = SHA256Hasher()
+                entryHash.update(itemDigest)
+                entryHash.update(entry.id.utf8)
+                views.append(
+                    GalleryModel.PageView(
+                        job: .init(kind: entryKind, id: entry.id, href: entry.href), head: head, collections: chain,
+                        below: [], items: items, inputs: entryHash.finalize().hexString))
+            }
+        }
+    }
+
+    /// Attributes as the digests take them: each `name=value` and a zero byte, the value unescaped.
+    static func bytes(of attributes: [(name: String, value: String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for (name, value) in attributes {
+            bytes += Array(name.utf8) + [UInt8(ascii: "=")] + Array(value.utf8) + [0]
+        }
+        return bytes
+    }
+}
+
+extension SiteModel {
+    /// The digest of the home page's inputs: all of the site's model, and `salt` (the theme).
+    package func inputs(salt: String) -> String {
+        ModelXML.inputs(salt: salt) { ModelXML.write(self, to: &$0) }
+    }
+}
+
+extension RandomPageModel {
+    /// The digest of the inputs of the random page and the favorites page, which read all of the model, and `salt`.
+    package func inputs(salt: String) -> String {
+        ModelXML.inputs(salt: salt) { ModelXML.write(self, to: &$0) }
+    }
+}
+
+extension ModelXML {
+    /// The digest of `salt` and of the elements `write` gives, as pages that read a whole model take it.
+    static func inputs(salt: String, _ write: (inout XMLBytesWriter) -> Void) -> String {
+        var xml = XMLBytesWriter(.element)
+        write(&xml)
+        var hash = SHA256Hasher()
+        hash.update(salt.utf8)
+        hash.update(xml.bytes)
+        return hash.finalize().hexString
+    }
+
+    /// The bytes of a gallery's `gallery.xml`.
+    package static func file(_ gallery: GalleryModel) -> [UInt8] { XMLBytesWriter.document { write(gallery, to: &$0) } }
+
+    /// The bytes of a site's `site.xml`.
+    package static func file(_ site: SiteModel) -> [UInt8] { XMLBytesWriter.document { write(site, to: &$0) } }
+
+    /// The bytes of a random page's `gallery.xml`.
+    package static func file(_ page: RandomPageModel) -> [UInt8] { XMLBytesWriter.document { write(page, to: &$0) } }
+}
