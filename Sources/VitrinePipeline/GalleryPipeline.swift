@@ -177,7 +177,7 @@ public struct GalleryPipeline: Sendable {
     }
 
     /// A gallery or a random page between the model and publish stages.
-    fileprivate struct Prepared {
+    struct Prepared {
         /// What the part shows.
         enum Content {
             case gallery(GalleryModel)
@@ -202,218 +202,20 @@ public struct GalleryPipeline: Sendable {
         var responses: [BuildState.Response]?
     }
 
-    private func build(_ plans: [SitePart], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
+    /// Runs the steps of `GalleryBuild` in order, until one fails or the output proves to be current already.
+    private func build(_ parts: [SitePart], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
         let started = ContinuousClock.now
-        // One instant for the whole build, so that a random page's update does not depend on how long the
-        // galleries before it took.
-        let scheduleNow = RandomPagePipeline.toTheSecond(now())
-        var policy = policy
-        if options.frozen { policy.offline = true }
-        let salt = Self.salt(of: options.theme)
-        let fingerprint = Self.fingerprint(of: plans, site: site, options: options, cache: cache, salt: salt)
-        let lock = try await OutputLock.acquire(options.output, wait: options.waitForOutput) {
-            progress(.waitingForOutput(folder: $0))
+        var build = GalleryBuild(pipeline: self, parts: parts, site: site, options: options)
+        try await BuildStep.run(GalleryBuild.steps, on: &build, until: { $0.outcome != nil })
+        guard var summary = build.outcome else {
+            throw InternalInconsistencyError(detail: "the build ended without a report")
         }
-        defer { withExtendedLifetime(lock) {} }
-        let records = cache.outputRecords(for: options.output)
-        let statePath = records.state
-        // --frozen proves that the cache alone can rebuild the output, which the output being current does not.
-        if !options.frozen, let state = BuildState.read(atPath: statePath),
-            state.isCurrent(
-                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
-                scheduleNow: scheduleNow)
-        {
-            var summary = state.summary
-            summary.warnings.forEach { progress(.warning($0)) }
-            summary.seconds = (ContinuousClock.now - started).seconds
-            return summary
-        }
-
-        var kinds: [GalleryModel.PageJob.Kind] = site == nil ? [.grid, .preview] : [.grid, .preview, .home]
-        if plans.contains(where: { if case .random = $0 { true } else { false } }) { kinds += [.random, .favorites] }
-        let renderer = try PageRenderer(theme: options.theme, kinds: kinds)
-        // Refused before anything is asked; the folder's manifest and files are read while the API answers.
-        try OutputWriter.refuseForeignFolder(options.output, force: options.force)
-        if options.frozen && !OutputManifest.isPresent(in: options.output) {
-            throw FrozenBuildError.noManifest(folder: options.output.path)
-        }
-        let surveyTask = Task { OutputFolderSurvey(root: options.output, records: records) }
-        cache.sweepTemporaryFiles()
-        let snapshotPath = cache.imageSnapshotPath(for: options.output)
-        let snapshotRead = Task {
-            let bytes = FileManager.default.contents(atPath: snapshotPath).map { [UInt8]($0) }
-            return (bytes: bytes, snapshot: bytes.flatMap(ImageIndexSnapshot.init(bytes:)))
-        }
-
-        let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
-        var galleries: [Prepared] = []
-        for part in plans {
-            try Task.checkCancellation()
-            switch part {
-            case .gallery(let plan):
-                galleries.append(
-                    try await prepare(
-                        plan, site: link, policy: policy, snapshot: { await snapshotRead.value.snapshot },
-                        survey: { await surveyTask.value }, salt: salt, options: options))
-            case .random(let plan):
-                galleries.append(
-                    try await prepare(plan, site: link, policy: policy, options: options, at: scheduleNow))
-            }
-        }
-        let writer = try OutputWriter(survey: await surveyTask.value, force: options.force, records: records)
-        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
-        if options.frozen {
-            try FrozenBuildError.check(galleries.map { ($0.folder, $0.itemIDs) }, against: writer.previousGalleries)
-        }
-
-        if options.strict && galleries.contains(where: { $0.summary.losses > 0 }) {
-            var totals = BuildSummary()
-            for gallery in galleries { totals.add(gallery.report) }
-            throw IncompleteGalleryError(summary: totals)
-        }
-
-        let siteModel = site.map { site in
-            SiteModel(
-                title: site.title,
-                galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
-                feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
-        }
-        let stored = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
-        let assets = options.theme.assets
-        let feeds = site.flatMap { site in
-            site.baseURL.map { SiteFeeds(baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry)) }
-        }
-        try renderer.prepare(for: galleries.flatMap(\.jobs))
-        try Task.checkCancellation()
-        var planned = galleries.flatMap { $0.jobs.map(\.href) + $0.modelFiles }
-        planned += stored.map(GalleryAssembler.localPath(of:))
-        planned += assets.map { "assets/\($0.name)" }
-        if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
-        if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
-        var seen = Set<String>()
-        if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
-            throw InternalInconsistencyError(detail: "two files of the build would be written to \(twice)")
-        }
-        try writer.begin(planned: planned)
-
-        let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
-        var done = 0
-        for index in galleries.indices {
-            let folder = galleries[index].folder
-            switch galleries[index].content {
-            case .gallery(let model):
-                for view in galleries[index].views {
-                    try Task.checkCancellation()
-                    try publish(
-                        view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, renderer: renderer,
-                        writer: writer, counts: &galleries[index].summary)
-                    done += 1
-                    progress(.rendering(done: done, total: total))
-                }
-                let views = galleries[index].views
-                galleries[index].views = []
-                let modelInputs = SHA256Hasher.hex(
-                    of: views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
-                if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
-                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: modelInputs)
-                }
-            case .random(let model, let state):
-                let inputs = model.inputs(salt: salt)
-                var document: LibXMLDocument?
-                for job in model.pageJobs {
-                    try Task.checkCancellation()
-                    try publish(
-                        job,
-                        from: {
-                            let made = document ?? ModelDocument.make(model)
-                            document = made
-                            return made
-                        }, inputs: inputs, renderer: renderer, writer: writer, counts: &galleries[index].summary)
-                    done += 1
-                    progress(.rendering(done: done, total: total))
-                }
-                if !writer.keep(folder + "gallery.xml", inputs: inputs) {
-                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: inputs)
-                }
-                try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
-            }
-        }
-        var totals = BuildSummary()
-        if let siteModel {
-            var counts = BuildSummary()
-            let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
-            try publish(
-                home, from: { ModelDocument.make(siteModel) }, inputs: siteModel.inputs(salt: salt),
-                renderer: renderer, writer: writer, counts: &counts)
-            totals.pagesRendered += counts.pagesRendered
-            totals.pagesWritten += counts.pagesWritten
-            totals.pagesUnchanged += counts.pagesUnchanged
-            try writer.write(ModelXML.file(siteModel), to: "site.xml")
-            progress(.rendering(done: total, total: total))
-        }
-        var urlsOfImage: [String: [String]] = [:]
-        var verifiedStamps: [String: FileStamp] = [:]
-        for gallery in galleries {
-            for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
-            verifiedStamps.merge(gallery.stamps) { first, _ in first }
-        }
-        for record in stored {
-            try Task.checkCancellation()
-            try writer.placeImage(
-                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
-                cachedStamp: verifiedStamps[record.sha256], urls: Set(urlsOfImage[record.sha256] ?? []).sorted(),
-                at: GalleryAssembler.localPath(of: record))
-        }
-        for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
-        if let feeds {
-            try writer.write(
-                feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
-            try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
-        }
-        let removed = try writer.finish(galleries: galleries.map(\.manifestRecord))
-        if !writer.keptChanged.isEmpty {
-            let shown = writer.keptChanged.prefix(3).joined(separator: ", ")
-            let more = writer.keptChanged.count > 3 ? " and \(writer.keptChanged.count - 3) more" : ""
-            let warning =
-                "Left \(shown)\(more) in place: changed since Vitrine wrote \(writer.keptChanged.count == 1 ? "it" : "them"), "
-                + "so \(writer.keptChanged.count == 1 ? "it is" : "they are") no longer Vitrine's to remove."
-            progress(.warning(warning))
-            totals.warnings.append(warning)
-        }
-        if !galleries.allSatisfy(\.imagesFromSnapshot) {
-            let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
-            let stamps = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.stamps) { first, _ in first } }
-            let newSnapshot = cache.snapshot(of: images, stamps: stamps).encoded()
-            if newSnapshot != (await snapshotRead.value.bytes) {
-                try? AtomicFile.write(
-                    newSnapshot, to: URL(fileURLWithPath: snapshotPath), temporaryFolder: cache.temporaryFolder)
-            }
-        }
-
-        for var gallery in galleries {
-            let folder = gallery.folder
-            gallery.summary.filesRemoved =
-                removed.filter { path in
-                    path.hasPrefix(folder)
-                        && !galleries.contains { $0.folder.count > folder.count && path.hasPrefix($0.folder) }
-                }.count
-            totals.add(gallery.report)
-        }
-        totals.filesRemoved = removed.count
-        let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
-            gallery.responses.flatMap { responses in all.map { $0 + responses } }
-        }
-        writer.recordState(
-            fingerprint: fingerprint, summary: totals.unchanged, expires: galleries.compactMap(\.nextUpdate).min(),
-            responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
-                && writer.keptChanged.isEmpty
-                ? responses.map(Self.distinct) : nil)
-        totals.seconds = (ContinuousClock.now - started).seconds
-        return totals
+        summary.seconds = (ContinuousClock.now - started).seconds
+        return summary
     }
 
     /// Responses in path order, each once (galleries of a site may share one).
-    private static func distinct(_ responses: [BuildState.Response]) -> [BuildState.Response] {
+    static func distinct(_ responses: [BuildState.Response]) -> [BuildState.Response] {
         var seen = Set<String>()
         return responses.sorted { $0.path < $1.path }.filter { seen.insert($0.path).inserted }
     }
@@ -445,8 +247,8 @@ public struct GalleryPipeline: Sendable {
         return SHA256Hasher.hex(of: lines.joined(separator: "\n"))
     }
 
-    /// Source, fetch, cache and model for one gallery.
-    private func prepare(
+    /// Source, fetch, cache and model for one gallery, each a step of its own.
+    func prepare(
         _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy,
         snapshot: @Sendable () async -> ImageIndexSnapshot?, survey: @Sendable () async -> OutputFolderSurvey,
         salt: String, options: BuildOptions
@@ -455,11 +257,12 @@ public struct GalleryPipeline: Sendable {
         progress(.searching(plan.label))
         let api = CachedAPIClient(
             fetcher: fetcher, cache: cache, policy: policy, maximumResponseBytes: options.maximumResponseBytes)
-        let result: SourceResult
-        do {
-            result = try await plan.source.collect(using: api)
-        } catch let missing as NothingCachedError where options.frozen {
-            throw FrozenBuildError.missing(["the API response \(missing.url)"])
+        let result = try await step("searching \(plan.label)") { () async throws -> SourceResult in
+            do {
+                return try await plan.source.collect(using: api)
+            } catch let missing as NothingCachedError where options.frozen {
+                throw FrozenBuildError.missing(["the API response \(missing.url)"])
+            }
         }
         summary.apiRequests = api.counters.requests
         summary.apiCacheHits = api.counters.cacheHits
@@ -482,10 +285,12 @@ public struct GalleryPipeline: Sendable {
         let urls = Self.imageURLs(of: result)
         // --frozen proves that the cache alone can rebuild the output, so it takes nothing back from it.
         let recovery = options.frozen ? nil : OutputImageRecovery(survey: await survey(), cache: cache)
-        let images = try await ImageDownloader(
-            fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-            snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress
-        ).download(urls)
+        let images = try await step("downloading the images for \(plan.label)") {
+            try await ImageDownloader(
+                fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
+                snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress
+            ).download(urls)
+        }
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache
         summary.imagesFromOutput = images.fromOutput
@@ -501,12 +306,15 @@ public struct GalleryPipeline: Sendable {
         summary.imagesFailed = failed.count
         if options.frozen && !failed.isEmpty { throw FrozenBuildError.missing(failed.map { "the image \($0)" }) }
 
-        let model = GalleryAssembler(
-            itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
-        ).assemble(result, images: images.outcomes, notices: notices)
+        let (model, views) = try await step("laying out the pages for \(plan.label)") {
+            let model = GalleryAssembler(
+                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
+            ).assemble(result, images: images.outcomes, notices: notices)
+            return (model, model.pages(salt: salt))
+        }
         let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         return Prepared(
-            folder: plan.folder, content: .gallery(model), views: model.pages(salt: salt),
+            folder: plan.folder, content: .gallery(model), views: views,
             stored: Array(found.values), images: found, stamps: images.stamps,
             imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
@@ -515,19 +323,21 @@ public struct GalleryPipeline: Sendable {
 
     /// Source, fetch, cache and model for a random page: its image as its schedule, `random.json` in its folder and
     /// the cache say (see `RandomPagePipeline.update`).
-    private func prepare(
+    func prepare(
         _ plan: RandomPagePlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions,
         at now: Date
     ) async throws -> Prepared {
         let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress)
         let stored = RandomPageState.read(in: options.output, folder: plan.folder)
-        let update = try await pages.update(
-            plan.source, previous: stored, folder: plan.folder, site: site,
-            options: RandomPageOptions(
-                output: options.output, every: plan.every, theme: options.theme, force: options.force,
-                offline: policy.offline, refresh: policy.refresh, maximumImageBytes: options.maximumImageBytes,
-                maximumResponseBytes: options.maximumResponseBytes, frozen: options.frozen),
-            at: now)
+        let update = try await step("choosing the image of \(plan.folder)") {
+            try await pages.update(
+                plan.source, previous: stored, folder: plan.folder, site: site,
+                options: RandomPageOptions(
+                    output: options.output, every: plan.every, theme: options.theme, force: options.force,
+                    offline: policy.offline, refresh: policy.refresh, maximumImageBytes: options.maximumImageBytes,
+                    maximumResponseBytes: options.maximumResponseBytes, frozen: options.frozen),
+                at: now)
+        }
         var summary = BuildSummary()
         summary.items = 1
         summary.imagesDownloaded = update.downloaded
@@ -543,32 +353,6 @@ public struct GalleryPipeline: Sendable {
             folder: plan.folder, content: .random(update.model, state: update.state), views: [],
             stored: files.map(\.record), images: images, stamps: [:],
             imagesFromSnapshot: true, summary: summary, fetchedAt: update.state.fetchedAt, responses: [])
-    }
-
-    /// Renders and writes one page from its view of the model, unless the previous run wrote it from the same
-    /// inputs and it is still there.
-    private func publish(
-        _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, renderer: PageRenderer,
-        writer: OutputWriter, counts: inout BuildSummary
-    ) throws {
-        if writer.keep(job.href, inputs: inputs) {
-            counts.pagesUnchanged += 1
-            return
-        }
-        let page: RenderedPage
-        do {
-            page = try renderer.render(job, model: model())
-        } catch {
-            // The built-in theme is tested against every model Vitrine makes: its failing is Vitrine's fault.
-            guard renderer.theme.isBuiltIn else { throw error }
-            throw InternalInconsistencyError(detail: "the built-in theme failed on \(job.href) (\(error.sentence))")
-        }
-        counts.pagesRendered += 1
-        if try writer.write(page.bytes, to: page.href, inputs: inputs) {
-            counts.pagesWritten += 1
-        } else {
-            counts.pagesUnchanged += 1
-        }
     }
 
     /// What every page's inputs include besides its model: the theme's files and Vitrine's version.

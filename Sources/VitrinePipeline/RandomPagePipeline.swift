@@ -136,22 +136,34 @@ public struct RandomPagePipeline: Sendable {
         self.now = now
     }
 
+    /// Runs the page's steps in order: compiling the theme, waiting for the output folder, opening it, choosing the
+    /// image and publishing the pages; an unexpected error says which of them failed (`BuildStepError`).
     public func run(_ source: any RandomImageSource, options: RandomPageOptions) async throws -> RandomRunSummary {
         let started = ContinuousClock.now
-        let renderer = try PageRenderer(theme: options.theme, kinds: [.random, .favorites])
-        let lock = try await OutputLock.acquire(options.output, wait: options.waitForOutput) {
-            progress(.waitingForOutput(folder: $0))
+        let renderer = try await step("compiling the theme") {
+            try PageRenderer(theme: options.theme, kinds: [.random, .favorites])
+        }
+        let lock = try await step("waiting for the output folder") {
+            try await OutputLock.acquire(options.output, wait: options.waitForOutput) {
+                progress(.waitingForOutput(folder: $0))
+            }
         }
         defer { withExtendedLifetime(lock) {} }
-        let writer = try OutputWriter(
-            root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
+        let writer = try await step("opening the output folder") {
+            try OutputWriter(
+                root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
+        }
         cache.sweepTemporaryFiles()
-        let update = try await update(
-            source, previous: RandomPageState.read(in: writer.root), options: options, at: Self.toTheSecond(now()))
+        let update = try await step("choosing the image") {
+            try await self.update(
+                source, previous: RandomPageState.read(in: writer.root), options: options, at: Self.toTheSecond(now()))
+        }
         var summary = RandomRunSummary(
             outcome: update.outcome, photoID: update.state.photo.id, fetchedAt: update.state.fetchedAt,
             nextUpdate: update.state.nextUpdate, imagesDownloaded: update.downloaded, warnings: update.warnings)
-        try await publish(update, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
+        try await step("publishing the pages") {
+            try await publish(update, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
+        }
         summary.seconds = (ContinuousClock.now - started).seconds
         return summary
     }

@@ -1,0 +1,47 @@
+import VitrineBasics
+
+/// One named part of a build, working on the state the build's steps share (as a step of a Publish pipeline does):
+/// a build is a list of them, run in order.
+struct BuildStep<State> {
+    /// What the step does, as a phrase such as "placing the images".
+    let name: String
+    let body: (inout State) async throws -> Void
+
+    init(_ name: String, _ body: @escaping (inout State) async throws -> Void) {
+        self.name = name
+        self.body = body
+    }
+
+    /// Runs `steps` in order on `state` until one throws or `isOver(state)` says that the build is over.
+    static func run(_ steps: [BuildStep], on state: inout State, until isOver: (State) -> Bool) async throws {
+        for buildStep in steps {
+            if isOver(state) { return }
+            try await step(buildStep.name) { try await buildStep.body(&state) }
+        }
+    }
+}
+
+/// Runs `body` as the step `name` of a build: an error that a user could not act on as it is becomes a
+/// `BuildStepError` saying which step failed, while a `UserFacingError` or a cancellation goes on unchanged, so that
+/// its sentence and kind reach the command line.
+func step<Result>(_ name: String, _ body: () async throws -> Result) async throws -> Result {
+    do {
+        return try await body()
+    } catch let error as any UserFacingError {
+        throw error
+    } catch let error as CancellationError {
+        throw error
+    } catch {
+        throw BuildStepError(step: name, detail: "\(error)")
+    }
+}
+
+/// A step of a build failed in a way Vitrine does not foresee: a bug, or a failure of the system it runs on.
+public struct BuildStepError: UserFacingError {
+    /// What the step does, as a phrase such as "placing the images".
+    public let step: String
+    public let detail: String
+
+    public var sentence: String { "\(step.prefix(1).uppercased() + step.dropFirst()) failed: \(detail)." }
+    public var kind: FailureKind { .internalInconsistency }
+}

@@ -1,0 +1,337 @@
+import Foundation
+import VitrineBasics
+import VitrineModel
+import VitrinePublish
+import VitrineRender
+import VitrineStore
+
+/// One build of galleries and random pages into an output folder (`GalleryPipeline.build`): its steps, in order,
+/// and the state they hand on to each other.
+struct GalleryBuild {
+    static var steps: [BuildStep<GalleryBuild>] {
+        [
+            .init("waiting for the output folder") { try await $0.lockOutput() },
+            .init("checking whether the output is current") { $0.checkBuildState() },
+            .init("compiling the theme") { try $0.compileTheme() },
+            .init("looking at the output folder") { try $0.surveyOutput() },
+            .init("preparing the galleries") { try await $0.prepareGalleries() },
+            .init("opening the output folder") { try await $0.openOutput() },
+            .init("planning the files") { try $0.planFiles() },
+            .init("rendering the pages") { try $0.renderPages() },
+            .init("placing the images") { try $0.placeImages() },
+            .init("writing the theme's assets") { try $0.writeAssets() },
+            .init("writing the sitemap and the feed") { try $0.writeFeeds() },
+            .init("finishing the output folder") { try $0.finishOutput() },
+            .init("saving the image index") { try await $0.saveImageIndex() },
+            .init("recording the build") { $0.recordBuild() },
+        ]
+    }
+
+    let pipeline: GalleryPipeline
+    let parts: [SitePart]
+    let site: SitePlan?
+    let options: BuildOptions
+    /// One instant for the whole build, so that a random page's update does not depend on how long the galleries
+    /// before it took.
+    let scheduleNow: Date
+    let policy: CachePolicy
+    /// What every page's inputs include besides its model (`GalleryPipeline.salt(of:)`).
+    let salt: String
+    let fingerprint: String
+    let records: OutputRecordPaths
+
+    /// Held until the build is over.
+    var lock: OutputLock?
+    var renderer: PageRenderer!
+    var survey: Task<OutputFolderSurvey, Never>!
+    var snapshot: Task<(bytes: [UInt8]?, snapshot: ImageIndexSnapshot?), Never>!
+    var galleries: [GalleryPipeline.Prepared] = []
+    var writer: OutputWriter!
+    var siteModel: SiteModel?
+    var feeds: SiteFeeds?
+    /// Every image file of the build, each once, in the order of their digests.
+    var images: [CacheStore.ImageRecord] = []
+    var removed: [String] = []
+    var totals = BuildSummary()
+    /// What the build did, once it is over.
+    var outcome: BuildSummary?
+
+    init(pipeline: GalleryPipeline, parts: [SitePart], site: SitePlan?, options: BuildOptions) {
+        self.pipeline = pipeline
+        self.parts = parts
+        self.site = site
+        self.options = options
+        scheduleNow = RandomPagePipeline.toTheSecond(pipeline.now())
+        var policy = pipeline.policy
+        if options.frozen { policy.offline = true }
+        self.policy = policy
+        salt = GalleryPipeline.salt(of: options.theme)
+        fingerprint = GalleryPipeline.fingerprint(
+            of: parts, site: site, options: options, cache: pipeline.cache, salt: salt)
+        records = pipeline.cache.outputRecords(for: options.output)
+    }
+
+    private var progress: @Sendable (ProgressEvent) -> Void { pipeline.progress }
+    private var cache: CacheStore { pipeline.cache }
+
+    mutating func lockOutput() async throws {
+        lock = try await OutputLock.acquire(options.output, wait: options.waitForOutput) { [progress] in
+            progress(.waitingForOutput(folder: $0))
+        }
+    }
+
+    /// Ends the build at once when the build state proves that it would change nothing.
+    mutating func checkBuildState() {
+        // --frozen proves that the cache alone can rebuild the output, which the output being current does not.
+        guard !options.frozen, let state = BuildState.read(atPath: records.state),
+            state.isCurrent(
+                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
+                scheduleNow: scheduleNow)
+        else { return }
+        state.summary.warnings.forEach { progress(.warning($0)) }
+        outcome = state.summary
+    }
+
+    mutating func compileTheme() throws {
+        var kinds: [GalleryModel.PageJob.Kind] = site == nil ? [.grid, .preview] : [.grid, .preview, .home]
+        if parts.contains(where: { if case .random = $0 { true } else { false } }) { kinds += [.random, .favorites] }
+        renderer = try PageRenderer(theme: options.theme, kinds: kinds)
+    }
+
+    /// Refuses a folder that is not Vitrine's before anything is asked, and reads the folder's manifest and files,
+    /// and the previous build's image index, while the API answers.
+    mutating func surveyOutput() throws {
+        try OutputWriter.refuseForeignFolder(options.output, force: options.force)
+        if options.frozen && !OutputManifest.isPresent(in: options.output) {
+            throw FrozenBuildError.noManifest(folder: options.output.path)
+        }
+        survey = Task { [options, records] in OutputFolderSurvey(root: options.output, records: records) }
+        cache.sweepTemporaryFiles()
+        let snapshotPath = cache.imageSnapshotPath(for: options.output)
+        snapshot = Task {
+            let bytes = FileManager.default.contents(atPath: snapshotPath).map { [UInt8]($0) }
+            return (bytes: bytes, snapshot: bytes.flatMap(ImageIndexSnapshot.init(bytes:)))
+        }
+    }
+
+    mutating func prepareGalleries() async throws {
+        let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
+        for part in parts {
+            try Task.checkCancellation()
+            switch part {
+            case .gallery(let plan):
+                galleries.append(
+                    try await pipeline.prepare(
+                        plan, site: link, policy: policy, snapshot: { [snapshot] in await snapshot!.value.snapshot },
+                        survey: { [survey] in await survey!.value }, salt: salt, options: options))
+            case .random(let plan):
+                galleries.append(
+                    try await pipeline.prepare(plan, site: link, policy: policy, options: options, at: scheduleNow))
+            }
+        }
+    }
+
+    /// Opens the output folder for writing, once every gallery is known and holds what a frozen or strict build
+    /// asks for.
+    mutating func openOutput() async throws {
+        writer = try OutputWriter(survey: await survey.value, force: options.force, records: records)
+        if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
+        if options.frozen {
+            try FrozenBuildError.check(galleries.map { ($0.folder, $0.itemIDs) }, against: writer.previousGalleries)
+        }
+        if options.strict && galleries.contains(where: { $0.summary.losses > 0 }) {
+            var totals = BuildSummary()
+            for gallery in galleries { totals.add(gallery.report) }
+            throw IncompleteGalleryError(summary: totals)
+        }
+    }
+
+    /// Declares every file the build writes, before it writes any.
+    mutating func planFiles() throws {
+        siteModel = site.map { site in
+            SiteModel(
+                title: site.title,
+                galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
+                feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
+        }
+        images = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
+        feeds = site.flatMap { site in
+            site.baseURL.map { [galleries] in
+                SiteFeeds(baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry))
+            }
+        }
+        try renderer.prepare(for: galleries.flatMap(\.jobs))
+        try Task.checkCancellation()
+        var planned = galleries.flatMap { $0.jobs.map(\.href) + $0.modelFiles }
+        planned += images.map(GalleryAssembler.localPath(of:))
+        planned += options.theme.assets.map { "assets/\($0.name)" }
+        if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
+        if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
+        var seen = Set<String>()
+        if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
+            throw InternalInconsistencyError(detail: "two files of the build would be written to \(twice)")
+        }
+        try writer.begin(planned: planned)
+    }
+
+    /// Every page whose inputs changed or whose file is not as the previous build left it, with each gallery's
+    /// model file (and a random page's schedule), then the site's home page and its model.
+    mutating func renderPages() throws {
+        let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
+        var done = 0
+        for index in galleries.indices {
+            let folder = galleries[index].folder
+            var counts = galleries[index].summary
+            switch galleries[index].content {
+            case .gallery(let model):
+                let views = galleries[index].views
+                galleries[index].views = []
+                for view in views {
+                    try Task.checkCancellation()
+                    try publish(view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, counts: &counts)
+                    done += 1
+                    progress(.rendering(done: done, total: total))
+                }
+                let modelInputs = SHA256Hasher.hex(of: views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
+                if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
+                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: modelInputs)
+                }
+            case .random(let model, let state):
+                let inputs = model.inputs(salt: salt)
+                var document: LibXMLDocument?
+                for job in model.pageJobs {
+                    try Task.checkCancellation()
+                    try publish(
+                        job,
+                        from: {
+                            let made = document ?? ModelDocument.make(model)
+                            document = made
+                            return made
+                        }, inputs: inputs, counts: &counts)
+                    done += 1
+                    progress(.rendering(done: done, total: total))
+                }
+                if !writer.keep(folder + "gallery.xml", inputs: inputs) {
+                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: inputs)
+                }
+                try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
+            }
+            galleries[index].summary = counts
+        }
+        if let siteModel {
+            var counts = BuildSummary()
+            let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
+            try publish(
+                home, from: { ModelDocument.make(siteModel) }, inputs: siteModel.inputs(salt: salt), counts: &counts)
+            totals.pagesRendered += counts.pagesRendered
+            totals.pagesWritten += counts.pagesWritten
+            totals.pagesUnchanged += counts.pagesUnchanged
+            try writer.write(ModelXML.file(siteModel), to: "site.xml")
+            progress(.rendering(done: total, total: total))
+        }
+    }
+
+    /// Renders and writes one page from its view of the model, unless the previous run wrote it from the same
+    /// inputs and it is still there.
+    private func publish(
+        _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, counts: inout BuildSummary
+    ) throws {
+        if writer.keep(job.href, inputs: inputs) {
+            counts.pagesUnchanged += 1
+            return
+        }
+        let page: RenderedPage
+        do {
+            page = try renderer.render(job, model: model())
+        } catch {
+            // The built-in theme is tested against every model Vitrine makes: its failing is Vitrine's fault.
+            guard renderer.theme.isBuiltIn else { throw error }
+            throw InternalInconsistencyError(detail: "the built-in theme failed on \(job.href) (\(error.sentence))")
+        }
+        counts.pagesRendered += 1
+        if try writer.write(page.bytes, to: page.href, inputs: inputs) {
+            counts.pagesWritten += 1
+        } else {
+            counts.pagesUnchanged += 1
+        }
+    }
+
+    mutating func placeImages() throws {
+        var urlsOfImage: [String: [String]] = [:]
+        var verifiedStamps: [String: FileStamp] = [:]
+        for gallery in galleries {
+            for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
+            verifiedStamps.merge(gallery.stamps) { first, _ in first }
+        }
+        for record in images {
+            try Task.checkCancellation()
+            try writer.placeImage(
+                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
+                cachedStamp: verifiedStamps[record.sha256], urls: Set(urlsOfImage[record.sha256] ?? []).sorted(),
+                at: GalleryAssembler.localPath(of: record))
+        }
+    }
+
+    mutating func writeAssets() throws {
+        for asset in options.theme.assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
+    }
+
+    mutating func writeFeeds() throws {
+        guard let feeds else { return }
+        try writer.write(
+            feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
+        try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
+    }
+
+    /// Writes the manifest and removes what the previous build wrote that this one did not.
+    mutating func finishOutput() throws {
+        removed = try writer.finish(galleries: galleries.map(\.manifestRecord))
+        let kept = writer.keptChanged
+        if !kept.isEmpty {
+            let shown = kept.prefix(3).joined(separator: ", ")
+            let more = kept.count > 3 ? " and \(kept.count - 3) more" : ""
+            let warning =
+                "Left \(shown)\(more) in place: changed since Vitrine wrote \(kept.count == 1 ? "it" : "them"), "
+                + "so \(kept.count == 1 ? "it is" : "they are") no longer Vitrine's to remove."
+            progress(.warning(warning))
+            totals.warnings.append(warning)
+        }
+    }
+
+    /// Saves where each image URL's file is in the cache, unless the previous build's index said it all already.
+    mutating func saveImageIndex() async throws {
+        guard !galleries.allSatisfy(\.imagesFromSnapshot) else { return }
+        let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
+        let stamps = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.stamps) { first, _ in first } }
+        let newSnapshot = cache.snapshot(of: images, stamps: stamps).encoded()
+        if newSnapshot != (await snapshot.value.bytes) {
+            try? AtomicFile.write(
+                newSnapshot, to: URL(fileURLWithPath: cache.imageSnapshotPath(for: options.output)),
+                temporaryFolder: cache.temporaryFolder)
+        }
+    }
+
+    /// Adds up the galleries' reports and leaves the build state that lets the next build with the same inputs
+    /// end at its second step.
+    mutating func recordBuild() {
+        for var gallery in galleries {
+            let folder = gallery.folder
+            gallery.summary.filesRemoved =
+                removed.filter { path in
+                    path.hasPrefix(folder)
+                        && !galleries.contains { $0.folder.count > folder.count && path.hasPrefix($0.folder) }
+                }.count
+            totals.add(gallery.report)
+        }
+        totals.filesRemoved = removed.count
+        let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
+            gallery.responses.flatMap { responses in all.map { $0 + responses } }
+        }
+        writer.recordState(
+            fingerprint: fingerprint, summary: totals.unchanged, expires: galleries.compactMap(\.nextUpdate).min(),
+            responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
+                && writer.keptChanged.isEmpty
+                ? responses.map(GalleryPipeline.distinct) : nil)
+        outcome = totals
+    }
+}
