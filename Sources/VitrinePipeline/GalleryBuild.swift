@@ -82,7 +82,7 @@ struct GalleryBuild {
 
     /// Ends the build at once when the build state proves that it would change nothing.
     mutating func checkBuildState() {
-        // --frozen proves that the cache alone can rebuild the output, which the output being current does not.
+        // A frozen rebuild proves that the cache alone can rebuild the output, which the output being current does not.
         guard !options.frozen, let state = BuildState.read(atPath: records.state),
             state.isCurrent(
                 fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),

@@ -283,7 +283,7 @@ public struct GalleryPipeline: Sendable {
         summary.warnings.forEach { progress(.warning($0)) }
 
         let urls = Self.imageURLs(of: result)
-        // --frozen proves that the cache alone can rebuild the output, so it takes nothing back from it.
+        // A frozen rebuild proves that the cache alone can rebuild the output, so it takes nothing back from it.
         let recovery = options.frozen ? nil : OutputImageRecovery(survey: await survey(), cache: cache)
         let images = try await step("downloading the images for \(plan.label)") {
             try await ImageDownloader(
@@ -470,7 +470,7 @@ extension GalleryPipeline.Prepared {
     }
 }
 
-/// The build was asked for all or nothing (the CLI's `--strict`) and a gallery lacks something, so the output folder was left as it was.
+/// The build was asked for all or nothing (an all-or-nothing build) and a gallery lacks something, so the output folder was left as it was.
 public struct IncompleteGalleryError: UserFacingError {
     /// What the build found before it stopped.
     public let summary: BuildSummary

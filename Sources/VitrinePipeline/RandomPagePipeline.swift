@@ -108,7 +108,7 @@ struct RandomPageUpdate {
     }
 }
 
-/// The run may not use the network (the CLI's `--offline`), and no image was ever fetched into the output folder.
+/// The run may not use the network (offline), and no image was ever fetched into the output folder.
 public struct NoRandomImageYet: UserFacingError {
     public var sentence: String {
         "No random image has been fetched into this folder yet, and this run may not use the network; run once "
@@ -386,7 +386,7 @@ public struct RandomPagePipeline: Sendable {
         return Self.size(of: root.appendingPathComponent(path)) == record.byteCount || isCached(image)
     }
 
-    /// Whether a file image is in the cache, as `--frozen` needs it.
+    /// Whether a file image is in the cache, as a frozen rebuild needs it.
     private func isCached(_ image: RandomPageState.ShownImage) -> Bool {
         guard image.path != nil else { return true }
         guard let record = Self.record(of: image) else { return false }

@@ -149,7 +149,7 @@ public final class OutputWriter {
         return true
     }
 
-    /// The largest file whose bytes are read to verify it (an image is at most `--max-image-size`, 40 MiB by
+    /// The largest file whose bytes are read to verify it (an image is at most the image size limit, 40 MiB by
     /// default).
     package static let largestVerifiedFile = 1 << 30
 
