@@ -40,6 +40,7 @@ struct GalleryBuild {
     let fingerprint: String
     let records: OutputRecordPaths
 
+    // Set by the steps as they run: a step uses only what the steps before it set.
     /// Held until the build is over.
     var lock: OutputLock?
     var renderer: PageRenderer!

@@ -285,7 +285,7 @@ public struct GalleryPipeline: Sendable {
         let urls = Self.imageURLs(of: result)
         // A frozen rebuild proves that the cache alone can rebuild the output, so it takes nothing back from it.
         let recovery = options.frozen ? nil : OutputImageRecovery(survey: await survey(), cache: cache)
-        let images = try await step("downloading the images for \(plan.label)") {
+        let images = try await step("downloading the images" + Self.of(plan.folder)) {
             try await ImageDownloader(
                 fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
                 snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress
@@ -306,7 +306,7 @@ public struct GalleryPipeline: Sendable {
         summary.imagesFailed = failed.count
         if options.frozen && !failed.isEmpty { throw FrozenBuildError.missing(failed.map { "the image \($0)" }) }
 
-        let (model, views) = try await step("laying out the pages for \(plan.label)") {
+        let (model, views) = try await step("laying out the pages" + Self.of(plan.folder)) {
             let model = GalleryAssembler(
                 itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
             ).assemble(result, images: images.outcomes, notices: notices)
@@ -329,7 +329,7 @@ public struct GalleryPipeline: Sendable {
     ) async throws -> Prepared {
         let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress)
         let stored = RandomPageState.read(in: options.output, folder: plan.folder)
-        let update = try await step("choosing the image of \(plan.folder)") {
+        let update = try await step("choosing the random image" + Self.of(plan.folder)) {
             try await pages.update(
                 plan.source, previous: stored, folder: plan.folder, site: site,
                 options: RandomPageOptions(
@@ -366,6 +366,9 @@ public struct GalleryPipeline: Sendable {
         }
         return hash.finalize().hexString
     }
+
+    /// Which part of a site a step works on, for its name: " of hamburg/", or nothing for a gallery on its own.
+    static func of(_ folder: String) -> String { folder.isEmpty ? "" : " of \(folder)" }
 
     /// Every distinct remote URL the gallery needs, in a stable order.
     static func imageURLs(of result: SourceResult) -> [String] { result.remoteImageURLs }
