@@ -13,8 +13,9 @@ private func withFaults<T>(
     try await withServer(SampleAPIConfiguration(faults: faults), body)
 }
 
-/// Polls `condition` until it holds, for at most `timeout`.
-private func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+/// Polls `condition` until it holds, for at most `timeout`: it returns as soon as it holds, so the bound is generous
+/// enough for a machine busy with the whole suite (5 s was once too short for a request to reach the server).
+private func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
     let deadline = clock.now + timeout
     while !condition() {
         guard clock.now < deadline else {
