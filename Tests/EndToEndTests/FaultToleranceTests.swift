@@ -354,7 +354,13 @@ import VitrineTemplates
         let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 60_000), on: .images)])
         try await stopping(scenario) {
             let running = try VitrineProcess.launch(scenario.arguments())
-            try await Task.sleep(for: .milliseconds(1_500))
+            // Signalled once the run waits on its first image, so its handlers are surely in place: a fixed 1.5 s
+            // was too short for a start beside the whole suite.
+            let waitingSince = ContinuousClock.now
+            while !scenario.server.requests().contains(where: { $0.path.hasSuffix(".jpg") }) {
+                try #require(ContinuousClock.now - waitingSince < .seconds(60), "the run never asked for an image")
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let sent = Date()
             running.send(signal)
             let outcome = try await running.wait()
