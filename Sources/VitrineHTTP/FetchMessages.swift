@@ -78,7 +78,7 @@ public struct RequestQuota: Sendable, Hashable {
 public protocol RequestQuotaLedger: Sendable {
     /// Counts one request of `request` at `now` and returns nil when its quota allows it; otherwise counts nothing
     /// and returns how long until it does.
-    func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration?
+    func take(_ request: FetchRequest, quota: RequestQuota, now: Date) async -> Duration?
 }
 
 /// A complete HTTP response (after redirects) with its body in memory.

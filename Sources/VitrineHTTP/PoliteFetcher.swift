@@ -181,7 +181,7 @@ public final class PoliteFetcher: HTTPFetching {
     /// longest fails at once, saying when the quota allows the next request.
     private func waitForQuota(of request: FetchRequest) async throws(FetchError) {
         guard let quota = request.quota, let quotas else { return }
-        while let wait = quotas.take(request, quota: quota, now: now()) {
+        while let wait = await quotas.take(request, quota: quota, now: now()) {
             guard wait <= policy.maximumWait else {
                 throw .quotaSpent(service: quota.service, rate: quota.rate, seconds: wait.wholeSecondsRoundedUp)
             }

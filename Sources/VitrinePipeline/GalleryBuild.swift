@@ -11,12 +11,12 @@ struct GalleryBuild {
     static var steps: [BuildStep<GalleryBuild>] {
         [
             .init("waiting for the output folder") { try await $0.lockOutput() },
-            .init("checking whether the output is current") { $0.checkBuildState() },
+            .init("checking whether the output is current") { await $0.checkBuildState() },
             .init("compiling the theme") { try $0.compileTheme() },
             .init("looking at the output folder") { try $0.surveyOutput() },
             .init("preparing the galleries") { try await $0.prepareGalleries() },
             .init("opening the output folder") { try await $0.openOutput() },
-            .init("planning the files") { try $0.planFiles() },
+            .init("planning the files") { try await $0.planFiles() },
             .init("rendering the pages") { try $0.renderPages() },
             .init("placing the images") { try $0.placeImages() },
             .init("writing the theme's assets") { try $0.writeAssets() },
@@ -82,10 +82,10 @@ struct GalleryBuild {
     }
 
     /// Ends the build at once when the build state proves that it would change nothing.
-    mutating func checkBuildState() {
+    mutating func checkBuildState() async {
         // A frozen rebuild proves that the cache alone can rebuild the output, which the output being current does not.
         guard !options.frozen, let state = BuildState.read(atPath: records.state),
-            state.isCurrent(
+            await state.isCurrent(
                 fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
                 scheduleNow: scheduleNow)
         else { return }
@@ -106,7 +106,7 @@ struct GalleryBuild {
         if options.frozen && !OutputManifest.isPresent(in: options.output) {
             throw FrozenBuildError.noManifest(folder: options.output.path)
         }
-        survey = Task { [options, records] in OutputFolderSurvey(root: options.output, records: records) }
+        survey = Task { [options, records] in await OutputFolderSurvey(root: options.output, records: records) }
         cache.sweepTemporaryFiles()
         let snapshotPath = cache.imageSnapshotPath(for: options.output)
         snapshot = Task {
@@ -148,7 +148,7 @@ struct GalleryBuild {
     }
 
     /// Declares every file the build writes, before it writes any.
-    mutating func planFiles() throws {
+    mutating func planFiles() async throws {
         siteModel = site.map { site in
             SiteModel(
                 title: site.title,
@@ -172,7 +172,7 @@ struct GalleryBuild {
         if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
             throw InternalInconsistencyError(detail: "two files of the build would be written to \(twice)")
         }
-        try writer.begin(planned: planned)
+        try await writer.begin(planned: planned)
     }
 
     /// Every page whose inputs changed or whose file is not as the previous build left it, with each gallery's

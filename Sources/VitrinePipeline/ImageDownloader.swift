@@ -37,7 +37,7 @@ struct ImageDownloader: Sendable {
     func download(_ urls: [String]) async throws -> Result {
         var result = Result()
         var pending: [String] = []
-        let cached = cache.imageRecords(for: urls, snapshot: snapshot)
+        let cached = await cache.imageRecords(for: urls, snapshot: snapshot)
         result.fromSnapshot = cached.fromSnapshot
         result.stamps = cached.stamps
         for url in urls {

@@ -150,7 +150,7 @@ public struct RandomPagePipeline: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         let writer = try await step("opening the output folder") {
-            try OutputWriter(
+            try await OutputWriter(
                 root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
         }
         cache.sweepTemporaryFiles()
@@ -417,7 +417,7 @@ public struct RandomPagePipeline: Sendable {
         planned += update.files.map(\.path)
         planned += assets.map { "assets/\($0.name)" }
         planned += ["gallery.xml", RandomPageState.fileName]
-        try writer.begin(planned: planned)
+        try await writer.begin(planned: planned)
         for job in update.model.pageJobs {
             try Task.checkCancellation()
             let page = try renderer.render(job, model: document)

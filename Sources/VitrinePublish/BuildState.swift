@@ -43,7 +43,7 @@ package struct BuildState: Equatable {
     /// usable under `policy` at `now`, and no random page is due at `scheduleNow` (the clock of schedules).
     package func isCurrent(
         fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date, scheduleNow: Date
-    ) -> Bool {
+    ) async -> Bool {
         guard fingerprint == self.fingerprint, !policy.refresh else { return false }
         if let expires, scheduleNow >= expires { return false }
         let cached = RootedFiles(root: cache.path)
@@ -53,7 +53,8 @@ package struct BuildState: Equatable {
             else { return false }
         }
         let changed = Atomic<Bool>(false)
-        CoreSplit.forEachPart(of: files.count, threshold: 1024) { part in
+        let files = files
+        await CoreSplit.mapParts(of: files.count, threshold: 1024) { part in
             let written = RootedFiles(root: output.path)
             for file in files[part] {
                 if changed.load(ordering: .relaxed) { return }

@@ -48,8 +48,8 @@ public final class OutputWriter {
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind. `records` says where the cache keeps its records of
     /// the folder (the build state, removed before the first change, and the verified stamps).
-    public convenience init(root: URL, force: Bool = false, records: OutputRecordPaths? = nil) throws {
-        try self.init(survey: OutputFolderSurvey(root: root, records: records), force: force, records: records)
+    public convenience init(root: URL, force: Bool = false, records: OutputRecordPaths? = nil) async throws {
+        try self.init(survey: await OutputFolderSurvey(root: root, records: records), force: force, records: records)
     }
 
     /// A writer for the folder `survey` looked at; see ``init(root:force:records:)``.
@@ -90,10 +90,10 @@ public final class OutputWriter {
     /// file no manifest lists, a symbolic link, a folder) stops the run unless `force`, and a symbolic link on
     /// the way to a path stops it even then; the journal lists the new paths from the first change on, so that a
     /// run killed half-way leaves nothing the next run would not own.
-    public func begin(planned paths: [String]) throws {
+    public func begin(planned paths: [String]) async throws {
         for path in paths { try Self.check(path) }
         let unknown = paths.filter { found[$0] == nil }
-        found.merge(Self.entries(of: unknown, under: files.root)) { surveyed, _ in surveyed }
+        found.merge(await Self.entries(of: unknown, under: files.root)) { surveyed, _ in surveyed }
         var foreign: [String] = []
         for path in paths {
             switch found[path] ?? .missing {
@@ -162,17 +162,16 @@ public final class OutputWriter {
     }
 
     /// What is at `paths` under `root`, split over the processor's cores when there are thousands.
-    fileprivate static func entries(of paths: [String], under root: String) -> [String: RootedFiles.Entry] {
-        let entries = Mutex<[String: RootedFiles.Entry]>([:])
-        CoreSplit.forEachPart(of: paths.count, threshold: 1024) { part in
+    fileprivate static func entries(of paths: [String], under root: String) async -> [String: RootedFiles.Entry] {
+        let parts = await CoreSplit.mapParts(of: paths.count, threshold: 1024) { part in
             let files = RootedFiles(root: root)
             var found: [String: RootedFiles.Entry] = [:]
             for path in paths[part] {
                 found[path] = files.entry(path)
             }
-            entries.withLock { $0.merge(found) { first, _ in first } }
+            return found
         }
-        return entries.withLock { $0 }
+        return parts.reduce(into: [:]) { entries, part in entries.merge(part) { first, _ in first } }
     }
 
     /// Writes `bytes` at `relativePath` unless the file already holds exactly them; returns whether it wrote.
@@ -441,7 +440,7 @@ package struct OutputFolderSurvey: Sendable {
     let entries: [String: RootedFiles.Entry]
     let verified: VerifiedFiles
 
-    package init(root: URL, records: OutputRecordPaths? = nil) {
+    package init(root: URL, records: OutputRecordPaths? = nil) async {
         self.root = root.standardizedFileURL
         let read = OutputManifest.readChecked(in: self.root)
         let manifest = try? read.get()
@@ -463,7 +462,8 @@ package struct OutputFolderSurvey: Sendable {
         previousFiles = files
         previousGalleries = manifest?.galleries ?? []
         let rootPath = self.root.path
-        entries = OutputWriter.entries(of: previousFiles.keys.filter(OutputWriter.isWritable), under: rootPath)
+        entries = await OutputWriter.entries(
+            of: previousFiles.keys.filter(OutputWriter.isWritable), under: rootPath)
         verified = records.flatMap { VerifiedFiles.read(atPath: $0.verified) } ?? VerifiedFiles()
         TemporaryFileSweeper.sweep(self.root)
     }

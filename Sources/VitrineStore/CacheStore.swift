@@ -211,10 +211,12 @@ public struct CacheStore: Sendable {
     }
 
     /// The image last downloaded from `url`, if its bytes are still in the cache and whole.
-    public func imageRecord(for url: String) -> ImageRecord? { imageRecords(for: [url]).records[url] }
+    public func imageRecord(for url: String) -> ImageRecord? {
+        lookUpImages([(url, SHA256Hasher.hex(of: url))]).records[url]
+    }
 
     /// Cached images found for a list of URLs.
-    package struct ImageLookup {
+    package struct ImageLookup: Sendable {
         package var records: [String: ImageRecord] = [:]
         /// The stamp each image's bytes had when they were verified, by the image's SHA-256.
         package var stamps: [String: FileStamp] = [:]
@@ -226,7 +228,7 @@ public struct CacheStore: Sendable {
     /// taken as it is while its folders are unchanged and its image has the stamp it was verified with, the others
     /// are each looked up from their open shard folder (and their bytes verified when their stamp changed), and
     /// thousands of URLs are split over the processor's cores.
-    package func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) -> ImageLookup {
+    package func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) async -> ImageLookup {
         var lookup = ImageLookup()
         var missing: [(url: String, digest: String)] = []
         var unchanged: [String: Bool] = [:]
@@ -250,16 +252,12 @@ public struct CacheStore: Sendable {
             }
         }
         lookup.fromSnapshot = lookup.records.count
-        let found = Mutex(lookup)
         let lookups = missing
-        CoreSplit.forEachPart(of: lookups.count, threshold: 512) { part in
-            let looked = lookUpImages(lookups[part])
-            found.withLock {
-                $0.records.merge(looked.records) { first, _ in first }
-                $0.stamps.merge(looked.stamps) { first, _ in first }
-            }
+        for looked in await CoreSplit.mapParts(of: lookups.count, threshold: 512, { lookUpImages(lookups[$0]) }) {
+            lookup.records.merge(looked.records) { first, _ in first }
+            lookup.stamps.merge(looked.stamps) { first, _ in first }
         }
-        return found.withLock { $0 }
+        return lookup
     }
 
     /// A snapshot of `records` (by image URL), of the stamps their bytes were verified with (`stamps`, by SHA-256)

@@ -6,7 +6,8 @@ import VitrineHTTP
 /// The cache's count of the requests made against each ``RequestQuota``, shared by every run that uses the cache,
 /// concurrent ones included: `quotas/<service>-<digest of the key>.times` holds the time of each request still
 /// inside the window, one a line, in milliseconds since 1970. The folder is locked with `flock` while a count is
-/// read and rewritten, and the file is replaced by a rename, so a killed run leaves the old count or the new one.
+/// read and rewritten (a run that finds it locked waits by suspending, not by blocking its thread), and the file is
+/// replaced by a rename, so a killed run leaves the old count or the new one.
 /// A ledger that cannot be read or written counts nothing and allows the request: the API still has the last word.
 public struct QuotaLedger: RequestQuotaLedger {
     public let cache: CacheStore
@@ -24,7 +25,7 @@ public struct QuotaLedger: RequestQuotaLedger {
         return folder.appendingPathComponent("\(service)-\(digest.hexString.prefix(32)).times")
     }
 
-    public func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration? {
+    public func take(_ request: FetchRequest, quota: RequestQuota, now: Date) async -> Duration? {
         guard let file = file(for: request, quota: quota) else { return nil }
         let openFolder = { () throws(Errno) in try SystemCall.open(self.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
@@ -39,7 +40,7 @@ public struct QuotaLedger: RequestQuotaLedger {
             return nil
         }
         defer { SystemCall.close(lock) }
-        guard (try? SystemCall.run({ flock(lock, LOCK_EX) })) != nil else { return nil }
+        guard await Self.lock(lock) else { return nil }
         let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let (seconds, attoseconds) = quota.window.components
         let windowMilliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
@@ -56,6 +57,20 @@ public struct QuotaLedger: RequestQuotaLedger {
         let text = times.map(String.init).joined(separator: "\n") + "\n"
         try? AtomicFile.write(Array(text.utf8), to: file, temporaryFolder: cache.temporaryFolder)
         return nil
+    }
+
+    /// Locks the folder open as `descriptor`, waiting while another run holds it; false when it cannot be locked
+    /// or the task is cancelled while it waits.
+    private static func lock(_ descriptor: Int32) async -> Bool {
+        while true {
+            do {
+                try SystemCall.run { flock(descriptor, LOCK_EX | LOCK_NB) }
+                return true
+            } catch  where error != .wouldBlock {
+                return false
+            } catch {}
+            do { try await Task.sleep(for: .milliseconds(1)) } catch { return false }
+        }
     }
 
     /// The times a ledger file holds; lines that are not a time are left out, and a missing file holds none.

@@ -186,7 +186,7 @@ import VitrineTestSupport
         let waits: Mutex<[Duration]>
         let takes = Mutex(0)
         init(_ waits: [Duration]) { self.waits = Mutex(waits) }
-        func take(_ request: FetchRequest, quota: RequestQuota, now: Date) -> Duration? {
+        func take(_ request: FetchRequest, quota: RequestQuota, now: Date) async -> Duration? {
             takes.withLock { $0 += 1 }
             return waits.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         }

@@ -184,7 +184,7 @@ import Testing
         }
         let engine = try #require(used)
         await #expect(throws: FetchError.cancelled) { try await engine.fetch(FetchRequest(url: "http://127.0.0.1:1/")) }
-        let count = try await withTransferEngine { engine in engine.statistics.transfers }
+        let count = await withTransferEngine { engine in engine.statistics.transfers }
         #expect(count == 0)
     }
 

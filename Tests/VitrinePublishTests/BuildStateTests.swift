@@ -49,15 +49,13 @@ import VitrineTestSupport
 
     func isCurrent(
         _ state: BuildState, fingerprint: String = "f1", policy: CachePolicy = CachePolicy(), hoursLater: Double = 1
-    )
-        -> Bool
-    {
+    ) async -> Bool {
         let now = fetched.addingTimeInterval(hoursLater * 3600)
-        return state.isCurrent(
+        return await state.isCurrent(
             fingerprint: fingerprint, output: output.url, cache: cache.url, policy: policy, now: now, scheduleNow: now)
     }
 
-    @Test func readsBackWhatItWrites() throws {
+    @Test func readsBackWhatItWrites() async throws {
         var state = try state()
         let bytes = try #require(state.encoded())
         #expect(BuildState(bytes: bytes) == state)
@@ -67,12 +65,12 @@ import VitrineTestSupport
         #expect(BuildState(bytes: try #require(state.encoded())) == state)
     }
 
-    @Test func aStateThatExpiresIsCurrentOnlyUntilThen() throws {
+    @Test func aStateThatExpiresIsCurrentOnlyUntilThen() async throws {
         var state = try state()
         state.expires = fetched.addingTimeInterval(3600 + 600)
-        #expect(isCurrent(state, hoursLater: 1))
-        #expect(!isCurrent(state, hoursLater: 1 + 10.0 / 60), "a random page is due: the build has work to do")
-        #expect(!isCurrent(state, hoursLater: 2))
+        #expect(await isCurrent(state, hoursLater: 1))
+        #expect(await !isCurrent(state, hoursLater: 1 + 10.0 / 60), "a random page is due: the build has work to do")
+        #expect(await !isCurrent(state, hoursLater: 2))
     }
 
     @Test(arguments: [
@@ -88,36 +86,36 @@ import VitrineTestSupport
         #expect(BuildState(bytes: Array(text.utf8)) == nil)
     }
 
-    @Test func aPathThatWouldBreakTheLineFormatLeavesNoState() throws {
+    @Test func aPathThatWouldBreakTheLineFormatLeavesNoState() async throws {
         var state = try state()
         state.files.append(.init(path: "two\nlines.html", stamp: state.files[0].stamp))
         #expect(state.encoded() == nil)
     }
 
-    @Test func holdsWhileNothingChanged() throws {
-        #expect(isCurrent(try state()))
+    @Test func holdsWhileNothingChanged() async throws {
+        #expect(await isCurrent(try state()))
     }
 
-    @Test func anotherFingerprintOrAskingAgainSendsTheBuildTheLongWay() throws {
+    @Test func anotherFingerprintOrAskingAgainSendsTheBuildTheLongWay() async throws {
         let state = try state()
-        #expect(!isCurrent(state, fingerprint: "f2"))
-        #expect(!isCurrent(state, policy: CachePolicy(refresh: true)))
+        #expect(await !isCurrent(state, fingerprint: "f2"))
+        #expect(await !isCurrent(state, policy: CachePolicy(refresh: true)))
     }
 
-    @Test func aResponsePastItsFreshnessOnlyHoldsOffline() throws {
+    @Test func aResponsePastItsFreshnessOnlyHoldsOffline() async throws {
         let state = try state()
-        #expect(!isCurrent(state, hoursLater: 25))
-        #expect(isCurrent(state, policy: CachePolicy(offline: true), hoursLater: 25))
+        #expect(await !isCurrent(state, hoursLater: 25))
+        #expect(await isCurrent(state, policy: CachePolicy(offline: true), hoursLater: 25))
     }
 
-    @Test func aResponseTheCacheReplacedSendsTheBuildTheLongWay() throws {
+    @Test func aResponseTheCacheReplacedSendsTheBuildTheLongWay() async throws {
         let state = try state()
         try put("{\"hits\":[1]}", "responses/ab/abcd.json", in: cache)
-        #expect(!isCurrent(state))
+        #expect(await !isCurrent(state))
     }
 
     @Test(arguments: ["removed", "replaced with the same size", "touched"])
-    func anOutputFileThatChangedSendsTheBuildTheLongWay(change: String) throws {
+    func anOutputFileThatChangedSendsTheBuildTheLongWay(change: String) async throws {
         let state = try state()
         let page = output.url.appendingPathComponent("items/1.html")
         switch change {
@@ -127,30 +125,30 @@ import VitrineTestSupport
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: page.path)
         }
-        #expect(!isCurrent(state))
+        #expect(await !isCurrent(state))
     }
 
-    @Test func theWriterRemovesItBeforeItsFirstChangeAndRecordsTheNewOne() throws {
+    @Test func theWriterRemovesItBeforeItsFirstChangeAndRecordsTheNewOne() async throws {
         let statePath = cache.url.appendingPathComponent("builds/state").path
         let records = OutputRecordPaths(
             state: statePath, verified: cache.url.appendingPathComponent("builds/verified").path,
             temporaryFolder: cache.url)
-        var writer = try OutputWriter(root: output.url, records: records)
-        try writer.begin(planned: ["index.html"])
+        var writer = try await OutputWriter(root: output.url, records: records)
+        try await writer.begin(planned: ["index.html"])
         try writer.write(Array("one".utf8), to: "index.html")
         try writer.finish()
         writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let first = try #require(BuildState.read(atPath: statePath))
         #expect(first.files.map(\.path) == ["index.html", OutputManifest.fileName])
         #expect(
-            first.isCurrent(
+            await first.isCurrent(
                 fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date(),
                 scheduleNow: Date()))
         let recorded = FileStamp.of(statePath)
 
         // Nothing to change: the state stays as it was, not even rewritten.
-        writer = try OutputWriter(root: output.url, records: records)
-        try writer.begin(planned: ["index.html"])
+        writer = try await OutputWriter(root: output.url, records: records)
+        try await writer.begin(planned: ["index.html"])
         #expect(try !writer.write(Array("one".utf8), to: "index.html"))
         try writer.finish()
         #expect(FileStamp.of(statePath) == recorded)
@@ -158,8 +156,8 @@ import VitrineTestSupport
         #expect(FileStamp.of(statePath) == recorded)
 
         // The first change removes it, before the new bytes are in place (as a run killed there would leave it).
-        writer = try OutputWriter(root: output.url, records: records)
-        try writer.begin(planned: ["index.html"])
+        writer = try await OutputWriter(root: output.url, records: records)
+        try await writer.begin(planned: ["index.html"])
         try writer.write(Array("two".utf8), to: "index.html")
         #expect(FileStamp.of(statePath) == nil)
         try writer.finish()
@@ -167,20 +165,20 @@ import VitrineTestSupport
         #expect(BuildState.read(atPath: statePath)?.fingerprint == "f2")
 
         // A build that cannot stand on its cache alone (an answer not cached as served) leaves none.
-        writer = try OutputWriter(root: output.url, records: records)
-        try writer.begin(planned: ["index.html"])
+        writer = try await OutputWriter(root: output.url, records: records)
+        try await writer.begin(planned: ["index.html"])
         try writer.finish()
         writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: nil)
         #expect(FileStamp.of(statePath) == nil)
     }
 
-    @Test func aFileChangedDuringTheBuildIsNotRecordedAsCurrent() throws {
+    @Test func aFileChangedDuringTheBuildIsNotRecordedAsCurrent() async throws {
         let statePath = cache.url.appendingPathComponent("builds/state").path
         let records = OutputRecordPaths(
             state: statePath, verified: cache.url.appendingPathComponent("builds/verified").path,
             temporaryFolder: cache.url)
-        var writer = try OutputWriter(root: output.url, records: records)
-        try writer.begin(planned: ["index.html", "images/a.jpg"])
+        var writer = try await OutputWriter(root: output.url, records: records)
+        try await writer.begin(planned: ["index.html", "images/a.jpg"])
         try writer.write(Array("one".utf8), to: "index.html", inputs: "i1")
         try put("jpeg", "images/source.jpg", in: cache)
         try writer.placeImage(
@@ -192,8 +190,8 @@ import VitrineTestSupport
 
         // The next build takes the stamps it records from what it found at `begin`; someone replaces both files
         // after that, with the same sizes, while the build runs.
-        writer = try OutputWriter(root: output.url, records: records)
-        try writer.begin(planned: ["index.html", "images/a.jpg"])
+        writer = try await OutputWriter(root: output.url, records: records)
+        try await writer.begin(planned: ["index.html", "images/a.jpg"])
         try put("two", "index.html", in: output)
         try put("JPEG", "images/a.jpg", in: output)
         #expect(writer.keep("index.html", inputs: "i1"))
@@ -206,7 +204,7 @@ import VitrineTestSupport
         writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let state = try #require(BuildState.read(atPath: statePath))
         #expect(
-            !state.isCurrent(
+            await !state.isCurrent(
                 fingerprint: "f1", output: output.url, cache: cache.url, policy: .init(), now: Date(),
                 scheduleNow: Date()))
     }

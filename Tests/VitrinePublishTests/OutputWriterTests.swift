@@ -10,17 +10,17 @@ import VitrineTestSupport
         try AtomicFile.write(Array(text.utf8), to: folder.url.appendingPathComponent(path))
     }
 
-    @Test func leavesUnchangedFilesAlone() throws {
+    @Test func leavesUnchangedFilesAlone() async throws {
         let folder = try TemporaryFolder()
-        var writer = try OutputWriter(root: folder.url)
-        try writer.begin(planned: ["items/1.html"])
+        var writer = try await OutputWriter(root: folder.url)
+        try await writer.begin(planned: ["items/1.html"])
         #expect(try writer.write(Array("a".utf8), to: "items/1.html"))
         try writer.finish()
         let file = folder.url.appendingPathComponent("items/1.html")
         let before = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
-        Thread.sleep(forTimeInterval: 0.02)
-        writer = try OutputWriter(root: folder.url)
-        try writer.begin(planned: ["items/1.html"])
+        try await Task.sleep(for: .milliseconds(20))
+        writer = try await OutputWriter(root: folder.url)
+        try await writer.begin(planned: ["items/1.html"])
         #expect(try !writer.write(Array("a".utf8), to: "items/1.html"))
         let after = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         #expect(before == after)
@@ -28,58 +28,60 @@ import VitrineTestSupport
     }
 
     @Test(arguments: ["../escape.html", "/etc/x", "a/../../b", "", "a//b", "./a", ".vitrine-manifest.json"])
-    func refusesPathsOutsideTheFolder(path: String) throws {
+    func refusesPathsOutsideTheFolder(path: String) async throws {
         let folder = try TemporaryFolder()
-        #expect(throws: FileWriteError.self) { try OutputWriter(root: folder.url).write([1], to: path) }
+        await #expect(throws: FileWriteError.self) { try await OutputWriter(root: folder.url).write([1], to: path) }
     }
 
-    @Test func refusesAFolderHoldingSomeoneElsesFiles() throws {
+    @Test func refusesAFolderHoldingSomeoneElsesFiles() async throws {
         let folder = try TemporaryFolder()
         try write("my notes", "notes.txt", in: folder)
-        #expect {
-            try OutputWriter(root: folder.url)
+        await #expect {
+            try await OutputWriter(root: folder.url)
         } throws: { error in
             (error as? OutputOwnershipError)?.sentence.contains("notes.txt") == true
         }
-        let forced = try OutputWriter(root: folder.url, force: true)
-        try forced.begin(planned: ["index.html"])
+        let forced = try await OutputWriter(root: folder.url, force: true)
+        try await forced.begin(planned: ["index.html"])
         try forced.write(Array("x".utf8), to: "index.html")
         try forced.finish()
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("notes.txt").path))
     }
 
-    @Test func acceptsAFolderWithOnlyAReadmeAndHiddenFilesButNeverTouchesThem() throws {
+    @Test func acceptsAFolderWithOnlyAReadmeAndHiddenFilesButNeverTouchesThem() async throws {
         let folder = try TemporaryFolder()
         try write("about", "README.md", in: folder)
         try write("*", ".gitignore", in: folder)
-        let writer = try OutputWriter(root: folder.url)
-        try writer.begin(planned: ["index.html"])
+        let writer = try await OutputWriter(root: folder.url)
+        try await writer.begin(planned: ["index.html"])
         try writer.write(Array("x".utf8), to: "index.html")
         #expect(try writer.finish().isEmpty)
         #expect(try String(contentsOf: folder.url.appendingPathComponent("README.md"), encoding: .utf8) == "about")
     }
 
-    @Test func refusesToReplaceAFileItDidNotWrite() throws {
+    @Test func refusesToReplaceAFileItDidNotWrite() async throws {
         let folder = try TemporaryFolder()
-        let writer = try OutputWriter(root: folder.url)
-        try writer.begin(planned: ["index.html"])
+        let writer = try await OutputWriter(root: folder.url)
+        try await writer.begin(planned: ["index.html"])
         try writer.write(Array("x".utf8), to: "index.html")
         try writer.finish()
         try write("mine", "page-2.html", in: folder)
-        let next = try OutputWriter(root: folder.url)
-        #expect(throws: OutputOwnershipError.self) { try next.begin(planned: ["index.html", "page-2.html"]) }
+        let next = try await OutputWriter(root: folder.url)
+        await #expect(throws: OutputOwnershipError.self) {
+            try await next.begin(planned: ["index.html", "page-2.html"])
+        }
     }
 
-    @Test func removesOnlyWhatItWroteBefore() throws {
+    @Test func removesOnlyWhatItWroteBefore() async throws {
         let folder = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["items/a.html", "items/b.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["items/a.html", "items/b.html"])
         try first.write(Array("a".utf8), to: "items/a.html")
         try first.write(Array("b".utf8), to: "items/b.html")
         try first.finish()
         try write("keep", "items/user.html", in: folder)
-        let second = try OutputWriter(root: folder.url)
-        try second.begin(planned: ["items/a.html"])
+        let second = try await OutputWriter(root: folder.url)
+        try await second.begin(planned: ["items/a.html"])
         try second.write(Array("a".utf8), to: "items/a.html")
         #expect(try second.finish() == ["items/b.html"])
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("items/user.html").path))
@@ -87,18 +89,18 @@ import VitrineTestSupport
         #expect(manifest.files == [.init(path: "items/a.html", sha256: SHA256Hasher.hex(of: "a"), size: 1)])
     }
 
-    @Test func aFileWrittenFromTheSameInputsIsKeptWithoutRendering() throws {
+    @Test func aFileWrittenFromTheSameInputsIsKeptWithoutRendering() async throws {
         let folder = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["a.html", "b.html", "c.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["a.html", "b.html", "c.html"])
         try first.write(Array("a".utf8), to: "a.html", inputs: "in-a")
         try first.write(Array("b".utf8), to: "b.html", inputs: "in-b")
         try first.write(Array("c".utf8), to: "c.html", inputs: "in-c")
         try first.finish()
         try write("changed by hand", "c.html", in: folder)
 
-        let second = try OutputWriter(root: folder.url)
-        try second.begin(planned: ["a.html", "b.html", "c.html"])
+        let second = try await OutputWriter(root: folder.url)
+        try await second.begin(planned: ["a.html", "b.html", "c.html"])
         #expect(second.keep("a.html", inputs: "in-a"))
         #expect(!second.keep("b.html", inputs: "in-b-changed"))
         #expect(!second.keep("c.html", inputs: "in-c"), "a file that changed is rendered again")
@@ -110,17 +112,17 @@ import VitrineTestSupport
         #expect(manifest.files.map(\.inputs) == ["in-a", "in-b-changed", "in-c"])
     }
 
-    @Test func removingAFoldersLastFileRemovesTheFolderButNotOneThatHoldsMore() throws {
+    @Test func removingAFoldersLastFileRemovesTheFolderButNotOneThatHoldsMore() async throws {
         let folder = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["gone/items/a.html", "kept/items/b.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["gone/items/a.html", "kept/items/b.html"])
         try first.write(Array("a".utf8), to: "gone/items/a.html")
         try first.write(Array("b".utf8), to: "kept/items/b.html")
         try first.finish()
         try write("mine", "kept/notes.txt", in: folder)
 
-        let second = try OutputWriter(root: folder.url)
-        try second.begin(planned: [])
+        let second = try await OutputWriter(root: folder.url)
+        try await second.begin(planned: [])
         #expect(try second.finish() == ["gone/items/a.html", "kept/items/b.html"])
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("gone").path))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("kept/items").path))
@@ -129,10 +131,10 @@ import VitrineTestSupport
 
     /// Found by scripts/chaos: a run killed after removing a dropped gallery's last file, before its folder, left
     /// the empty folder for good, since the next run found no file there to remove.
-    @Test func aFolderEmptiedByAKilledRunIsRemovedByTheNext() throws {
+    @Test func aFolderEmptiedByAKilledRunIsRemovedByTheNext() async throws {
         let folder = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["random/index.html", "random/random.json", "kept/a.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["random/index.html", "random/random.json", "kept/a.html"])
         for path in ["random/index.html", "random/random.json", "kept/a.html"] {
             try first.write(Array(path.utf8), to: path)
         }
@@ -141,15 +143,15 @@ import VitrineTestSupport
         for path in ["random/index.html", "random/random.json"] {
             try FileManager.default.removeItem(at: folder.url.appendingPathComponent(path))
         }
-        let second = try OutputWriter(root: folder.url)
-        try second.begin(planned: ["kept/a.html"])
+        let second = try await OutputWriter(root: folder.url)
+        try await second.begin(planned: ["kept/a.html"])
         try second.write(Array("kept/a.html".utf8), to: "kept/a.html")
         #expect(try second.finish() == [])
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("random").path))
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("kept/a.html").path))
     }
 
-    @Test func aManifestOfAnEarlierVersionWithoutGalleriesIsStillRead() throws {
+    @Test func aManifestOfAnEarlierVersionWithoutGalleriesIsStillRead() async throws {
         let folder = try TemporaryFolder()
         try write(
             #"{"files":[{"path":"index.html","sha256":"ab"}],"generator":"Vitrine 0.1.0"}"#, OutputManifest.fileName,
@@ -159,38 +161,38 @@ import VitrineTestSupport
         #expect(manifest.galleries == [])
     }
 
-    @Test func aRunKilledAfterItsFirstChangeLeavesFilesTheNextRunOwns() throws {
+    @Test func aRunKilledAfterItsFirstChangeLeavesFilesTheNextRunOwns() async throws {
         let folder = try TemporaryFolder()
-        let killed = try OutputWriter(root: folder.url)
-        try killed.begin(planned: ["index.html", "items/1.html"])
+        let killed = try await OutputWriter(root: folder.url)
+        try await killed.begin(planned: ["index.html", "items/1.html"])
         try killed.write(Array("half".utf8), to: "index.html")
         try killed.write(Array("one".utf8), to: "items/1.html")
         #expect(OutputJournal.isPresent(in: folder.url))
-        let next = try OutputWriter(root: folder.url)
+        let next = try await OutputWriter(root: folder.url)
         #expect(next.interrupted)
-        try next.begin(planned: ["index.html"])
+        try await next.begin(planned: ["index.html"])
         try next.write(Array("whole".utf8), to: "index.html")
         #expect(try next.finish() == ["items/1.html"])
         #expect(try String(contentsOf: folder.url.appendingPathComponent("index.html"), encoding: .utf8) == "whole")
         #expect(!OutputJournal.isPresent(in: folder.url))
-        #expect(try OutputWriter(root: folder.url).interrupted == false)
+        #expect(try await OutputWriter(root: folder.url).interrupted == false)
     }
 
     /// Finding 1 of the hostile pass: a page rewritten by a killed run with bytes of the same size was kept.
-    @Test func aFileReplacedWithTheSameSizeIsNeverKept() throws {
+    @Test func aFileReplacedWithTheSameSizeIsNeverKept() async throws {
         let folder = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["items/5.html", "items/6.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["items/5.html", "items/6.html"])
         try first.write(Array("Image 5 of 400".utf8), to: "items/5.html", inputs: "in-5")
         try first.write(Array("Image 6 of 400".utf8), to: "items/6.html", inputs: "in-6")
         try first.finish()
         // A later run, stopped half-way, replaced one page with one of the same size and left the manifest.
-        let killed = try OutputWriter(root: folder.url)
-        try killed.begin(planned: ["items/5.html", "items/6.html"])
+        let killed = try await OutputWriter(root: folder.url)
+        try await killed.begin(planned: ["items/5.html", "items/6.html"])
         try killed.write(Array("Image 5 of 600".utf8), to: "items/5.html", inputs: "in-5-of-600")
 
-        let next = try OutputWriter(root: folder.url)
-        try next.begin(planned: ["items/5.html", "items/6.html"])
+        let next = try await OutputWriter(root: folder.url)
+        try await next.begin(planned: ["items/5.html", "items/6.html"])
         #expect(!next.keep("items/5.html", inputs: "in-5"), "its bytes no longer hash to the manifest's digest")
         #expect(next.keep("items/6.html", inputs: "in-6"))
         try next.write(Array("Image 5 of 400".utf8), to: "items/5.html", inputs: "in-5")
@@ -202,16 +204,16 @@ import VitrineTestSupport
         }
     }
 
-    @Test func aFileChangedSinceItWasWrittenIsNotRemoved() throws {
+    @Test func aFileChangedSinceItWasWrittenIsNotRemoved() async throws {
         let folder = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["a.html", "b.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["a.html", "b.html"])
         try first.write(Array("a".utf8), to: "a.html")
         try first.write(Array("b".utf8), to: "b.html")
         try first.finish()
         try write("the user's own words", "b.html", in: folder)
-        let second = try OutputWriter(root: folder.url)
-        try second.begin(planned: ["a.html"])
+        let second = try await OutputWriter(root: folder.url)
+        try await second.begin(planned: ["a.html"])
         try second.write(Array("a".utf8), to: "a.html")
         #expect(try second.finish() == [])
         #expect(second.keptChanged == ["b.html"])
@@ -220,11 +222,11 @@ import VitrineTestSupport
                 == "the user's own words")
     }
 
-    @Test func neverWritesOrDeletesThroughALinkedFolderEvenWithForce() throws {
+    @Test func neverWritesOrDeletesThroughALinkedFolderEvenWithForce() async throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["index.html", "items/a.html", "items/b.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["index.html", "items/a.html", "items/b.html"])
         for path in ["index.html", "items/a.html", "items/b.html"] { try first.write(Array(path.utf8), to: path) }
         try first.finish()
         // Someone swaps the folder for a link to files of theirs with the same names.
@@ -234,10 +236,12 @@ import VitrineTestSupport
         try FileManager.default.createSymbolicLink(
             at: folder.url.appendingPathComponent("items"), withDestinationURL: elsewhere.url)
         for force in [false, true] {
-            let writer = try OutputWriter(root: folder.url, force: force)
-            #expect(throws: FileWriteError.self) { try writer.begin(planned: ["index.html", "items/a.html"]) }
-            let dropping = try OutputWriter(root: folder.url, force: force)
-            try dropping.begin(planned: ["index.html"])
+            let writer = try await OutputWriter(root: folder.url, force: force)
+            await #expect(throws: FileWriteError.self) {
+                try await writer.begin(planned: ["index.html", "items/a.html"])
+            }
+            let dropping = try await OutputWriter(root: folder.url, force: force)
+            try await dropping.begin(planned: ["index.html"])
             try dropping.write(Array("index.html".utf8), to: "index.html")
             #expect(try dropping.finish() == [], "nothing listed is removed through the link")
         }
@@ -245,23 +249,23 @@ import VitrineTestSupport
         #expect(try String(contentsOf: elsewhere.url.appendingPathComponent("b.html"), encoding: .utf8) == "precious b")
     }
 
-    @Test func aLinkInPlaceOfAFileIsForeignAndNeverWrittenThrough() throws {
+    @Test func aLinkInPlaceOfAFileIsForeignAndNeverWrittenThrough() async throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()
         try write("precious", "target.html", in: elsewhere)
-        let first = try OutputWriter(root: folder.url)
-        try first.begin(planned: ["index.html"])
+        let first = try await OutputWriter(root: folder.url)
+        try await first.begin(planned: ["index.html"])
         try first.write(Array("x".utf8), to: "index.html")
         try first.finish()
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("index.html"))
         try FileManager.default.createSymbolicLink(
             at: folder.url.appendingPathComponent("index.html"),
             withDestinationURL: elsewhere.url.appendingPathComponent("target.html"))
-        #expect(throws: OutputOwnershipError.self) {
-            try OutputWriter(root: folder.url).begin(planned: ["index.html"])
+        await #expect(throws: OutputOwnershipError.self) {
+            try await OutputWriter(root: folder.url).begin(planned: ["index.html"])
         }
-        let forced = try OutputWriter(root: folder.url, force: true)
-        try forced.begin(planned: ["index.html"])
+        let forced = try await OutputWriter(root: folder.url, force: true)
+        try await forced.begin(planned: ["index.html"])
         try forced.write(Array("y".utf8), to: "index.html")
         try forced.finish()
         #expect(
@@ -270,19 +274,19 @@ import VitrineTestSupport
     }
 
     @Test(arguments: ["{\"files\": [", "not json", "{\"generator\": 1}"])
-    func aDamagedManifestIsReportedAsDamaged(text: String) throws {
+    func aDamagedManifestIsReportedAsDamaged(text: String) async throws {
         let folder = try TemporaryFolder()
         try write("x", "index.html", in: folder)
         try write(text, OutputManifest.fileName, in: folder)
-        #expect {
-            try OutputWriter(root: folder.url)
+        await #expect {
+            try await OutputWriter(root: folder.url)
         } throws: { error in
             (error as? OutputManifestDamagedError)?.sentence.contains("rebuild it forced") == true
         }
-        #expect(throws: Never.self) { try OutputWriter(root: folder.url, force: true) }
+        await #expect(throws: Never.self) { try await OutputWriter(root: folder.url, force: true) }
     }
 
-    @Test func sweepsOnlyOrphanedTemporaryFiles() throws {
+    @Test func sweepsOnlyOrphanedTemporaryFiles() async throws {
         let folder = try TemporaryFolder()
         try write("x", "items/.a.html.vitrine-999999999-12", in: folder)
         try write("x", ".index.html.vitrine-\(getpid())-5", in: folder)

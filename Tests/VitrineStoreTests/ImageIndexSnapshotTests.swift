@@ -36,8 +36,8 @@ import VitrineTestSupport
     }
 
     /// The stamps the cache verified the images of `records` with.
-    func stamps(_ cache: CacheStore, _ records: [String: CacheStore.ImageRecord]) -> [String: FileStamp] {
-        cache.imageRecords(for: Array(records.keys)).stamps
+    func stamps(_ cache: CacheStore, _ records: [String: CacheStore.ImageRecord]) async -> [String: FileStamp] {
+        await cache.imageRecords(for: Array(records.keys)).stamps
     }
 
     func indexFile(of url: String, in folder: TemporaryFolder) -> String {
@@ -45,9 +45,9 @@ import VitrineTestSupport
         return folder.url.appendingPathComponent("urls/\(digest.prefix(2))/\(digest).json").path
     }
 
-    @Test func readsBackWhatItWrites() throws {
+    @Test func readsBackWhatItWrites() async throws {
         let (folder, cache, records) = try cache(with: 20)
-        var snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        var snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         let sha = String(repeating: "0f", count: 32)
         snapshot.records[String(repeating: "a1", count: 32)] = CacheStore.ImageRecord(
             sha256: sha, format: .webp, byteCount: 7, width: nil, height: nil)
@@ -70,10 +70,10 @@ import VitrineTestSupport
         #expect(ImageIndexSnapshot(bytes: Array(text.utf8)) == nil)
     }
 
-    @Test func unchangedFoldersAreTakenWithoutOpeningTheirEntries() throws {
+    @Test func unchangedFoldersAreTakenWithoutOpeningTheirEntries() async throws {
         let (folder, cache, records) = try cache(with: 30)
-        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
-        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records == records && lookup.fromSnapshot == 30)
 
         // An entry rewritten in place, which the cache itself never does, leaves its folder's stamp as it was: the
@@ -82,18 +82,18 @@ import VitrineTestSupport
         let handle = try #require(FileHandle(forWritingAtPath: indexFile(of: url, in: folder)))
         try handle.truncate(atOffset: 0)
         try handle.close()
-        #expect(cache.imageRecords(for: [url], snapshot: snapshot).records[url] == records[url])
+        #expect(await cache.imageRecords(for: [url], snapshot: snapshot).records[url] == records[url])
         #expect(cache.imageRecord(for: url) == nil)
     }
 
-    @Test func aChangedFolderIsReadAgainAndOnlyItsEntriesAre() throws {
+    @Test func aChangedFolderIsReadAgainAndOnlyItsEntriesAre() async throws {
         let (folder, cache, records) = try cache(with: 30)
-        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         // The same URL downloaded again with other bytes, as another build sharing the cache would: a new index file
         // renamed into the folder.
         let url = "https://images.example/7.jpg"
         let replaced = try cache.storeImage([0xFF, 0xD8, 0xFF, 0xEE, 0xEE], format: .jpeg, from: url)
-        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records[url] == replaced)
         #expect(lookup.fromSnapshot < 30 && lookup.fromSnapshot > 0)
         var expected = records
@@ -103,34 +103,34 @@ import VitrineTestSupport
         // An image removed from the cache is missing again, not taken from the snapshot.
         let other = "https://images.example/12.jpg"
         try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[other])))
-        #expect(cache.imageRecords(for: [other], snapshot: snapshot).records[other] == nil)
+        #expect(await cache.imageRecords(for: [other], snapshot: snapshot).records[other] == nil)
         #expect(FileManager.default.fileExists(atPath: indexFile(of: other, in: folder)))
     }
 
-    @Test func imagesNoLongerInTheCacheAreLeftOut() throws {
+    @Test func imagesNoLongerInTheCacheAreLeftOut() async throws {
         let (folder, cache, records) = try cache(with: 10)
         let url = "https://images.example/4.jpg"
         try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[url])))
         // Its folder dated back as well: the snapshot must see the file gone, not only the folder changed.
         try age(folder)
-        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         #expect(snapshot.records.count == 9 && snapshot.records[SHA256Hasher.hex(of: url)] == nil)
-        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.fromSnapshot == 9 && lookup.records[url] == nil && lookup.records.count == 9)
     }
 
-    @Test func foldersChangedJustBeforeTheSnapshotAreLeftOut() throws {
+    @Test func foldersChangedJustBeforeTheSnapshotAreLeftOut() async throws {
         let (folder, cache, records) = try cache(with: 10, settled: false)
-        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         #expect(snapshot.records.isEmpty)
-        #expect(cache.imageRecords(for: Array(records.keys), snapshot: snapshot).records == records)
+        #expect(await cache.imageRecords(for: Array(records.keys), snapshot: snapshot).records == records)
         #expect(FileManager.default.fileExists(atPath: folder.url.path))
     }
 
-    @Test func anImageChangedInPlaceIsNeitherTakenFromTheSnapshotNorKept() throws {
+    @Test func anImageChangedInPlaceIsNeitherTakenFromTheSnapshotNorKept() async throws {
         let (folder, cache, records) = try cache(with: 10)
         defer { withExtendedLifetime(folder) {} }
-        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         let url = "https://images.example/3.jpg"
         let image = cache.imageFile(for: try #require(records[url]))
         // The same size, other bytes, and the folder's time left as it was: only the file's own stamp tells.
@@ -138,14 +138,14 @@ import VitrineTestSupport
         try handle.seek(toOffset: 3)
         try handle.write(contentsOf: Data([0xEE]))
         try handle.close()
-        let lookup = cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records[url] == nil && lookup.records.count == 9 && lookup.fromSnapshot == 9)
         #expect(!FileManager.default.fileExists(atPath: image.path), "the damaged bytes are removed")
     }
 
-    @Test func aCopyMadeWithItsTimesIsVerifiedAgain() throws {
+    @Test func aCopyMadeWithItsTimesIsVerifiedAgain() async throws {
         let (folder, cache, records) = try cache(with: 10)
-        let snapshot = cache.snapshot(of: records, stamps: stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         let copy = folder.url.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: copy) }
         let process = Process()
@@ -155,9 +155,9 @@ import VitrineTestSupport
         process.waitUntilExit()
         // The copies are new files, so their bytes are hashed once before they are trusted.
         let copied = CacheStore(root: copy)
-        let lookup = copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        let lookup = await copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records == records && lookup.fromSnapshot == 0)
-        let again = copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
+        let again = await copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(again.records == records)
     }
 }

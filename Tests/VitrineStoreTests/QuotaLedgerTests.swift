@@ -13,29 +13,29 @@ import VitrineTestSupport
         FetchRequest(url: "https://api.example/rest/?api_key=\(key)&page=1", secretQueryNames: ["api_key"])
     }
 
-    @Test func countsUpToTheLimitThenSaysWhenTheOldestRequestLeavesTheWindow() throws {
+    @Test func countsUpToTheLimitThenSaysWhenTheOldestRequestLeavesTheWindow() async throws {
         let folder = try TemporaryFolder()
         let ledger = QuotaLedger(cache: CacheStore(root: folder.url))
         for minute in 0..<5 {
-            #expect(ledger.take(Self.request(key: "k1"), quota: quota, now: start + Double(minute * 60)) == nil)
+            #expect(await ledger.take(Self.request(key: "k1"), quota: quota, now: start + Double(minute * 60)) == nil)
         }
         let later = start + 10 * 60
-        #expect(ledger.take(Self.request(key: "k1"), quota: quota, now: later) == .seconds(50 * 60))
+        #expect(await ledger.take(Self.request(key: "k1"), quota: quota, now: later) == .seconds(50 * 60))
         // Refusing counts nothing: the same answer again.
-        #expect(ledger.take(Self.request(key: "k1"), quota: quota, now: later) == .seconds(50 * 60))
+        #expect(await ledger.take(Self.request(key: "k1"), quota: quota, now: later) == .seconds(50 * 60))
         // An hour after the first request, one more is allowed, and only one.
-        #expect(ledger.take(Self.request(key: "k1"), quota: quota, now: start + 3600) == nil)
-        #expect(ledger.take(Self.request(key: "k1"), quota: quota, now: start + 3600) == .seconds(60))
+        #expect(await ledger.take(Self.request(key: "k1"), quota: quota, now: start + 3600) == nil)
+        #expect(await ledger.take(Self.request(key: "k1"), quota: quota, now: start + 3600) == .seconds(60))
     }
 
-    @Test func eachKeyHasItsOwnCountAndNoFileHoldsAKey() throws {
+    @Test func eachKeyHasItsOwnCountAndNoFileHoldsAKey() async throws {
         let folder = try TemporaryFolder()
         let ledger = QuotaLedger(cache: CacheStore(root: folder.url))
-        for _ in 0..<5 { #expect(ledger.take(Self.request(key: "secret-one"), quota: quota, now: start) == nil) }
-        #expect(ledger.take(Self.request(key: "secret-one"), quota: quota, now: start) != nil)
-        #expect(ledger.take(Self.request(key: "secret-two"), quota: quota, now: start) == nil)
+        for _ in 0..<5 { #expect(await ledger.take(Self.request(key: "secret-one"), quota: quota, now: start) == nil) }
+        #expect(await ledger.take(Self.request(key: "secret-one"), quota: quota, now: start) != nil)
+        #expect(await ledger.take(Self.request(key: "secret-two"), quota: quota, now: start) == nil)
         // A request without a key (Flickr's public feed) is not counted against any.
-        #expect(ledger.take(FetchRequest(url: "https://api.example/feed"), quota: quota, now: start) == nil)
+        #expect(await ledger.take(FetchRequest(url: "https://api.example/feed"), quota: quota, now: start) == nil)
         let files = try FileManager.default.contentsOfDirectory(atPath: ledger.folder.path)
         #expect(files.count == 2 && files.allSatisfy { $0.hasPrefix("flickr-") && $0.hasSuffix(".times") })
         for name in files {
@@ -44,7 +44,7 @@ import VitrineTestSupport
         }
     }
 
-    @Test func damagedLinesAndTimesAheadOfTheClockAreReadSafely() throws {
+    @Test func damagedLinesAndTimesAheadOfTheClockAreReadSafely() async throws {
         let folder = try TemporaryFolder()
         let ledger = QuotaLedger(cache: CacheStore(root: folder.url))
         let file = try #require(ledger.file(for: Self.request(key: "k"), quota: quota))
@@ -56,8 +56,8 @@ import VitrineTestSupport
             "garbage", "\(now - 7_200_000)", "\(now - 10)", "\(now - 20)", "\(now - 30)", "\(now + 86_400_000)",
         ]
         try Data((lines.joined(separator: "\n") + "\n12").utf8).write(to: file)
-        #expect(ledger.take(Self.request(key: "k"), quota: quota, now: start) == nil)
-        #expect(ledger.take(Self.request(key: "k"), quota: quota, now: start) != nil)
+        #expect(await ledger.take(Self.request(key: "k"), quota: quota, now: start) == nil)
+        #expect(await ledger.take(Self.request(key: "k"), quota: quota, now: start) != nil)
     }
 
     @Test func concurrentTakersNeverGoPastTheLimit() async throws {
@@ -70,9 +70,11 @@ import VitrineTestSupport
                 group.addTask {
                     // A ledger of its own per task, as separate runs have: the lock is the folder's.
                     let ledger = QuotaLedger(cache: CacheStore(root: root))
-                    return (0..<10).filter { _ in
-                        ledger.take(Self.request(key: "k"), quota: quota, now: start) == nil
-                    }.count
+                    var granted = 0
+                    for _ in 0..<10 where await ledger.take(Self.request(key: "k"), quota: quota, now: start) == nil {
+                        granted += 1
+                    }
+                    return granted
                 }
             }
             return await group.reduce(0, +)
