@@ -13,6 +13,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlsave.h>
+#include <libxml/xmlwriter.h>
 #include <libxml/xpath.h>
 #include <libxml/relaxng.h>
 #include <libxslt/xslt.h>

@@ -60,8 +60,8 @@ extension GalleryModel {
     /// its entries' pages), worked out in one walk over the model; `salt` (the theme's digest) goes into every
     /// page's `inputs`.
     ///
-    /// A page's `inputs` is the SHA-256 of the XML of its parts, built up so that each part is serialized once: the
-    /// head; then, for each collection, its attributes, cover and pages (the "shell", which also goes into the
+    /// A page's `inputs` is the SHA-256 of the model of its parts (as `ModelDigestBytes`), built up so that each part
+    /// is walked once: the head; then, for each collection, its attributes, cover and pages (the "shell", which also goes into the
     /// collections below it); for a grid page, its nested collections and the items on the page; for a preview
     /// page, its item and the items just before and after it.
     public func pages(salt: String) -> [PageView] {
@@ -69,19 +69,20 @@ extension GalleryModel {
         var hash = SHA256Hasher()
         hash.update(salt.utf8)
         hash.update(PageWalk.bytes(of: ModelXML.rootAttributes(of: walk.head)))
-        walk.xml.removeAll()
-        ModelXML.write(walk.head, to: &walk.xml)
-        hash.update(walk.xml.bytes)
+        walk.part.removeAll()
+        ModelXML.write(walk.head, to: &walk.part)
+        hash.update(walk.part.bytes)
         let context = hash.finalize()
         for collection in collections { walk.visit(collection, above: [], context: context) }
         return walk.views
     }
 }
 
-/// The walk of `GalleryModel.pages(salt:)`: the views found so far, and one XML writer reused for every part.
+/// The walk of `GalleryModel.pages(salt:)`: the views found so far, and one buffer of digest bytes reused for every
+/// part.
 private struct PageWalk {
     let head: GalleryModel.Head
-    var xml = XMLBytesWriter(.element)
+    var part = ModelDigestBytes()
     var views: [GalleryModel.PageView] = []
 
     init(head: GalleryModel.Head) {
@@ -96,22 +97,22 @@ private struct PageWalk {
         var shell = SHA256Hasher()
         shell.update(context)
         shell.update(Self.bytes(of: ModelXML.attributes(of: heading)))
-        xml.removeAll()
-        ModelXML.writeCoverAndPages(of: collection, to: &xml)
-        shell.update(xml.bytes)
+        part.removeAll()
+        ModelXML.writeCoverAndPages(of: collection, to: &part)
+        shell.update(part.bytes)
         let shellDigest = shell.finalize()
 
-        xml.removeAll()
-        for nested in collection.collections { ModelXML.write(nested, to: &xml) }
+        part.removeAll()
+        for nested in collection.collections { ModelXML.write(nested, to: &part) }
         var below = SHA256Hasher()
-        below.update(xml.bytes)
+        below.update(part.bytes)
         let belowDigest = below.finalize()
 
         let itemDigests = collection.items.map { item in
-            xml.removeAll()
-            ModelXML.write(item, to: &xml)
+            part.removeAll()
+            ModelXML.write(item, to: &part)
             var hash = SHA256Hasher()
-            hash.update(xml.bytes)
+            hash.update(part.bytes)
             return hash.finalize()
         }
 
@@ -179,21 +180,12 @@ extension RandomPageModel {
 
 extension ModelXML {
     /// The digest of `salt` and of the elements `write` gives, as pages that read a whole model take it.
-    static func inputs(salt: String, _ write: (inout XMLBytesWriter) -> Void) -> String {
-        var xml = XMLBytesWriter(.element)
-        write(&xml)
+    static func inputs(salt: String, _ write: (inout ModelDigestBytes) -> Void) -> String {
+        var part = ModelDigestBytes()
+        write(&part)
         var hash = SHA256Hasher()
         hash.update(salt.utf8)
-        hash.update(xml.bytes)
+        hash.update(part.bytes)
         return hash.finalize().hexString
     }
-
-    /// The bytes of a gallery's `gallery.xml`.
-    package static func file(_ gallery: GalleryModel) -> [UInt8] { XMLBytesWriter.document { write(gallery, to: &$0) } }
-
-    /// The bytes of a site's `site.xml`.
-    package static func file(_ site: SiteModel) -> [UInt8] { XMLBytesWriter.document { write(site, to: &$0) } }
-
-    /// The bytes of a random page's `gallery.xml`.
-    package static func file(_ page: RandomPageModel) -> [UInt8] { XMLBytesWriter.document { write(page, to: &$0) } }
 }

@@ -195,7 +195,7 @@ struct GalleryBuild {
                 }
                 let modelInputs = SHA256Hasher.hex(of: views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
                 if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
-                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: modelInputs)
+                    try writer.write(ModelFile.bytes(of: model), to: folder + "gallery.xml", inputs: modelInputs)
                 }
             case .random(let model, let state):
                 let inputs = model.inputs(salt: salt)
@@ -213,7 +213,7 @@ struct GalleryBuild {
                     progress(.rendering(done: done, total: total))
                 }
                 if !writer.keep(folder + "gallery.xml", inputs: inputs) {
-                    try writer.write(ModelXML.file(model), to: folder + "gallery.xml", inputs: inputs)
+                    try writer.write(ModelFile.bytes(of: model), to: folder + "gallery.xml", inputs: inputs)
                 }
                 try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
             }
@@ -227,7 +227,7 @@ struct GalleryBuild {
             totals.pagesRendered += counts.pagesRendered
             totals.pagesWritten += counts.pagesWritten
             totals.pagesUnchanged += counts.pagesUnchanged
-            try writer.write(ModelXML.file(siteModel), to: "site.xml")
+            try writer.write(ModelFile.bytes(of: siteModel), to: "site.xml")
             progress(.rendering(done: total, total: total))
         }
     }

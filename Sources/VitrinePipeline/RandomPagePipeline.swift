@@ -433,7 +433,7 @@ public struct RandomPagePipeline: Sendable {
                 byteCount: file.record.byteCount, at: file.path)
         }
         for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
-        try writer.write(ModelXML.file(update.model), to: "gallery.xml")
+        try writer.write(ModelFile.bytes(of: update.model), to: "gallery.xml")
         try writer.write(update.state.encoded(), to: RandomPageState.fileName)
         summary.filesRemoved = try writer.finish().count
         writer.recordVerified()

@@ -24,10 +24,15 @@ package final class LibXMLDocument {
         return (document, root)
     }
 
-    /// Parses XML without touching the network and without expanding external entities.
-    static func parse(_ bytes: [UInt8], url: String = "memory.xml") throws(XMLError) -> LibXMLDocument {
+    /// Parses XML without touching the network and without expanding external entities; `droppingIndentation`
+    /// leaves out the text nodes of whitespace between elements.
+    static func parse(
+        _ bytes: [UInt8], url: String = "memory.xml", droppingIndentation: Bool = false
+    ) throws(XMLError) -> LibXMLDocument {
         try LibXML.collectingErrors { () -> LibXMLDocument? in
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+            let options = Int32(
+                XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
+                    | (droppingIndentation ? XML_PARSE_NOBLANKS.rawValue : 0))
             return bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.flatMap { base in
                     base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -61,15 +66,6 @@ package final class LibXMLDocument {
         guard let output else { return [] }
         defer { vitrine_xml_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))
-    }
-
-    /// The root element as libxml2's `xmlNodeDump` writes it: on one line, without the XML declaration.
-    func rootElementDump() -> [UInt8] {
-        guard let root = xmlDocGetRootElement(raw), let buffer = xmlBufferCreate() else { return [] }
-        defer { xmlBufferFree(buffer) }
-        xmlNodeDump(buffer, raw, root, 0, 0)
-        guard let content = xmlBufferContent(buffer) else { return [] }
-        return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(buffer))))
     }
 
     /// The string values of every node an XPath 1.0 expression selects (attributes, text, elements).
@@ -118,10 +114,10 @@ package final class LibXMLDocument {
 @available(*, unavailable)
 extension LibXMLDocument: Sendable {}
 
-/// XML that libxml2 could not parse.
-struct XMLError: Error, CustomStringConvertible {
+/// XML that libxml2 could not parse or write.
+package struct XMLError: Error, CustomStringConvertible {
     let message: String
-    var description: String { message }
+    package var description: String { message }
 }
 
 /// Process-wide libxml2 set-up and per-call error collection.

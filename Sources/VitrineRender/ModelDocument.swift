@@ -45,7 +45,9 @@ struct LibXMLTreeBuilder: ModelXMLSink {
         xmlSetProp(path[path.count - 1], name, value)
     }
 
+    /// An empty text adds no node, as none is read back from the file where it was written.
     mutating func text(_ value: String) {
+        guard !value.isEmpty else { return }
         xmlAddChild(path[path.count - 1], xmlNewDocText(document.raw, value))
     }
 
