@@ -45,7 +45,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .unavailable: "the API could not be reached or refused the request"
         case .cannotWrite: "the output or cache folder could not be written"
         case .keyProblem: "the API key is missing or was rejected"
-        case .timedOut: "the run took longer than --deadline, or --no-wait found another run writing"
+        case .timedOut: "the run passed --deadline, or --no-wait found another run writing"
         case .templateProblem: "a template is missing or broken"
         case .interrupted: "interrupted (SIGINT, Ctrl-C)"
         case .terminated: "terminated (SIGTERM)"

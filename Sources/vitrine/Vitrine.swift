@@ -33,6 +33,10 @@ struct Vitrine: AsyncParsableCommand {
     }
 }
 
-/// The exit statuses as `--help` lists them.
+/// The exit statuses as `--help` lists them, the codes right-aligned and every line within 80 columns.
 let exitStatusHelp =
-    "Exit status:\n" + ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n")
+    "Exit status:\n"
+    + ExitStatus.allCases.sorted { $0.rawValue < $1.rawValue }.map { status in
+        let code = String(status.rawValue)
+        return String(repeating: " ", count: 5 - code.count) + code + "  " + status.meaning
+    }.joined(separator: "\n")

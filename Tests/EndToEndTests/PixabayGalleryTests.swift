@@ -252,6 +252,9 @@ import VitrineTemplates
             return line.hasPrefix("  ") && fields.count == 2 ? Int32(fields[0]) : nil
         }
         #expect(Set(listed) == Set(ExitStatus.allCases.map(\.rawValue)))
+        let table = help.stdout.components(separatedBy: "Exit status:\n")[1].components(separatedBy: "\n\n")[0]
+        #expect(
+            table.split(separator: "\n").count == ExitStatus.allCases.count, "a meaning wrapped onto a line of its own")
         let readme = try String(
             contentsOf: VitrineProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let documented = readme.split(separator: "\n").compactMap { line -> Int32? in
