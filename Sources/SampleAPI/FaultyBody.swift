@@ -110,23 +110,48 @@ struct LingerSocketOption: SocketOption {
     }
 }
 
-/// Finds the socket FlyingFox holds for a connection, which its handlers are not given.
+/// Finds the sockets FlyingFox holds, which it gives neither to its handlers nor to the code that starts it.
 enum ConnectionSocket {
+    /// The listening socket bound to `localPort`, found by scanning this process's file descriptors; nil when there
+    /// is none or the platform does not list them.
+    static func listening(localPort: UInt16) -> Socket? {
+        openSockets().first { socket in
+            guard case .ip4(_, port: localPort)? = try? socket.sockname() else { return false }
+            return (try? socket.getValue(for: BoolSocketOption(name: SO_ACCEPTCONN))) == true
+        }
+    }
+
     /// The open socket whose local port is `localPort` and whose peer is `peer`, found by scanning this process's
     /// file descriptors; nil when there is none or the platform does not list them.
     static func find(localPort: UInt16, peer: HTTPRequest.Address?) -> Socket? {
         guard case .ip4(let peerIP, port: let peerPort)? = peer else { return nil }
+        return openSockets().first { socket in
+            guard case .ip4(_, port: localPort)? = try? socket.sockname(),
+                case .ip4(peerIP, port: peerPort)? = try? socket.remotePeer()
+            else { return false }
+            return true
+        }
+    }
+
+    /// Every open file descriptor of this process, each as a `Socket` (most calls fail on one that is not).
+    private static func openSockets() -> [Socket] {
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd"))
             ?? (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for name in names {
-            guard let descriptor = Int32(name) else { continue }
-            let socket = Socket(file: .init(rawValue: descriptor))
-            guard case .ip4(_, port: localPort)? = try? socket.sockname(),
-                case .ip4(peerIP, port: peerPort)? = try? socket.remotePeer()
-            else { continue }
-            return socket
-        }
-        return nil
+        return names.compactMap(Int32.init).map { Socket(file: .init(rawValue: $0)) }
+    }
+}
+
+extension Socket {
+    /// Whether small writes are sent at once (`TCP_NODELAY`). FlyingFox writes a response's head and body in
+    /// separate sends; with Nagle's algorithm on, the body then waits for the client's delayed ACK of the head
+    /// (about 40 ms on Linux) on every request of a kept-alive connection.
+    var sendsSmallWritesAtOnce: Bool {
+        (try? getValue(for: BoolSocketOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY))) == true
+    }
+
+    /// Turns Nagle's algorithm off. On a listening socket, Linux hands the setting on to every connection it accepts.
+    func disableNagle() {
+        try? setValue(true, for: BoolSocketOption(level: Int32(IPPROTO_TCP), name: TCP_NODELAY))
     }
 }

@@ -111,6 +111,7 @@ public final class SampleAPIServer: Sendable {
             boundPort = listeningPort
         }
         service.setPort(boundPort)
+        ConnectionSocket.listening(localPort: boundPort)?.disableNagle()
         lifecycle.withLock { state in
             state.server = server
             state.port = boundPort

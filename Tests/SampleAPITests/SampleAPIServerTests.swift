@@ -310,6 +310,24 @@ struct SampleAPIServerTests {
         }
     }
 
+    /// FlyingFox sends a response's head and body in two writes; with Nagle's algorithm on, the body waits for the
+    /// client's delayed ACK of the head, about 40 ms on every request of a kept-alive connection.
+    @Test func acceptedConnectionsSendSmallWritesAtOnce() async throws {
+        try await withServer { server in
+            let port = await server.port
+            let client = try ConnectedClientSocket(port: port)
+            defer { client.close() }
+            let deadline = ContinuousClock.now + .seconds(30)
+            var accepted: [Int32] = []
+            while accepted.isEmpty && ContinuousClock.now < deadline {
+                accepted = AcceptedSockets.descriptors(localPort: port, peerPort: client.localPort)
+                if accepted.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            try #require(accepted.count == 1)
+            #expect(AcceptedSockets.noDelay(accepted[0]) == true)
+        }
+    }
+
     @Test func requestLogRecordsDecodedRequestsInOrder() async throws {
         try await withServer { server in
             let baseURL = await server.baseURL
@@ -423,5 +441,60 @@ struct SampleAPIServerTests {
             #expect(custom.status == 200)
             #expect(demo.status == 400)
         }
+    }
+}
+
+/// A TCP connection to 127.0.0.1 that sends nothing, held open while a test looks at the server's end of it.
+private struct ConnectedClientSocket {
+    let descriptor: Int32
+    let localPort: UInt16
+
+    struct ConnectFailed: Error { let errno: Int32 }
+
+    init(port: UInt16) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard descriptor >= 0, connected == 0 else { throw ConnectFailed(errno: errno) }
+        self.descriptor = descriptor
+        localPort = AcceptedSockets.port(of: descriptor, peer: false) ?? 0
+    }
+
+    func close() { Glibc.close(descriptor) }
+}
+
+/// The server's ends of connections, found among this process's file descriptors.
+private enum AcceptedSockets {
+    static func descriptors(localPort: UInt16, peerPort: UInt16) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap(Int32.init).filter {
+            port(of: $0, peer: false) == localPort && port(of: $0, peer: true) == peerPort
+        }
+    }
+
+    static func port(of descriptor: Int32, peer: Bool) -> UInt16? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let result = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                peer ? getpeername(descriptor, $0, &length) : getsockname(descriptor, $0, &length)
+            }
+        }
+        guard result == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    static func noDelay(_ descriptor: Int32) -> Bool? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0 else { return nil }
+        return value != 0
     }
 }
