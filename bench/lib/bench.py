@@ -46,6 +46,37 @@ def command_urls(arguments):
     print(f"{len(api)} API pages and {len(images)} images", file=sys.stderr)
 
 
+def command_album_urls(arguments):
+    """Writes a curl config that fetches what a cold `vitrine albums` run fetches: the user list, each chosen user's
+    albums, each chosen album's photos, and every distinct image (JSONPlaceholder's via.placeholder.com URLs
+    rewritten to `IMAGE-ENDPOINT/seed/{hex}/{size}`, as PlaceholderURLRewrite does)."""
+    base = arguments.endpoint.rstrip("/")
+    images_base = arguments.image_endpoint.rstrip("/")
+
+    def load(path):
+        with urllib.request.urlopen(f"{base}/{path}", timeout=60) as response:
+            return json.load(response)
+
+    api = [f"{base}/users"]
+    images = []
+    seen = set()
+    for user in load("users")[: arguments.users]:
+        api.append(f"{base}/users/{user['id']}/albums")
+        for album in load(f"users/{user['id']}/albums")[: arguments.albums]:
+            api.append(f"{base}/albums/{album['id']}/photos")
+            for photo in load(f"albums/{album['id']}/photos"):
+                for field in ("thumbnailUrl", "url"):
+                    size, colour = urllib.parse.urlsplit(photo[field]).path.strip("/").split("/")
+                    url = f"{images_base}/seed/{colour.split('.')[0].lower()}/{size}"
+                    if url not in seen:
+                        seen.add(url)
+                        images.append(url)
+    with open(arguments.config, "w", encoding="utf-8") as config:
+        for index, url in enumerate(api + images):
+            config.write(f'url = "{url}"\noutput = "{arguments.output}/{index}"\n')
+    print(f"{len(api)} API requests and {len(images)} images", file=sys.stderr)
+
+
 def command_hugo_content(arguments):
     """Turns Vitrine's gallery.xml into Hugo content: one page per item and variant, with the same data."""
     model = ElementTree.parse(arguments.model).getroot()
@@ -190,31 +221,46 @@ def command_report(arguments):
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
 
-    def row(workload, size, name, reference, reference_name, ratio, target):
+    def row(workload, size, name, reference, reference_name, ratio, target, shown=None):
         ours = load_runs(f"{work}/{name}-{size}.json")
+        if ours is None:
+            return
         theirs = load_runs(f"{work}/{reference_name}-{size}.json") if reference_name else None
         rss = load_rss(f"{work}/{name}-{size}.rss")
         ratio_text, met = ratio(ours, theirs) if ours and (theirs or not reference_name) else ("—", None)
         mark = "" if met is None else (" ✔" if met else " ✘")
         their_cpu = cpu(load_cpu(f"{work}/{reference_name}-{size}.json")) if reference_name else "—"
         rows.append(
-            f"| {workload} | {size} | {seconds(ours)} | {cpu(load_cpu(f'{work}/{name}-{size}.json'))} | {reference} | "
+            f"| {workload} | {shown or size} | {seconds(ours)} | {cpu(load_cpu(f'{work}/{name}-{size}.json'))} | {reference} | "
             f"{seconds(theirs)} | {their_cpu} | {ratio_text} | {mib(rss)} | {target}{mark} |")
 
+    def within(factor):
+        return lambda ours, theirs: (f"{ours[0] / theirs[0]:.2f}× curl", ours[0] <= factor * theirs[0])
+
     for size in arguments.sizes:
-        row("W1 cold", size, "w1-vitrine", "curl --parallel", "w1-curl",
-            lambda ours, theirs: (f"{ours[0] / theirs[0]:.2f}× curl", ours[0] <= 1.10 * theirs[0]), "≤ 1.10× curl")
+        row("W1 cold", size, "w1-vitrine", "curl --parallel", "w1-curl", within(1.05), "≤ 1.05× curl")
     for size in arguments.sizes:
+        # The issue's bound: under 50 ms up to 1,000 items, under 150 ms at 10,000.
+        bound = 0.050 if size <= 1000 else 0.150
         row("W2 no change", size, "w2-vitrine", "Hugo", "w2-hugo",
-            lambda ours, theirs: (f"Hugo {theirs[0] / ours[0]:.1f}× slower",
-                                  ours[0] < 0.050 and theirs[0] >= 5 * ours[0]),
-            "< 50 ms and ≥ 5× faster than Hugo")
+            lambda ours, theirs, bound=bound: (f"Hugo {theirs[0] / ours[0]:.1f}× slower",
+                                               ours[0] < bound and theirs[0] >= 5 * ours[0]),
+            f"< {bound * 1000:.0f} ms and ≥ 5× faster than Hugo")
     for size in arguments.sizes:
         row("W3 one item changed at the API (`--refresh`)", size, "w3-vitrine", "—", None,
-            lambda ours, theirs: ("—", ours[0] < 0.100), "< 100 ms")
+            lambda ours, theirs: ("—", ours[0] < 0.150), "< 150 ms")
     for size in arguments.sizes:
         row("W3 one item changed in the cache (no request)", size, "w3c-vitrine", "—", None,
             lambda ours, theirs: ("—", ours[0] < 0.100), "< 100 ms")
+    if arguments.albums:
+        users, albums = arguments.albums
+        size, shown = f"{users}x{albums}", f"{users * albums * 50} photos"
+        row("Albums cold", size, "albums-vitrine", "curl --parallel", "albums-curl", within(1.05),
+            "≤ 1.05× curl, peak RSS < 80 MB", shown)
+        row("Albums cold, no delay at the API", size, "albums-fast-vitrine", "curl --parallel", "albums-fast-curl",
+            within(1.10), "≤ 1.10× curl", shown)
+        row("`vitrine demo --source albums` cold (its own sample API, no delay)", size, "albums-demo", "—", None,
+            lambda ours, theirs: ("—", ours[0] <= 10), "≤ 10 s", shown)
     print("\n".join(rows))
 
 
@@ -241,10 +287,18 @@ def main():
     revise.add_argument("queries", nargs="+")
     report = commands.add_parser("report")
     report.add_argument("--work", required=True)
-    report.add_argument("sizes", nargs="+", type=int)
+    report.add_argument("--albums", nargs=2, type=int, metavar=("USERS", "ALBUMS"))
+    report.add_argument("sizes", nargs="*", type=int)
+    album_urls = commands.add_parser("album-urls")
+    album_urls.add_argument("--endpoint", required=True)
+    album_urls.add_argument("--image-endpoint", required=True)
+    album_urls.add_argument("--users", type=int, required=True)
+    album_urls.add_argument("--albums", type=int, required=True)
+    album_urls.add_argument("--config", required=True)
+    album_urls.add_argument("--output", required=True)
     arguments = parser.parse_args()
     {"urls": command_urls, "hugo-content": command_hugo_content, "revise-cache": command_revise_cache,
-     "report": command_report}[arguments.command](
+     "report": command_report, "album-urls": command_album_urls}[arguments.command](
         arguments)
 
 
