@@ -45,7 +45,8 @@ package enum ModelXML {
     }
 
     /// What one page of a gallery reads, in the model's shape: the head, the collections from the outermost down to
-    /// the page's own with their attributes and pages, then the collections below and the items the view holds.
+    /// the page's own with their attributes and pages, then the outlines of the collections below and the items the
+    /// view holds.
     package static func write(_ view: GalleryModel.PageView, to sink: inout some ModelXMLSink) {
         sink.startElement("gallery")
         sink.attributes(rootAttributes(of: view.head))
@@ -55,7 +56,7 @@ package enum ModelXML {
             sink.attributes(attributes(of: heading))
             for page in heading.pages { write(page, to: &sink) }
         }
-        for collection in view.below { write(collection, to: &sink) }
+        for collection in view.below { writeOutline(of: collection, to: &sink) }
         for item in view.items { write(item, to: &sink) }
         for _ in view.collections { sink.endElement() }
         sink.endElement()
@@ -187,6 +188,17 @@ package enum ModelXML {
         writeCoverAndPages(of: collection, to: &sink)
         for nested in collection.collections { write(nested, to: &sink) }
         for item in collection.items { write(item, to: &sink) }
+        sink.endElement()
+    }
+
+    /// A `collection` element as the list above it reads it: its attributes, cover and pages, and the same of the
+    /// collections below it, without items (a list of users counts their albums and shows each album's cover and
+    /// photo count, never a photo).
+    static func writeOutline(of collection: GalleryModel.Collection, to sink: inout some ModelXMLSink) {
+        sink.startElement("collection")
+        sink.attributes(attributes(of: GalleryModel.CollectionHeading(collection)))
+        writeCoverAndPages(of: collection, to: &sink)
+        for nested in collection.collections { writeOutline(of: nested, to: &sink) }
         sink.endElement()
     }
 

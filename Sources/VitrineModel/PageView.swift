@@ -48,7 +48,8 @@ extension GalleryModel {
         public var head: Head
         /// The collections from the outermost down to the page's own.
         public var collections: [CollectionHeading]
-        /// A grid or list page: the collections below its own, whole.
+        /// A grid or list page: the collections below its own, of which the page reads their outlines (attributes,
+        /// cover and pages, and the same of the collections below them), not their items.
         public var below: [Collection]
         /// A grid page: the items on it; a preview or photo page: its item and the items just before and after it.
         public var items: [Item]
@@ -61,9 +62,9 @@ extension GalleryModel {
     /// page's `inputs`.
     ///
     /// A page's `inputs` is the SHA-256 of the model of its parts (as `ModelDigestBytes`), built up so that each part
-    /// is walked once: the head; then, for each collection, its attributes, cover and pages (the "shell", which also goes into the
-    /// collections below it); for a grid page, its nested collections and the items on the page; for a preview
-    /// page, its item and the items just before and after it.
+    /// is walked once: the head; then, for each collection, its attributes, cover and pages (the "shell", which also
+    /// goes into the collections below it); for a grid page, the outlines of its nested collections and the items on
+    /// the page; for a preview page, its item and the items just before and after it.
     public func pages(salt: String) -> [PageView] {
         var walk = PageWalk(head: head)
         var hash = SHA256Hasher()
@@ -103,7 +104,7 @@ private struct PageWalk {
         let shellDigest = shell.finalize()
 
         part.removeAll()
-        for nested in collection.collections { ModelXML.write(nested, to: &part) }
+        for nested in collection.collections { ModelXML.writeOutline(of: nested, to: &part) }
         var below = SHA256Hasher()
         below.update(part.bytes)
         let belowDigest = below.finalize()

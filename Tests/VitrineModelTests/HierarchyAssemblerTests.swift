@@ -140,6 +140,38 @@ import VitrineTestSupport
         #expect(photo.strings("//collection/@id") == ["root", "users-1", "albums-1"])
     }
 
+    @Test func aListPageReadsTheOutlineOfTheCollectionsBelowItAndNoPhoto() throws {
+        let record = CacheStore.ImageRecord(sha256: String(repeating: "cd", count: 32), format: .jpeg, byteCount: 10)
+        var images: [String: ImageOutcome] = [:]
+        for id in 1...4 {
+            images["https://img/\(id)/150"] = .stored(record)
+            images["https://img/\(id)/600"] = .stored(record)
+        }
+        func views(_ result: SourceResult) -> [String: GalleryModel.PageView] {
+            let gallery = GalleryAssembler(itemsPerPage: 2).assemble(result, images: images)
+            return Dictionary(uniqueKeysWithValues: gallery.pages(salt: "").map { ($0.job.href, $0) })
+        }
+        let before = views(sampleHierarchyResult())
+        let top = ModelDocument.make(try #require(before["index.html"]))
+        #expect(top.strings("//item").isEmpty)
+        #expect(top.strings("//collection/@id") == ["root", "users-1", "albums-1", "albums-2", "users-2", "albums-3"])
+        #expect(top.strings("//collection[@id='albums-1']/@item-count") == ["3"])
+
+        // Photo 2's caption changes: its album page and the photo pages that show it, and no list page.
+        var changed = sampleHierarchyResult()
+        changed.groups[0].groups[0].items[1] = SourceItem(
+            sourceID: "2",
+            entries: [
+                .found(
+                    caption: "a new caption", credit: nil,
+                    tile: RemoteImage(url: "https://img/2/150", width: 150, height: 150),
+                    full: RemoteImage(url: "https://img/2/600", width: 600, height: 600))
+            ])
+        let after = views(changed)
+        let rendered = Set(after.keys.filter { after[$0]?.inputs != before[$0]?.inputs })
+        #expect(rendered == ["albums/1/index.html", "photos/1.html", "photos/2.html", "photos/3.html"])
+    }
+
     @Test func inASiteEveryPathIsBelowTheGallerysFolder() {
         let link = GalleryModel.SiteLink(title: "Site", href: "index.html")
         let gallery = HierarchyAssembler(itemsPerPage: 2, folder: "albums/", site: link).assemble(
