@@ -168,4 +168,11 @@ extension FetchError {
 /// Anything that performs HTTP GET requests: the libcurl transfer engine, or a stand-in in tests.
 public protocol HTTPFetching: Sendable {
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
+    /// How many transfers it runs at once: more requests than that wait their turn, holding what their callers
+    /// keep for them.
+    var concurrentTransfers: Int { get }
+}
+
+extension HTTPFetching {
+    public var concurrentTransfers: Int { 8 }
 }

@@ -82,6 +82,8 @@ public final class PoliteFetcher: HTTPFetching {
         self.now = now
     }
 
+    public var concurrentTransfers: Int { base.concurrentTransfers }
+
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let host = Self.budgetKey(request.url)
         var attempt = 0

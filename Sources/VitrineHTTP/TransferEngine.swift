@@ -57,6 +57,8 @@ public final class TransferEngine: HTTPFetching {
 
     public var statistics: Statistics { counters.withLock { $0 } }
 
+    public var concurrentTransfers: Int { configuration.concurrentTransfers }
+
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), ["http", "https"].contains(scheme)
         else { throw .refusedURL(url: request.publicURL) }

@@ -7,9 +7,11 @@ import VitrineStore
 
 /// Downloads every image a gallery needs once, through the cache, all at once up to the fetcher's limit.
 struct ImageDownloader: Sendable {
-    /// Downloads waiting or under way at once: above the most transfers the engine runs (64), so that it never
-    /// idles, while a task per image for thousands of images (about 4 KiB each) was the peak of a cold build's heap.
-    static let inFlight = 256
+    /// Downloads waiting or under way at once: twice the transfers the fetcher runs, so that it never idles while
+    /// finished downloads are being stored. Each holds its image's bytes from the moment they arrive until they are
+    /// stored; with 256 at once, bodies waiting to be stored were 16 of a cold 1,000-item build's 21 MB of heap
+    /// (and a task per image, about 4 KiB each, was the peak before that).
+    var inFlight: Int { max(4, fetcher.concurrentTransfers * 2) }
 
     struct Result: Sendable {
         var outcomes: [String: ImageOutcome] = [:]
@@ -55,7 +57,7 @@ struct ImageDownloader: Sendable {
         progress(.images(done: done, total: total))
         try await withThrowingTaskGroup(of: (String, ImageOutcome, FileStamp?).self) { group in
             var next = pending.makeIterator()
-            for _ in 0..<Self.inFlight {
+            for _ in 0..<inFlight {
                 guard let url = next.next() else { break }
                 group.addTask { try await fetchOne(url) }
             }
