@@ -17,8 +17,7 @@ struct GalleryBuild {
             .init("preparing the galleries") { try await $0.prepareGalleries() },
             .init("opening the output folder") { try await $0.openOutput() },
             .init("planning the files") { try await $0.planFiles() },
-            .init("rendering the pages") { try $0.renderPages() },
-            .init("placing the images") { try $0.placeImages() },
+            .init("rendering the pages and placing the images") { try await $0.renderPagesAndPlaceImages() },
             .init("writing the theme's assets") { try $0.writeAssets() },
             .init("writing the sitemap and the feed") { try $0.writeFeeds() },
             .init("finishing the output folder") { try $0.finishOutput() },
@@ -177,7 +176,7 @@ struct GalleryBuild {
 
     /// Every page whose inputs changed or whose file is not as the previous build left it, with each gallery's
     /// model file (and a random page's schedule), then the site's home page and its model.
-    mutating func renderPages() throws {
+    private mutating func renderPages() throws {
         let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
         var done = 0
         for index in galleries.indices {
@@ -257,20 +256,23 @@ struct GalleryBuild {
         }
     }
 
-    mutating func placeImages() throws {
+    /// Renders the pages on this task while the images are copied into the output on another: both are mostly
+    /// files created, in different folders, and the downloads that kept the other core busy are over.
+    mutating func renderPagesAndPlaceImages() async throws {
         var urlsOfImage: [String: [String]] = [:]
         var verifiedStamps: [String: FileStamp] = [:]
         for gallery in galleries {
             for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
             verifiedStamps.merge(gallery.stamps) { first, _ in first }
         }
-        for record in images {
-            try Task.checkCancellation()
-            try writer.placeImage(
-                from: cache.imageFile(for: record), sha256: record.sha256, byteCount: record.byteCount,
+        let placements = images.map { record in
+            ImagePlacement(
+                source: cache.imageFile(for: record).path, sha256: record.sha256, byteCount: record.byteCount,
                 cachedStamp: verifiedStamps[record.sha256], urls: Set(urlsOfImage[record.sha256] ?? []).sorted(),
-                at: GalleryAssembler.localPath(of: record))
+                path: GalleryAssembler.localPath(of: record))
         }
+        let writer = self.writer!
+        try await writer.placeImages(placements) { try renderPages() }
     }
 
     mutating func writeAssets() throws {
