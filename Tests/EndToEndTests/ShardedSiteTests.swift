@@ -61,21 +61,24 @@ import Testing
             + extra
     }
 
-    func build(_ extra: [String] = [], config: String = "vitrine.toml", cache: String = "cache", out: String)
-        async throws -> VitrineProcess.Outcome
-    {
-        try await VitrineProcess.run(
-            arguments(extra, config: config, cache: cache, out: out), environment: Self.environment)
+    func build(
+        _ extra: [String] = [], config: String = "vitrine.toml", cache: String = "cache", out: String,
+        environment: [String: String] = ShardedSiteTests.environment
+    ) async throws -> VitrineProcess.Outcome {
+        try await VitrineProcess.run(arguments(extra, config: config, cache: cache, out: out), environment: environment)
     }
 
     /// Builds shards 1 to `count` of `config` as parallel processes, each into `shard-K` with the cache `cache-K`.
-    func buildShards(_ count: Int, config: String = "vitrine.toml", prefix: String = "shard") async throws {
+    func buildShards(
+        _ count: Int, config: String = "vitrine.toml", prefix: String = "shard",
+        environment: [String: String] = ShardedSiteTests.environment
+    ) async throws {
         let running = try (1...count).map { number in
             try VitrineProcess.launch(
                 arguments(
                     ["--shard", "\(number)/\(count)"], config: config, cache: "\(prefix)-cache-\(number)",
                     out: "\(prefix)-\(number)"),
-                environment: Self.environment)
+                environment: environment)
         }
         for (index, process) in running.enumerated() {
             let outcome = try await process.wait()
@@ -236,6 +239,68 @@ import Testing
             let broken = try await merge(["shard-1", "shard-2", "shard-3"], out: "hostile")
             #expect(broken.status == ExitStatus.badData.rawValue, "\(broken.stderr)")
             #expect(try workspace.tree("hostile").keys.filter { !$0.hasPrefix(".") } == [])
+        }
+    }
+
+    @Test func aMergeWritesOnlyWhereABuildWould() async throws {
+        try await stopping(self) {
+            try await writeConfig()
+            try await buildShards(3)
+            // Not into a folder of files Vitrine did not write, nor into one of the shards.
+            try FileManager.default.createDirectory(
+                atPath: workspace.path("mine"), withIntermediateDirectories: true)
+            try Data("mine".utf8).write(to: workspace.url.appendingPathComponent("mine/notes.txt"))
+            let foreign = try await merge(["shard-1", "shard-2", "shard-3"], out: "mine")
+            #expect(foreign.status == ExitStatus.cannotWrite.rawValue, "\(foreign.stderr)")
+            #expect(try workspace.tree("mine").keys.filter { !$0.hasPrefix(".") } == ["notes.txt"])
+            let into = try await merge(["shard-1", "shard-2", "shard-3"], out: "shard-2")
+            #expect(into.status == ExitStatus.usage.rawValue, "\(into.stderr)")
+            #expect(into.stderr.contains("is one of the shards"), "\(into.stderr)")
+            // A merged site whose config drops a gallery removes that gallery's files, and only those.
+            #expect(try await merge(["shard-1", "shard-2", "shard-3"], out: "merged").status == 0)
+            try Data("kept".utf8).write(to: workspace.url.appendingPathComponent("merged/people/mine.txt"))
+            let text = try String(contentsOfFile: workspace.path("vitrine.toml"), encoding: .utf8)
+            try String(text[..<text.range(of: "[[gallery]]\nsource = \"albums\"")!.lowerBound])
+                .write(toFile: workspace.path("smaller.toml"), atomically: true, encoding: .utf8)
+            try await buildShards(3, config: "smaller.toml", prefix: "smaller")
+            let smaller = try await merge(
+                ["smaller-1", "smaller-2", "smaller-3"], config: "smaller.toml", out: "merged")
+            #expect(smaller.status == 0, "\(smaller.stderr)")
+            #expect(try workspace.tree("merged/people").keys.sorted() == ["mine.txt"])
+        }
+    }
+
+    @Test func aRandomGalleryMergesIntoTheBytesOfOneBuild() async throws {
+        try await stopping(self) {
+            try """
+            title = "Random"
+            base-url = "https://example.org/random/"
+
+            [[gallery]]
+            source = "pixabay"
+            term = "Hamburg"
+            per-page = 4
+            endpoint = "\(await server.pixabayEndpoint)"
+
+            [[gallery]]
+            source = "random"
+            every = "10m"
+            endpoint = "\(await server.picsumEndpoint)"
+            """.write(toFile: workspace.path("random.toml"), atomically: true, encoding: .utf8)
+            // Every build at the same instant of the test clock, so the random page's photo is the same in each.
+            let environment = Self.environment.merging(RandomPageTests.at(minutes: 0)) { $1 }
+            #expect(SiteShard.number(of: "random/", count: 2) == 2)
+            let whole = try await build(config: "random.toml", out: "whole", environment: environment)
+            #expect(whole.status == 0, "stderr: \(whole.stderr)")
+            try await buildShards(2, config: "random.toml", environment: environment)
+            #expect(try galleries(inShard: "shard-2") == ["random/"])
+            let merged = try await merge(["shard-1", "shard-2"], config: "random.toml", out: "merged")
+            #expect(merged.status == 0, "stderr: \(merged.stderr)")
+            let one = try workspace.tree("whole")
+            let other = try workspace.tree("merged")
+            #expect(one.keys.contains("random/random.json"))
+            #expect(one.keys.sorted() == other.keys.sorted())
+            for (path, bytes) in one { #expect(other[path] == bytes, "\(path) differs") }
         }
     }
 
