@@ -136,7 +136,7 @@ struct GalleryBuild {
 
     mutating func prepareGalleries() async throws {
         if case .merge(let shards, let fingerprint) = mode, let site {
-            galleries = try ShardReader(site: site, fingerprint: fingerprint, output: options.output).read(shards)
+            galleries = try await ShardReader(site: site, fingerprint: fingerprint, output: options.output).read(shards)
             return
         }
         let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
@@ -304,7 +304,10 @@ struct GalleryBuild {
         for gallery in galleries {
             for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
             if let shard = gallery.imageFolder {
-                for record in gallery.stored { shardOfImage[record.sha256] = shard }
+                // The first shard's copy, whose stamp `verifiedStamps` holds.
+                for record in gallery.stored where shardOfImage[record.sha256] == nil {
+                    shardOfImage[record.sha256] = shard
+                }
             }
             verifiedStamps.merge(gallery.stamps) { first, _ in first }
         }

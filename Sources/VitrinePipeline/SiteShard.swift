@@ -198,7 +198,7 @@ struct ShardReader {
 
     /// One gallery per part of the plan, in the plan's order, each with the bytes of its files, checked against
     /// the shard's manifest, and the shard's images.
-    func read(_ shards: [URL]) throws -> [GalleryPipeline.Prepared] {
+    func read(_ shards: [URL]) async throws -> [GalleryPipeline.Prepared] {
         var found: [String: (prepared: GalleryPipeline.Prepared, shard: String)] = [:]
         let folders = Set(site.parts.map(\.folder))
         var paths = Set<String>()
@@ -213,7 +213,7 @@ struct ShardReader {
             if shard.standardizedFileURL.resolvingSymlinksInPath().path == out {
                 throw ShardMergeError.outputIsAShard(name)
             }
-            for prepared in try read(shard, folders: folders) {
+            for prepared in try await read(shard, folders: folders) {
                 if let other = found[prepared.folder] {
                     throw ShardMergeError.galleryTwice(prepared.folder, folders: [other.shard, name])
                 }
@@ -235,7 +235,7 @@ struct ShardReader {
         }
     }
 
-    private func read(_ shard: URL, folders: Set<String>) throws -> [GalleryPipeline.Prepared] {
+    private func read(_ shard: URL, folders: Set<String>) async throws -> [GalleryPipeline.Prepared] {
         let name = shard.path
         let files = RootedFiles(root: name)
         func damaged(_ detail: String) -> ShardMergeError { .damaged(folder: name, detail: detail) }
@@ -249,9 +249,10 @@ struct ShardReader {
         }
         let listed = Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
-        // The shard's images, each a regular file of the size its manifest records, at the path its content names.
+        // The shard's images, each a regular file with the bytes its manifest records, at the path they name.
         var images: [String: CacheStore.ImageRecord] = [:]
         var byURL: [String: CacheStore.ImageRecord] = [:]
+        var stamps: [String: FileStamp] = [:]
         for file in manifest.files where file.path.hasPrefix("images/") {
             let fileExtension = (file.path as NSString).pathExtension
             guard let format = ImageFormat.allCases.first(where: { $0.fileExtension == fileExtension }),
@@ -262,11 +263,27 @@ struct ShardReader {
             guard GalleryAssembler.localPath(of: image) == file.path else {
                 throw damaged("its manifest lists \(file.path), which is not an image Vitrine names")
             }
-            guard case .file(let stamp) = files.entry(file.path), stamp.size == Int64(size) else {
-                throw damaged("the image \(file.path) is missing or not the file its manifest records")
-            }
             images[file.path] = image
             for url in file.urls ?? [] { byURL[url] = image }
+        }
+        // Each hashed before anything is written, over the cores, with the stamp it had: the copy then trusts it by
+        // its stamp.
+        let checked = images.values.sorted { $0.sha256 < $1.sha256 }
+        let found = await CoreSplit.mapParts(of: checked.count, threshold: 16) { [name] part in
+            let files = RootedFiles(root: name)
+            return checked[part].map { image -> FileStamp? in
+                guard let read = files.stampedContents(GalleryAssembler.localPath(of: image), limit: image.byteCount),
+                    read.bytes.count == image.byteCount, SHA256Hasher.hex(of: read.bytes) == image.sha256
+                else { return nil }
+                return read.stamp
+            }
+        }
+        for (image, stamp) in zip(checked, found.joined()) {
+            guard let stamp else {
+                let path = GalleryAssembler.localPath(of: image)
+                throw damaged("the image \(path) is missing or does not hold what its manifest records")
+            }
+            stamps[image.sha256] = stamp
         }
 
         var galleries: [GalleryPipeline.Prepared] = []
@@ -296,7 +313,8 @@ struct ShardReader {
             galleries.append(
                 GalleryPipeline.Prepared(
                     folder: folder, content: .merged(gallery, copies: copies), views: [],
-                    stored: first ? Array(images.values) : [], images: first ? byURL : [:], stamps: [:],
+                    stored: first ? Array(images.values) : [], images: first ? byURL : [:],
+                    stamps: first ? stamps : [:],
                     imagesFromSnapshot: true,
                     summary: summary, fetchedAt: nil, responses: nil,
                     imageFolder: shard))
