@@ -307,6 +307,11 @@ struct ShardReader {
             guard gallery.files.contains(card.href), card.href.hasSuffix(".html"), gallery.feed.path == card.href,
                 card.cover.map({ images[$0.path] != nil && Self.isMediaType($0.mediaType) }) ?? true
             else { throw damaged("the card of its gallery \(folder) links outside the gallery's files") }
+            let manifest = gallery.manifest
+            guard card.title == manifest.title, gallery.feed.title == manifest.title, card.source == manifest.source,
+                card.sourceLabel == manifest.sourceLabel, card.queries == manifest.queries,
+                card.itemCount == manifest.items.count, card.sourceHome.map(Self.isWebAddress) ?? true
+            else { throw damaged("the card of its gallery \(folder) is not the gallery its manifest records") }
             let first = galleries.isEmpty
             var summary = BuildSummary()
             summary.items = gallery.manifest.items.count
@@ -329,6 +334,12 @@ struct ShardReader {
             !part.isEmpty && !part.hasPrefix(".")
                 && part.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && $0 != "\\" }
         }
+    }
+
+    /// An absolute http or https URL with a host, such as a source's home page.
+    static func isWebAddress(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
+        return ["http", "https"].contains(scheme) && url.host?.isEmpty == false
     }
 
     /// A media type of an image, such as image/jpeg.

@@ -202,6 +202,8 @@ import Testing
                 ("script link", { $0.galleries[0].card.href = "javascript:alert(1)" }),
                 ("foreign cover", { $0.galleries[0].card.cover?.path = "../../etc/passwd" }),
                 ("other folder", { $0.galleries[0].folder = "hamburg/" }),
+                ("script source", { $0.galleries[0].card.sourceHome = "javascript:alert(1)" }),
+                ("other title", { $0.galleries[0].card.title = "<script>alert(1)</script>" }),
             ]
             for (name, change) in hostile {
                 var record = try JSONDecoder().decode(ShardRecord.self, from: original)
