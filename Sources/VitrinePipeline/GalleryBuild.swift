@@ -8,6 +8,17 @@ import VitrineStore
 /// One build of galleries and random pages into an output folder (`GalleryPipeline.build`): its steps, in order,
 /// and the state they hand on to each other.
 struct GalleryBuild {
+    /// What a build makes of its parts.
+    enum Mode {
+        /// Every part, from its API.
+        case whole
+        /// The parts of one shard, from their APIs, with the record a merge reads (`fingerprint` is the
+        /// site's, `SitePlan.shardFingerprint`).
+        case shard(SiteShard, fingerprint: String)
+        /// Every part, from the output folders of the shards that built them.
+        case merge([URL], fingerprint: String)
+    }
+
     static var steps: [BuildStep<GalleryBuild>] {
         [
             .init("waiting for the output folder") { try await $0.lockOutput() },
@@ -20,6 +31,7 @@ struct GalleryBuild {
             .init("rendering the pages and placing the images") { try await $0.renderPagesAndPlaceImages() },
             .init("writing the theme's assets") { try $0.writeAssets() },
             .init("writing the sitemap and the feed") { try $0.writeFeeds() },
+            .init("writing the shard's record") { try $0.writeShardRecord() },
             .init("finishing the output folder") { try $0.finishOutput() },
             .init("saving the image index") { try await $0.saveImageIndex() },
             .init("recording the build") { $0.recordBuild() },
@@ -30,6 +42,7 @@ struct GalleryBuild {
     let parts: [SitePart]
     let site: SitePlan?
     let options: BuildOptions
+    let mode: Mode
     /// One instant for the whole build, so that a random page's update does not depend on how long the galleries
     /// before it took.
     let scheduleNow: Date
@@ -49,6 +62,8 @@ struct GalleryBuild {
     var writer: OutputWriter!
     var siteModel: SiteModel?
     var feeds: SiteFeeds?
+    /// What a shard's build leaves for the merge, made before the pages are rendered.
+    var shardRecord: ShardRecord?
     /// Every image file of the build, each once, in the order of their digests.
     var images: [CacheStore.ImageRecord] = []
     var removed: [String] = []
@@ -56,8 +71,9 @@ struct GalleryBuild {
     /// What the build did, once it is over.
     var outcome: BuildSummary?
 
-    init(pipeline: GalleryPipeline, parts: [SitePart], site: SitePlan?, options: BuildOptions) {
+    init(pipeline: GalleryPipeline, parts: [SitePart], site: SitePlan?, options: BuildOptions, mode: Mode = .whole) {
         self.pipeline = pipeline
+        self.mode = mode
         self.parts = parts
         self.site = site
         self.options = options
@@ -66,8 +82,10 @@ struct GalleryBuild {
         if options.frozen { policy.offline = true }
         self.policy = policy
         salt = GalleryPipeline.salt(of: options.theme)
+        var shard: String?
+        if case .shard(let part, let site) = mode { shard = "\(part.number)/\(part.count) \(site)" }
         fingerprint = GalleryPipeline.fingerprint(
-            of: parts, site: site, options: options, cache: pipeline.cache, salt: salt)
+            of: parts, site: site, options: options, cache: pipeline.cache, salt: salt, shard: shard)
         records = pipeline.cache.outputRecords(for: options.output)
     }
 
@@ -83,6 +101,7 @@ struct GalleryBuild {
     /// Ends the build at once when the build state proves that it would change nothing.
     mutating func checkBuildState() async {
         // A frozen rebuild proves that the cache alone can rebuild the output, which the output being current does not.
+        if case .merge = mode { return }
         guard !options.frozen, let state = BuildState.read(atPath: records.state),
             await state.isCurrent(
                 fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
@@ -115,6 +134,10 @@ struct GalleryBuild {
     }
 
     mutating func prepareGalleries() async throws {
+        if case .merge(let shards, let fingerprint) = mode, let site {
+            galleries = try await ShardReader(site: site, fingerprint: fingerprint, output: options.output).read(shards)
+            return
+        }
         let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
         for part in parts {
             try Task.checkCancellation()
@@ -162,7 +185,13 @@ struct GalleryBuild {
         }
         try renderer.prepare(for: galleries.flatMap(\.jobs))
         try Task.checkCancellation()
-        var planned = galleries.flatMap { $0.jobs.map(\.href) + $0.modelFiles }
+        var planned = galleries.flatMap(\.files)
+        if case .shard(let shard, let fingerprint) = mode {
+            shardRecord = ShardRecord(
+                fingerprint: fingerprint, shard: shard.number, count: shard.count,
+                galleries: galleries.map(ShardRecord.Gallery.init))
+            planned.append(ShardRecord.fileName)
+        }
         planned += images.map(GalleryAssembler.localPath(of:))
         planned += options.theme.assets.map { "assets/\($0.name)" }
         if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
@@ -215,6 +244,17 @@ struct GalleryBuild {
                     try writer.write(ModelFile.bytes(of: model), to: folder + "gallery.xml", inputs: inputs)
                 }
                 try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
+            case .merged(_, let copies):
+                galleries[index].content = .merged(galleries[index].content.record!, copies: [])
+                for copy in copies {
+                    try Task.checkCancellation()
+                    let html = copy.path.hasSuffix(".html")
+                    if try writer.write(copy.bytes, to: copy.path, inputs: copy.inputs) {
+                        if html { counts.pagesWritten += 1 }
+                    } else if html {
+                        counts.pagesUnchanged += 1
+                    }
+                }
             }
             galleries[index].summary = counts
         }
@@ -261,18 +301,35 @@ struct GalleryBuild {
     mutating func renderPagesAndPlaceImages() async throws {
         var urlsOfImage: [String: [String]] = [:]
         var verifiedStamps: [String: FileStamp] = [:]
+        var shardOfImage: [String: URL] = [:]
         for gallery in galleries {
             for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
+            if let shard = gallery.imageFolder {
+                // The first shard's copy, whose stamp `verifiedStamps` holds.
+                for record in gallery.stored where shardOfImage[record.sha256] == nil {
+                    shardOfImage[record.sha256] = shard
+                }
+            }
             verifiedStamps.merge(gallery.stamps) { first, _ in first }
         }
         let placements = images.map { record in
-            ImagePlacement(
-                source: cache.imageFile(for: record).path, sha256: record.sha256, byteCount: record.byteCount,
-                cachedStamp: verifiedStamps[record.sha256], urls: Set(urlsOfImage[record.sha256] ?? []).sorted(),
-                path: GalleryAssembler.localPath(of: record))
+            let path = GalleryAssembler.localPath(of: record)
+            return ImagePlacement(
+                source: shardOfImage[record.sha256]?.appendingPathComponent(path).path
+                    ?? cache.imageFile(for: record).path,
+                sha256: record.sha256, byteCount: record.byteCount, cachedStamp: verifiedStamps[record.sha256],
+                urls: Set(urlsOfImage[record.sha256] ?? []).sorted(), path: path)
         }
         let writer = self.writer!
-        try await writer.placeImages(placements) { try renderPages() }
+        do {
+            try await writer.placeImages(placements) { try renderPages() }
+        } catch let changed as CachedImageChangedError {
+            guard let placement = placements.first(where: { $0.source == changed.path }),
+                let shard = shardOfImage[placement.sha256]
+            else { throw changed }
+            throw ShardMergeError.damaged(
+                folder: shard.path, detail: "the image \(placement.path) does not hold what its manifest records")
+        }
     }
 
     mutating func writeAssets() throws {
@@ -284,6 +341,12 @@ struct GalleryBuild {
         try writer.write(
             feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
         try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
+    }
+
+    /// Leaves in a shard's output what a merge needs of its galleries.
+    mutating func writeShardRecord() throws {
+        guard let shardRecord else { return }
+        try writer.write(try shardRecord.encoded(), to: ShardRecord.fileName)
     }
 
     /// Writes the manifest and removes what the previous build wrote that this one did not.

@@ -176,6 +176,29 @@ public struct GalleryPipeline: Sendable {
         try await build(site.parts, site: site, options: options)
     }
 
+    /// Builds the galleries of one shard of a site, with the site's home link on their pages, and records beside
+    /// them what a merge needs to make the site's own files. `config` is a digest of the config the plan was read
+    /// from: a merge takes only shards built from the same config and theme.
+    public func build(_ site: SitePlan, shard: SiteShard, config: String, options: BuildOptions) async throws
+        -> BuildSummary
+    {
+        try await build(
+            site.parts.filter(shard.holds), site: site, options: options,
+            mode: .shard(shard, fingerprint: site.shardFingerprint(config: config, salt: Self.salt(of: options.theme))))
+    }
+
+    /// Assembles the site from the output folders of its shards (each built by `build(_:shard:config:options:)`
+    /// from the same config and theme) into the output folder, asking no API: the same files, byte for byte, as
+    /// building the site at once.
+    public func merge(_ site: SitePlan, shards: [URL], config: String, options: BuildOptions) async throws
+        -> BuildSummary
+    {
+        try await build(
+            site.parts, site: site, options: options,
+            mode: .merge(shards, fingerprint: site.shardFingerprint(config: config, salt: Self.salt(of: options.theme)))
+        )
+    }
+
     /// A gallery or a random page between the model and publish stages.
     struct Prepared {
         /// What the part shows.
@@ -183,6 +206,16 @@ public struct GalleryPipeline: Sendable {
             case gallery(GalleryModel)
             /// A random page, with the state its `random.json` keeps.
             case random(RandomPageModel, state: RandomPageState)
+            /// A gallery a shard built, as its record describes it, with its files' bytes.
+            case merged(ShardRecord.Gallery, copies: [Copy])
+        }
+
+        /// A file of a gallery a shard built, as a merge writes it.
+        struct Copy {
+            var path: String
+            var bytes: [UInt8]
+            /// The digest of what the shard made it from, as its manifest records it.
+            var inputs: String?
         }
 
         var folder: String
@@ -200,12 +233,16 @@ public struct GalleryPipeline: Sendable {
         var fetchedAt: Date?
         /// The cached answers the gallery was built from; nil when not all of them are in the cache as served.
         var responses: [BuildState.Response]?
+        /// The folder whose `images/` holds its images: a shard's output; nil for the cache.
+        var imageFolder: URL? = nil
     }
 
     /// Runs the steps of `GalleryBuild` in order, until one fails or the output proves to be current already.
-    private func build(_ parts: [SitePart], site: SitePlan?, options: BuildOptions) async throws -> BuildSummary {
+    private func build(
+        _ parts: [SitePart], site: SitePlan?, options: BuildOptions, mode: GalleryBuild.Mode = .whole
+    ) async throws -> BuildSummary {
         let started = ContinuousClock.now
-        var build = GalleryBuild(pipeline: self, parts: parts, site: site, options: options)
+        var build = GalleryBuild(pipeline: self, parts: parts, site: site, options: options, mode: mode)
         try await BuildStep.run(GalleryBuild.steps, on: &build, until: { $0.outcome != nil })
         guard var summary = build.outcome else {
             throw InternalInconsistencyError(detail: "the build ended without a report")
@@ -223,7 +260,8 @@ public struct GalleryPipeline: Sendable {
     /// The digest of everything besides the API's answers that shapes a build's output: this executable and the
     /// theme (`salt`), the options, the site, each gallery's plan and source configuration, and the cache it reads.
     static func fingerprint(
-        of plans: [SitePart], site: SitePlan?, options: BuildOptions, cache: CacheStore, salt: String
+        of plans: [SitePart], site: SitePlan?, options: BuildOptions, cache: CacheStore, salt: String,
+        shard: String? = nil
     ) -> String {
         func text(_ value: String?) -> String { value.map { "\($0.utf8.count):\($0)" } ?? "-" }
         let executable = FileStamp.of("/proc/self/exe").map { "\($0.size) \($0.modified) \($0.inode)" }
@@ -233,6 +271,7 @@ public struct GalleryPipeline: Sendable {
             "timestamp \(text(options.timestamp.map { String($0.timeIntervalSince1970) }))",
         ]
         if let site { lines.append("site \(text(site.title)) \(text(site.baseURL))") }
+        if let shard { lines.append("shard \(shard)") }
         for part in plans {
             switch part {
             case .gallery(let plan):
@@ -379,12 +418,18 @@ public struct GalleryPipeline: Sendable {
     }
 }
 
+extension GalleryPipeline.Prepared.Content {
+    /// A merged gallery's record.
+    var record: ShardRecord.Gallery? { if case .merged(let record, _) = self { record } else { nil } }
+}
+
 extension GalleryPipeline.Prepared {
     /// Its pages, in order.
     var jobs: [GalleryModel.PageJob] {
         switch content {
         case .gallery: views.map(\.job)
         case .random(let model, _): model.pageJobs
+        case .merged: []
         }
     }
 
@@ -393,7 +438,13 @@ extension GalleryPipeline.Prepared {
         switch content {
         case .gallery: [folder + "gallery.xml"]
         case .random: [folder + "gallery.xml", folder + RandomPageState.fileName]
+        case .merged: []
         }
+    }
+
+    /// Every file of its own: its pages, then the files beside them.
+    var files: [String] {
+        if case .merged(let record, _) = content { record.files } else { jobs.map(\.href) + modelFiles }
     }
 
     /// When a random page is next due for a new image; a build is current only until then.
@@ -406,6 +457,7 @@ extension GalleryPipeline.Prepared {
         switch content {
         case .gallery(let model): model.allItems.map { $0.sourceID ?? $0.id }
         case .random(let model, _): [model.photoID]
+        case .merged(let record, _): record.manifest.items.map(\.id)
         }
     }
 
@@ -414,6 +466,7 @@ extension GalleryPipeline.Prepared {
         switch content {
         case .gallery(let model): SiteModel.card(for: model, id: id)
         case .random(let model, _): SiteModel.card(for: model, id: id)
+        case .merged(let record, _): record.siteCard(id: id)
         }
     }
 
@@ -426,6 +479,8 @@ extension GalleryPipeline.Prepared {
                 summary: summary)
         case .random(let model, _):
             .init(path: folder, source: model.source.name, queries: [], summary: summary)
+        case .merged(let record, _):
+            .init(path: folder, source: record.manifest.source, queries: record.manifest.queries, summary: summary)
         }
     }
 
@@ -450,6 +505,8 @@ extension GalleryPipeline.Prepared {
             return OutputManifest.Gallery(
                 path: folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
                 queries: [], items: [OutputManifest.Item(id: model.photoID, credits: [credit])])
+        case .merged(let record, _):
+            return record.manifest
         }
     }
 
@@ -469,6 +526,8 @@ extension GalleryPipeline.Prepared {
             SiteFeeds.Entry(
                 path: model.pageJobs[0].href, title: model.title,
                 summary: "\(SiteModel.scheduleLine(model.every)) from \(model.source.label)", updated: fetchedAt)
+        case .merged(let record, _):
+            record.feedEntry
         }
     }
 }

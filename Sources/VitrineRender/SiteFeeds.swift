@@ -12,11 +12,11 @@ package struct SiteFeeds {
     /// One gallery as the feed lists it.
     package struct Entry {
         /// Its first page, relative to the output root.
-        var path: String
-        var title: String
-        var summary: String
+        package var path: String
+        package var title: String
+        package var summary: String
         /// When its API results were fetched.
-        var updated: Date?
+        package var updated: Date?
 
         package init(path: String, title: String, summary: String, updated: Date?) {
             self.path = path

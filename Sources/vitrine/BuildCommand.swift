@@ -20,6 +20,11 @@ struct BuildCommand: AsyncParsableCommand {
             and a build that cannot reach the API keeps the previous image with a warning (exit 2 with --strict). \
             --frozen shows the image its random.json names, from the cache.
 
+            A site too large for one machine can be built in shards: --shard K/N builds only the galleries of \
+            shard K of N (by a digest of each gallery's folder, so a gallery keeps its shard as the config grows) \
+            into its own --out, with its own cache; --merge with the shards' output folders then assembles the \
+            whole site into --out without any request, byte for byte as one build would write it.
+
             \(exitStatusHelp)
             """
     )
@@ -34,24 +39,63 @@ struct BuildCommand: AsyncParsableCommand {
     )
     var frozen = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Build only the galleries of shard K of N into --out, for a later --merge.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Assemble the site into --out from the output folders of its shards, sending no request.",
+            valueName: "shard-folder"))
+    var merge: [String] = []
+
     @OptionGroup var flags: BuildFlags
 
     func validate() throws {
         if frozen && flags.caching.refresh {
             throw ValidationError("--frozen and --refresh contradict each other; pick one.")
         }
+        if shard != nil && !merge.isEmpty {
+            throw ValidationError("--shard builds one shard and --merge assembles them; pick one.")
+        }
+        if frozen && !merge.isEmpty {
+            throw ValidationError("--merge reads the shards' folders, not the cache, so --frozen does not apply.")
+        }
+        _ = try siteShard()
+    }
+
+    /// The shard `--shard` names, if any.
+    func siteShard() throws -> SiteShard? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let number = Int(parts[0]), let count = Int(parts[1]), let site = SiteShard(number: number, of: count)
+        else {
+            throw ValidationError("--shard takes K/N with 1 <= K <= N, such as 2/3; “\(shard)” is not one.")
+        }
+        return site
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let path = config
+        let shard = try siteShard()
+        let shards = merge.map { URL(fileURLWithPath: $0) }
         try await GalleryRun.execute(
             flags: flags, secrets: SiteConfig.secrets(in: environment), frozen: frozen
         ) { pipeline, options in
             let site = try SiteConfig.load(path: path, environment: environment)
-            return try await pipeline.build(
-                SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan)),
-                options: options)
+            let plan = SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan))
+            if let shard {
+                return try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
+            }
+            if !shards.isEmpty {
+                return try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
+            }
+            return try await pipeline.build(plan, options: options)
         }
     }
 }

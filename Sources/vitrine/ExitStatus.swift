@@ -40,7 +40,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .failure: "an unexpected internal error"
         case .partial: "--strict was given and the gallery lacks something"
         case .usage: "the command line is wrong"
-        case .badData: "the API answered with data Vitrine cannot read"
+        case .badData: "the API or a shard folder held data Vitrine cannot read"
         case .nothingCached: "--offline or --frozen was given and something needed is not cached"
         case .unavailable: "the API could not be reached or refused the request"
         case .cannotWrite: "the output or cache folder could not be written"

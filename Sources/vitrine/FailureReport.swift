@@ -63,6 +63,7 @@ enum FailureReport {
         case let error as FileWriteError where error.linkedFolder != nil:
             "Could not write \(error.path): \(error.reason.replacingOccurrences(of: "another output folder", with: "another --out"))."
         case let error as FrozenBuildError: frozenSentence(error)
+        case let error as ShardMergeError: shardSentence(error)
         case let error as SourceError: sourceSentence(error)
         default: nil
         }
@@ -80,6 +81,22 @@ enum FailureReport {
         case .noRandomState(let folder):
             "--frozen rebuilds the random page from its \(folder)\(RandomPageState.fileName), and the output has none "
                 + "for this source; build once without --frozen first."
+        }
+    }
+
+    private static func shardSentence(_ error: ShardMergeError) -> String? {
+        switch error {
+        case .notAShard(let folder):
+            "\(folder) is not the output of vitrine build --shard; pass --merge the --out folder of each shard."
+        case .otherConfig(let folder):
+            "The shard in \(folder) was built from another config or --templates than this one; build every shard "
+                + "with the same --config and --templates, then --merge."
+        case .galleryMissing(let gallery):
+            "No shard folder given to --merge holds the gallery \(gallery); build its shard and pass every shard's "
+                + "folder."
+        case .outputIsAShard(let folder):
+            "--out \(folder) is one of the shards given to --merge; choose another --out."
+        default: nil
         }
     }
 

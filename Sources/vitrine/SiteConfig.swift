@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TOMLKit
+import VitrineBasics
 
 /// A site config (`vitrine.toml`): the site's `title` and optional `base-url`, and one `[[gallery]]` table per
 /// gallery whose keys are its command's long option names (`source` names the command, `term` its argument, and
@@ -9,6 +10,8 @@ struct SiteConfig {
     var title: String
     var baseURL: String?
     var galleries: [GallerySetup]
+    /// The SHA-256 of the file's bytes, which shards of a site record and a merge compares.
+    var digest = ""
 
     /// The gallery commands a `[[gallery]]` table may name as its `source`.
     static let galleryTypes: [any GalleryOptions.Type] = [
@@ -42,7 +45,9 @@ struct SiteConfig {
         } catch {
             throw ConfigError(file: file, line: nil, key: nil, problem: "it is not valid TOML")
         }
-        return try SiteConfigReader(file: file, lines: ConfigLines(text), environment: environment).read(table)
+        var config = try SiteConfigReader(file: file, lines: ConfigLines(text), environment: environment).read(table)
+        config.digest = SHA256Hasher.hex(of: data)
+        return config
     }
 }
 

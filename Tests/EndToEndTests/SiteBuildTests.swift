@@ -27,27 +27,7 @@ import VitrineTemplates
     {
         var text = "title = \"Snapshots\"\n"
         if let baseURL { text += "base-url = \"\(baseURL)\"\n" }
-        text += """
-
-            [[gallery]]
-            source = "pixabay"
-            term = "Hamburg"
-            per-page = 5
-            pages = \(pages)
-            endpoint = "\(await server.pixabayEndpoint)"
-
-            [[gallery]]
-            source = "flickr"
-            term = "Berlin"
-            endpoint = "\(await server.flickrEndpoint)"
-
-            [[gallery]]
-            source = "thumbnails"
-            path = "press"
-            limit = 12
-            endpoint = "\(await server.thumbnailsEndpoint)"
-
-            """
+        text += await server.siteGalleries(pages: pages)
         try text.write(toFile: workspace.path(name), atomically: true, encoding: .utf8)
     }
 
