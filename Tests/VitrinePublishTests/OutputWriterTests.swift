@@ -286,6 +286,77 @@ import VitrineTestSupport
         await #expect(throws: Never.self) { try await OutputWriter(root: folder.url, force: true) }
     }
 
+    /// `count` cached images and their placements at `images/N.jpg`, the last one's bytes other than its digest
+    /// says when `damagedLast`.
+    func cachedImages(_ count: Int, in cache: TemporaryFolder, damagedLast: Bool = false) throws -> [ImagePlacement] {
+        try (1...count).map { number in
+            let bytes = "jpeg \(number)"
+            try write(damagedLast && number == count ? "changed" : bytes, "images/\(number).jpg", in: cache)
+            return ImagePlacement(
+                source: cache.url.appendingPathComponent("images/\(number).jpg").path,
+                sha256: SHA256Hasher.hex(of: bytes), byteCount: bytes.utf8.count, cachedStamp: nil,
+                urls: ["https://cdn.example/\(number).jpg"], path: "images/\(number).jpg")
+        }
+    }
+
+    @Test func imagesArePlacedWhileOtherFilesAreWritten() async throws {
+        let (cache, output) = (try TemporaryFolder(), try TemporaryFolder())
+        let placements = try cachedImages(200, in: cache)
+        let writer = try await OutputWriter(root: output.url)
+        try await writer.begin(planned: placements.map(\.path) + (1...50).map { "items/\($0).html" })
+        try await writer.placeImages(placements) {
+            for number in 1...50 { try writer.write(Array("page \(number)".utf8), to: "items/\(number).html") }
+        }
+        try writer.finish()
+        let manifest = try #require(OutputManifest.read(in: output.url))
+        #expect(manifest.files.count == 250)
+        for placement in placements {
+            let bytes = try #require(
+                FileManager.default.contents(atPath: output.url.appendingPathComponent(placement.path).path))
+            #expect(SHA256Hasher.hex(of: [UInt8](bytes)) == placement.sha256)
+            #expect(manifest.files.first { $0.path == placement.path }?.urls == placement.urls)
+        }
+
+        // Placed again, with every image in place already: nothing is copied, so nothing is there to fail.
+        try FileManager.default.removeItem(at: cache.url.appendingPathComponent("images"))
+        let again = try await OutputWriter(root: output.url)
+        try await again.begin(planned: placements.map(\.path))
+        try await again.placeImages(placements) {}
+        try again.finish()
+    }
+
+    @Test func aCachedImageThatChangedIsRefusedOnceThePagesAreWritten() async throws {
+        let (cache, output) = (try TemporaryFolder(), try TemporaryFolder())
+        let placements = try cachedImages(20, in: cache, damagedLast: true)
+        let writer = try await OutputWriter(root: output.url)
+        try await writer.begin(planned: placements.map(\.path) + ["index.html"])
+        var pagesWritten = false
+        await #expect(throws: CachedImageChangedError.self) {
+            try await writer.placeImages(placements) {
+                try writer.write(Array("home".utf8), to: "index.html")
+                pagesWritten = true
+            }
+        }
+        #expect(pagesWritten)
+        #expect(!FileManager.default.fileExists(atPath: output.url.appendingPathComponent("images/20.jpg").path))
+    }
+
+    @Test func whenTheOtherWorkFailsTheCopiesStopAndItsErrorIsThrown() async throws {
+        struct RenderFailed: Error {}
+        let (cache, output) = (try TemporaryFolder(), try TemporaryFolder())
+        let placements = try cachedImages(2_000, in: cache)
+        let writer = try await OutputWriter(root: output.url)
+        try await writer.begin(planned: placements.map(\.path))
+        await #expect(throws: RenderFailed.self) {
+            try await writer.placeImages(placements) { throw RenderFailed() }
+        }
+        let placed =
+            (try? FileManager.default.contentsOfDirectory(atPath: output.url.appendingPathComponent("images").path))
+            ?? []
+        #expect(placed.count < placements.count)
+        #expect(placed.allSatisfy { !$0.hasPrefix(".") })
+    }
+
     @Test func sweepsOnlyOrphanedTemporaryFiles() async throws {
         let folder = try TemporaryFolder()
         try write("x", "items/.a.html.vitrine-999999999-12", in: folder)
