@@ -96,7 +96,18 @@ public struct OutputManifest: Codable, Sendable, Equatable {
     /// unescaped slashes (the same manifest always has the same bytes), written directly by ``PrettyJSONWriter``
     /// in a third of `JSONEncoder`'s time: every build that changes the folder writes it, after its last page.
     func encoded() -> [UInt8] {
-        var json = PrettyJSONWriter(reservingCapacity: 320 * files.count + 4096)
+        var bytes: [UInt8] = []
+        encode { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// The bytes of ``encoded()``, handed to `sink` a piece of about `piece` bytes at a time, so that the manifest
+    /// of a large gallery (3.6 MB at 1,000 items) is never in memory whole.
+    func encode(piece: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var json = PrettyJSONWriter(reservingCapacity: piece + 4096)
+        func flushIfFull() throws {
+            if json.bytes.count >= piece { try json.flush(into: sink) }
+        }
         json.beginObject()
         json.key("files")
         json.beginArray()
@@ -121,6 +132,7 @@ public struct OutputManifest: Codable, Sendable, Equatable {
                 json.endArray()
             }
             json.endObject()
+            try flushIfFull()
         }
         json.endArray()
         json.key("galleries")
@@ -149,6 +161,7 @@ public struct OutputManifest: Codable, Sendable, Equatable {
                 json.key("id")
                 json.string(item.id)
                 json.endObject()
+                try flushIfFull()
             }
             json.endArray()
             json.key("path")
@@ -169,7 +182,8 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         json.key("generator")
         json.string(generator)
         json.endObject()
-        return json.bytes + [0x0A]
+        json.newline()
+        try json.flush(into: sink)
     }
 
     /// Whether `root` holds a manifest file, read or not.

@@ -363,7 +363,7 @@ public final class OutputWriter {
             return removed
         }
         try removeState()
-        try files.write(manifest.encoded(), to: OutputManifest.fileName, durable: true)
+        try files.write(to: OutputManifest.fileName, durable: true) { try manifest.encode(to: $0) }
         if journalPresent {
             files.remove(OutputJournal.fileName)
             files.syncRoot()

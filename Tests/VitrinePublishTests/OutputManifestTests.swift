@@ -41,6 +41,15 @@ import Testing
         #expect(String(decoding: manifest.encoded(), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 
+    /// Written a small piece at a time (as it goes to its file), the manifest has the same bytes.
+    @Test(arguments: manifests)
+    func writtenInPiecesItHasTheSameBytes(manifest: OutputManifest) throws {
+        var pieces: [[UInt8]] = []
+        manifest.encode(piece: 64) { pieces.append(Array($0)) }
+        #expect(pieces.joined().elementsEqual(manifest.encoded()))
+        #expect(manifest.files.count < 2 || pieces.count > 2)
+    }
+
     /// The layout every earlier version wrote, byte for byte: two-space indents, `" : "`, empty lists on two lines,
     /// slashes and non-ASCII text as they are, control characters escaped, a newline at the end.
     @Test func writesTheBytesEarlierVersionsWrote() {

@@ -98,6 +98,24 @@ package final class RootedFiles {
         }
     }
 
+    /// Writes at `relativePath`, as ``write(_:to:durable:)`` does, the bytes `write` hands to the function it is
+    /// given, in as many pieces as it likes: a large file never needs to be in memory whole.
+    @discardableResult
+    package func write(
+        to relativePath: String, durable: Bool = false,
+        _ write: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws(FileWriteError) -> FileStamp {
+        try replace(relativePath, durable: durable) { descriptor throws(FileWriteError) in
+            do {
+                try write { buffer in try Self.writeAll(descriptor, buffer, path: relativePath) }
+            } catch let failure as FileWriteError {
+                throw failure
+            } catch {
+                throw FileWriteError(path: relativePath, reason: "\(error)")
+            }
+        }
+    }
+
     /// Writes a copy of the open file `source` at `relativePath` as ``write(_:to:durable:)`` does, checking on the
     /// way that its bytes have the SHA-256 `sha256`; a copy that does not is not put in place. When the source still
     /// has `verified`, the stamp it had when its bytes were last hashed, the kernel copies it without the bytes

@@ -13,6 +13,16 @@ package struct PrettyJSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Hands the bytes written so far to `sink` and forgets them, so that a long document can go to a file in
+    /// pieces.
+    package mutating func flush(into sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try bytes.withUnsafeBytes(sink)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the document with a line break, as a text file ends.
+    package mutating func newline() { bytes.append(0x0A) }
+
     package mutating func beginObject() { beginContainer(UInt8(ascii: "{")) }
     package mutating func endObject() { endContainer(UInt8(ascii: "}")) }
     package mutating func beginArray() { beginContainer(UInt8(ascii: "[")) }
