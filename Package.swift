@@ -1,6 +1,28 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How the `vitrine` binary is linked (BENCHMARKS.md, "Memory"): with the toolchain's lld, without exporting every
+/// symbol of the executable (nothing looks them up), and, where the C library can load them (glibc 2.36 and
+/// later), with the relative relocations packed (`DT_RELR`): 100,000 of them are 2.4 MB of `.rela.dyn` that every
+/// start reads, against 20 KB packed. Together about 4 MB less resident memory and a faster start.
+let executableLinking: [LinkerSetting] = {
+    var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
+    #if canImport(Glibc)
+        var name = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
+        _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &name, name.count)
+        let number = String(cString: name).split(separator: " ").last ?? ""
+        let version = number.split(separator: ".").compactMap { Int($0) }
+        if version.count >= 2, (version[0], version[1]) >= (2, 36) {
+            flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+        }
+    #endif
+    return [.unsafeFlags(flags, .when(platforms: [.linux]))]
+}()
+
 /// swift-system's typed `Errno`, for the file layer and the tests of it.
 let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
 
@@ -111,7 +133,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            linkerSettings: executableLinking
         ),
         .target(
             name: "VitrineTestSupport",
