@@ -14,7 +14,9 @@ let executableLinking: [LinkerSetting] = {
     #if canImport(Glibc)
         var name = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
         _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &name, name.count)
-        let number = String(cString: name).split(separator: " ").last ?? ""
+        let number =
+            String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: " ").last ?? ""
         let version = number.split(separator: ".").compactMap { Int($0) }
         if version.count >= 2, (version[0], version[1]) >= (2, 36) {
             flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
@@ -84,6 +86,8 @@ let package = Package(
                 .embedInCode("vitrine.css"),
                 .embedInCode("vitrine.js"),
                 .embedInCode("gallery.rng"),
+                .embedInCode("changes.xsl"),
+                .embedInCode("site-changes.xsl"),
             ]
         ),
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).

@@ -14,5 +14,7 @@ public enum DefaultTheme {
         "vitrine.css": PackageResources.vitrine_css,
         "vitrine.js": PackageResources.vitrine_js,
         "gallery.rng": PackageResources.gallery_rng,
+        "changes.xsl": PackageResources.changes_xsl,
+        "site-changes.xsl": PackageResources.site_changes_xsl,
     ]
 }

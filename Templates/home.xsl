@@ -29,6 +29,10 @@
           <xsl:when test="count(/site/gallery) = 1"> gallery</xsl:when>
           <xsl:otherwise> galleries</xsl:otherwise>
         </xsl:choose>
+        <xsl:if test="/site/history">
+          <xsl:text> · </xsl:text>
+          <a class="changes" href="{concat($root, /site/history/@href)}">What’s new</a>
+        </xsl:if>
       </p>
     </header>
   </xsl:template>

@@ -112,6 +112,10 @@
             <xsl:value-of select="$source-label"/>
           </xsl:otherwise>
         </xsl:choose>
+        <xsl:if test="/gallery/history">
+          <xsl:text> · </xsl:text>
+          <a class="changes" href="{concat($root, /gallery/history/@href)}">What’s new</a>
+        </xsl:if>
       </p>
     </header>
     <xsl:call-template name="notices"/>

@@ -11,6 +11,10 @@ public struct GalleryModel: Sendable {
     /// The site this gallery is part of, when `vitrine build` puts several galleries under one home page.
     public var site: SiteLink?
     public var collections: [Collection]
+    /// The gallery's "What's new" page, relative to the output root, when the site keeps a history.
+    public var changesHref: String?
+    /// The snapshots that changed the gallery, newest first (its "What's new" page).
+    public var snapshots: [Snapshot] = []
 
     package init(
         title: String,
@@ -39,6 +43,25 @@ public struct GalleryModel: Sendable {
         public init(title: String, href: String) {
             self.title = title
             self.href = href
+        }
+    }
+
+    /// One build that changed the gallery (`SiteHistory`): when, the items it added that the gallery still has
+    /// (by their model ids), and how many it added and removed in all.
+    public struct Snapshot: Sendable, Hashable {
+        public var number: Int
+        /// RFC 3339, UTC.
+        public var time: String
+        public var addedItems: [String]
+        public var addedCount: Int
+        public var removedCount: Int
+
+        package init(number: Int, time: String, addedItems: [String], addedCount: Int, removedCount: Int) {
+            self.number = number
+            self.time = time
+            self.addedItems = addedItems
+            self.addedCount = addedCount
+            self.removedCount = removedCount
         }
     }
 
@@ -181,7 +204,10 @@ public struct GalleryModel: Sendable {
 
     /// A page to render: the element to render, by id, the stylesheet that renders it, and its file.
     public struct PageJob: Sendable, Hashable {
-        public enum Kind: String, Sendable { case grid, preview, home, random, favorites, list, photo }
+        public enum Kind: String, Sendable {
+            case grid, preview, home, random, favorites, list, photo, changes
+            case siteChanges = "site-changes"
+        }
         public var kind: Kind
         public var id: String
         public var href: String

@@ -33,13 +33,15 @@ extension ModelXMLSink {
 /// `site.xml`, the digests of what each page reads, and the documents the stylesheets are applied to.
 package enum ModelXML {
     package static let version = "1"
+    /// The `id` of the `history` element, which a "What's new" page's `page` parameter names.
+    package static let changesID = "changes"
 
     /// The whole model of a gallery, as `gallery.xml` holds it.
     package static func write(_ gallery: GalleryModel, to sink: inout some ModelXMLSink) {
         let head = gallery.head
         sink.startElement("gallery")
         sink.attributes(rootAttributes(of: head))
-        write(head, to: &sink)
+        write(head, snapshots: gallery.snapshots, to: &sink)
         for collection in gallery.collections { write(collection, to: &sink) }
         sink.endElement()
     }
@@ -50,7 +52,7 @@ package enum ModelXML {
     package static func write(_ view: GalleryModel.PageView, to sink: inout some ModelXMLSink) {
         sink.startElement("gallery")
         sink.attributes(rootAttributes(of: view.head))
-        write(view.head, to: &sink)
+        write(view.head, snapshots: view.snapshots, to: &sink)
         for heading in view.collections {
             sink.startElement("collection")
             sink.attributes(attributes(of: heading))
@@ -84,6 +86,44 @@ package enum ModelXML {
                     "schedule", SiteModel.scheduleLine(every), attributes: [("every", String(every.seconds))])
             }
             if let cover = gallery.cover { write(cover, role: "cover", to: &sink) }
+            sink.endElement()
+        }
+        if let changes = site.changesHref {
+            sink.startElement("history")
+            sink.attribute("id", changesID)
+            sink.cleanAttribute("href", changes)
+            for snapshot in site.snapshots {
+                sink.startElement("snapshot")
+                sink.attribute("number", String(snapshot.number))
+                sink.cleanAttribute("time", snapshot.time)
+                sink.cleanAttribute("label", SiteHistory.spoken(snapshot.time))
+                sink.attribute("added", String(snapshot.galleries.reduce(0) { $0 + $1.added }))
+                sink.attribute("removed", String(snapshot.galleries.reduce(0) { $0 + $1.removed }))
+                for change in snapshot.galleries {
+                    sink.startElement("change")
+                    sink.cleanAttribute("gallery", change.gallery)
+                    sink.cleanAttribute("href", change.href)
+                    sink.attribute("added", String(change.added))
+                    sink.attribute("removed", String(change.removed))
+                    sink.textElement("title", change.title)
+                    for tile in change.tiles {
+                        sink.startElement("tile")
+                        sink.cleanAttribute("href", tile.href)
+                        sink.textElement("caption", tile.caption)
+                        if let credit = tile.credit {
+                            sink.startElement("credit")
+                            sink.cleanAttribute("name", credit.name)
+                            if let url = credit.url { sink.cleanAttribute("href", url) }
+                            if credit.role != .author { sink.attribute("role", credit.role.rawValue) }
+                            sink.endElement()
+                        }
+                        write(tile.image, role: "tile", to: &sink)
+                        sink.endElement()
+                    }
+                    sink.endElement()
+                }
+                sink.endElement()
+            }
             sink.endElement()
         }
         sink.endElement()
@@ -151,8 +191,11 @@ package enum ModelXML {
         [("version", version), ("lang", XMLText.clean(head.language))]
     }
 
-    /// Everything outside `collection`: `title`, `source`, `notice`, `variants` and `site`.
-    static func write(_ head: GalleryModel.Head, to sink: inout some ModelXMLSink) {
+    /// Everything outside `collection`: `title`, `source`, `notice`, `variants`, `site` and `history` (with
+    /// `snapshots` in it, for the whole model and the "What's new" page).
+    static func write(
+        _ head: GalleryModel.Head, snapshots: [GalleryModel.Snapshot] = [], to sink: inout some ModelXMLSink
+    ) {
         sink.textElement("title", head.title)
         write(head.source, to: &sink)
         for notice in head.notices { write(notice, to: &sink) }
@@ -166,6 +209,28 @@ package enum ModelXML {
         }
         sink.endElement()
         if let site = head.site { write(site, to: &sink) }
+        if let changes = head.changesHref {
+            sink.startElement("history")
+            sink.attribute("id", changesID)
+            sink.cleanAttribute("href", changes)
+            for snapshot in snapshots { write(snapshot, to: &sink) }
+            sink.endElement()
+        }
+    }
+
+    static func write(_ snapshot: GalleryModel.Snapshot, to sink: inout some ModelXMLSink) {
+        sink.startElement("snapshot")
+        sink.attribute("number", String(snapshot.number))
+        sink.cleanAttribute("time", snapshot.time)
+        sink.cleanAttribute("label", SiteHistory.spoken(snapshot.time))
+        sink.attribute("added", String(snapshot.addedCount))
+        sink.attribute("removed", String(snapshot.removedCount))
+        for item in snapshot.addedItems {
+            sink.startElement("added")
+            sink.cleanAttribute("item", item)
+            sink.endElement()
+        }
+        sink.endElement()
     }
 
     /// The attributes of a `collection` element.

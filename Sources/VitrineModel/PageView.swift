@@ -11,10 +11,14 @@ extension GalleryModel {
         public var notices: [Notice]
         public var variants: [SourceVariant]
         public var site: SiteLink?
+        /// The gallery's "What's new" page, when the site keeps a history.
+        public var changesHref: String?
     }
 
     public var head: Head {
-        Head(title: title, language: language, source: source, notices: notices, variants: variants, site: site)
+        Head(
+            title: title, language: language, source: source, notices: notices, variants: variants, site: site,
+            changesHref: changesHref)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.
@@ -55,6 +59,22 @@ extension GalleryModel {
         public var items: [Item]
         /// The digest of what the page reads and of `salt` (the theme), as hexadecimal text.
         public var inputs: String
+        /// The "What's new" page: the snapshots, newest first (`items` holds the items they added).
+        public var snapshots: [Snapshot] = []
+    }
+
+    /// The gallery's "What's new" page, when it has one: the head, its top collections' attributes and pages, the
+    /// snapshots, and every item they added that the gallery still has (in the top collection, in model order).
+    public func changesPage(salt: String) -> PageView? {
+        guard let href = changesHref else { return nil }
+        let wanted = Set(snapshots.flatMap(\.addedItems))
+        let items = allItems.filter { wanted.contains($0.id) }
+        let headings = collections.prefix(1).map(CollectionHeading.init)
+        var view = PageView(
+            job: .init(kind: .changes, id: ModelXML.changesID, href: href), head: head, collections: headings,
+            below: [], items: items, inputs: "", snapshots: snapshots)
+        view.inputs = ModelXML.inputs(salt: salt) { ModelXML.write(view, to: &$0) }
+        return view
     }
 
     /// Every page of the gallery in order (each collection's grid pages, then its nested collections' pages, then

@@ -6,12 +6,81 @@ public struct SiteModel: Sendable {
     /// The `id` of the home page's root element, which the renderer's `page` parameter names.
     package static let pageID = "home"
     package static let homeHref = "index.html"
+    /// The site's "What's new" page, when it keeps a history.
+    package static let changesHref = "changes.html"
 
     public var title: String
     public var language: String
     public var galleries: [Gallery]
     /// The site's Atom feed, relative to the output root, when it has one.
     public var feedHref: String?
+    /// The site's "What's new" page, when it keeps a history.
+    public var changesHref: String?
+    /// The snapshots of the site's history, newest first.
+    public var snapshots: [Snapshot] = []
+
+    /// One build that changed the site: when, and what it changed in each gallery.
+    public struct Snapshot: Sendable {
+        public var number: Int
+        /// RFC 3339, UTC.
+        public var time: String
+        public var galleries: [Change]
+
+        package init(number: Int, time: String, galleries: [Change]) {
+            self.number = number
+            self.time = time
+            self.galleries = galleries
+        }
+    }
+
+    /// What a snapshot changed in one gallery: how many items came and left, and the tiles of those that came and
+    /// are still there.
+    public struct Change: Sendable {
+        /// The gallery's card id on the home page (`g1`, …).
+        public var gallery: String
+        public var title: String
+        /// The gallery's "What's new" page.
+        public var href: String
+        public var added: Int
+        public var removed: Int
+        public var tiles: [Tile]
+
+        package init(gallery: String, title: String, href: String, added: Int, removed: Int, tiles: [Tile]) {
+            self.gallery = gallery
+            self.title = title
+            self.href = href
+            self.added = added
+            self.removed = removed
+            self.tiles = tiles
+        }
+    }
+
+    /// An added item as the site's "What's new" page and the feed show it: its first entry's page, caption and
+    /// tile.
+    public struct Tile: Sendable {
+        public var href: String
+        public var caption: String
+        public var image: GalleryModel.LocalImage
+        public var credit: Credit?
+
+        package init(href: String, caption: String, image: GalleryModel.LocalImage, credit: Credit?) {
+            self.href = href
+            self.caption = caption
+            self.image = image
+            self.credit = credit
+        }
+
+        /// The tile of `item`: its first entry that has a picture.
+        package init?(_ item: GalleryModel.Item) {
+            for entry in item.entries {
+                if case .picture(let caption, let credit, let tile, _) = entry.content {
+                    self.init(href: entry.href, caption: caption, image: tile, credit: credit)
+                    return
+                }
+            }
+            return nil
+        }
+    }
 
     /// One gallery as the home page shows it.
     public struct Gallery: Sendable {

@@ -26,11 +26,13 @@ struct GalleryBuild {
             .init("compiling the theme") { try $0.compileTheme() },
             .init("looking at the output folder") { try $0.surveyOutput() },
             .init("preparing the galleries") { try await $0.prepareGalleries() },
+            .init("recording the history") { try await $0.recordHistory() },
             .init("opening the output folder") { try await $0.openOutput() },
             .init("planning the files") { try await $0.planFiles() },
             .init("rendering the pages and placing the images") { try await $0.renderPagesAndPlaceImages() },
             .init("writing the theme's assets") { try $0.writeAssets() },
             .init("writing the sitemap and the feed") { try $0.writeFeeds() },
+            .init("writing the history") { try $0.writeHistory() },
             .init("writing the shard's record") { try $0.writeShardRecord() },
             .init("finishing the output folder") { try $0.finishOutput() },
             .init("saving the image index") { try await $0.saveImageIndex() },
@@ -59,6 +61,8 @@ struct GalleryBuild {
     var survey: Task<OutputFolderSurvey, Never>!
     var snapshot: Task<(bytes: [UInt8]?, snapshot: ImageIndexSnapshot?), Never>!
     var galleries: [GalleryPipeline.Prepared] = []
+    /// The site's history with this build's snapshot, when the build keeps one.
+    var history: SiteHistory?
     var writer: OutputWriter!
     var siteModel: SiteModel?
     var feeds: SiteFeeds?
@@ -112,7 +116,12 @@ struct GalleryBuild {
     }
 
     mutating func compileTheme() throws {
+        switch (mode, options.history) {
+        case (.shard, .some), (.merge, .some): throw HistoryUnsupportedError(detail: "for a site built in shards")
+        default: break
+        }
         var kinds: [GalleryModel.PageJob.Kind] = site == nil ? [.grid, .preview] : [.grid, .preview, .home]
+        if options.history != nil { kinds += site == nil ? [.changes] : [.changes, .siteChanges] }
         if parts.contains(where: { if case .random = $0 { true } else { false } }) { kinds += [.random, .favorites] }
         renderer = try PageRenderer(theme: options.theme, kinds: kinds)
     }
@@ -154,6 +163,68 @@ struct GalleryBuild {
         }
     }
 
+    /// Takes the previous history (the output folder's, else the previous publish's), adds a snapshot when the
+    /// galleries' items differ from its latest one, and gives each gallery its "What's new" page.
+    mutating func recordHistory() async throws {
+        guard let historyOptions = options.history else { return }
+        let source = historyOptions.previous ?? site?.baseURL.map(HistorySource.published(at:))
+        let (previous, warning) = try await PreviousHistory(
+            output: options.output, source: source, fetcher: pipeline.fetcher, offline: policy.offline,
+            maximumBytes: options.maximumResponseBytes
+        ).load()
+        if let warning {
+            progress(.warning(warning))
+            totals.warnings.append(warning)
+        }
+        var items: [(path: String, ids: [String])] = []
+        for gallery in galleries {
+            if case .gallery(let model) = gallery.content {
+                items.append((gallery.folder, model.allItems.map { $0.sourceID ?? $0.id }))
+            }
+        }
+        let (recorded, _) = previous.recording(items, at: options.timestamp ?? pipeline.now())
+        history = recorded
+        for index in galleries.indices {
+            guard case .gallery(var model) = galleries[index].content else { continue }
+            model.snapshots = Self.snapshots(of: galleries[index].folder, in: recorded, model: model)
+            if let page = model.changesPage(salt: salt) { galleries[index].views.append(page) }
+            galleries[index].content = .gallery(model)
+        }
+    }
+
+    /// The snapshots that changed the gallery in `folder`, newest first, with the added items it still has.
+    static func snapshots(of folder: String, in history: SiteHistory, model: GalleryModel) -> [GalleryModel.Snapshot] {
+        let ids = Dictionary(
+            model.allItems.map { ($0.sourceID ?? $0.id, $0.id) }, uniquingKeysWith: { first, _ in first })
+        return history.snapshots.reversed().compactMap { snapshot in
+            guard let change = snapshot.galleries.first(where: { $0.path == folder }) else { return nil }
+            return GalleryModel.Snapshot(
+                number: snapshot.number, time: snapshot.time, addedItems: change.added.compactMap { ids[$0] },
+                addedCount: change.added.count, removedCount: change.removed.count)
+        }
+    }
+
+    /// The site's snapshots, newest first, for its "What's new" page and feed: each gallery's counts and at most
+    /// `tilesPerGallery` tiles of the items it gained and still has.
+    func siteSnapshots(tilesPerGallery: Int = 12) -> [SiteModel.Snapshot] {
+        guard let history else { return [] }
+        return history.snapshots.reversed().compactMap { snapshot in
+            let changes = snapshot.galleries.compactMap { change -> SiteModel.Change? in
+                guard let index = galleries.firstIndex(where: { $0.folder == change.path }),
+                    case .gallery(let model) = galleries[index].content, let href = model.changesHref
+                else { return nil }
+                let byID = Dictionary(
+                    model.allItems.map { ($0.sourceID ?? $0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                let tiles = change.added.lazy.compactMap { byID[$0] }.compactMap(SiteModel.Tile.init)
+                return SiteModel.Change(
+                    gallery: "g\(index + 1)", title: model.title, href: href, added: change.added.count,
+                    removed: change.removed.count, tiles: Array(tiles.prefix(tilesPerGallery)))
+            }
+            return changes.isEmpty
+                ? nil : SiteModel.Snapshot(number: snapshot.number, time: snapshot.time, galleries: changes)
+        }
+    }
+
     /// Opens the output folder for writing, once every gallery is known and holds what a frozen or strict build
     /// asks for.
     mutating func openOutput() async throws {
@@ -171,16 +242,23 @@ struct GalleryBuild {
 
     /// Declares every file the build writes, before it writes any.
     mutating func planFiles() async throws {
+        let snapshots = siteSnapshots()
         siteModel = site.map { site in
-            SiteModel(
+            var model = SiteModel(
                 title: site.title,
                 galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
                 feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
+            if history != nil {
+                model.changesHref = SiteModel.changesHref
+                model.snapshots = snapshots
+            }
+            return model
         }
         images = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
         feeds = site.flatMap { site in
             site.baseURL.map { [galleries] in
-                SiteFeeds(baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry))
+                SiteFeeds(
+                    baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry), snapshots: snapshots)
             }
         }
         try renderer.prepare(for: galleries.flatMap(\.jobs))
@@ -195,6 +273,8 @@ struct GalleryBuild {
         planned += images.map(GalleryAssembler.localPath(of:))
         planned += options.theme.assets.map { "assets/\($0.name)" }
         if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
+        if let changes = siteModel?.changesHref { planned.append(changes) }
+        if history != nil { planned.append(SiteHistory.fileName) }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
         var seen = Set<String>()
         if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
@@ -206,7 +286,9 @@ struct GalleryBuild {
     /// Every page whose inputs changed or whose file is not as the previous build left it, with each gallery's
     /// model file (and a random page's schedule), then the site's home page and its model.
     private mutating func renderPages() throws {
-        let total = galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
+        let total =
+            galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
+            + (siteModel?.changesHref == nil ? 0 : 1)
         var done = 0
         for index in galleries.indices {
             let folder = galleries[index].folder
@@ -261,8 +343,18 @@ struct GalleryBuild {
         if let siteModel {
             var counts = BuildSummary()
             let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
-            try publish(
-                home, from: { ModelDocument.make(siteModel) }, inputs: siteModel.inputs(salt: salt), counts: &counts)
+            let inputs = siteModel.inputs(salt: salt)
+            var document: LibXMLDocument?
+            let model = {
+                let made = document ?? ModelDocument.make(siteModel)
+                document = made
+                return made
+            }
+            try publish(home, from: model, inputs: inputs, counts: &counts)
+            if let changes = siteModel.changesHref {
+                let job = GalleryModel.PageJob(kind: .siteChanges, id: ModelXML.changesID, href: changes)
+                try publish(job, from: model, inputs: inputs, counts: &counts)
+            }
             totals.pagesRendered += counts.pagesRendered
             totals.pagesWritten += counts.pagesWritten
             totals.pagesUnchanged += counts.pagesUnchanged
@@ -341,6 +433,12 @@ struct GalleryBuild {
         try writer.write(
             feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
         try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
+    }
+
+    /// Writes `history.json`, which the next build (or the next publish's) starts from.
+    mutating func writeHistory() throws {
+        guard let history else { return }
+        try writer.write(history.encoded(), to: SiteHistory.fileName)
     }
 
     /// Leaves in a shard's output what a merge needs of its galleries.

@@ -43,12 +43,16 @@ public struct BuildOptions: Sendable {
     public var strict: Bool
     /// Wait for another run that is writing into the output folder, instead of failing at once.
     public var waitForOutput: Bool
+    /// Keep the site's history (`history.json`, "What's new" pages, a feed entry per snapshot); nil: keep none.
+    public var history: HistoryOptions?
 
     public init(
         output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
         maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,
-        frozen: Bool = false, timestamp: Date? = nil, strict: Bool = false, waitForOutput: Bool = true
+        frozen: Bool = false, timestamp: Date? = nil, strict: Bool = false, waitForOutput: Bool = true,
+        history: HistoryOptions? = nil
     ) {
+        self.history = history
         self.strict = strict
         self.waitForOutput = waitForOutput
         self.tileShape = tileShape
@@ -271,6 +275,7 @@ public struct GalleryPipeline: Sendable {
             "timestamp \(text(options.timestamp.map { String($0.timeIntervalSince1970) }))",
         ]
         if let site { lines.append("site \(text(site.title)) \(text(site.baseURL))") }
+        if options.history != nil { lines.append("history") }
         if let shard { lines.append("shard \(shard)") }
         for part in plans {
             switch part {
@@ -346,9 +351,10 @@ public struct GalleryPipeline: Sendable {
         if options.frozen && !failed.isEmpty { throw FrozenBuildError.missing(failed.map { "the image \($0)" }) }
 
         let (model, views) = try await step("laying out the pages" + Self.of(plan.folder)) {
-            let model = GalleryAssembler(
+            var model = GalleryAssembler(
                 itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
             ).assemble(result, images: images.outcomes, notices: notices)
+            if options.history != nil { model.changesHref = plan.folder + Self.changesPage }
             return (model, model.pages(salt: salt))
         }
         let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
@@ -393,6 +399,9 @@ public struct GalleryPipeline: Sendable {
             stored: files.map(\.record), images: images, stamps: [:],
             imagesFromSnapshot: true, summary: summary, fetchedAt: update.state.fetchedAt, responses: [])
     }
+
+    /// The file name of a "What's new" page, in a gallery's folder and at the root of a site.
+    static let changesPage = "changes.html"
 
     /// What every page's inputs include besides its model: the theme's files and Vitrine's version.
     static func salt(of theme: Theme) -> String {

@@ -30,11 +30,14 @@ package struct SiteFeeds {
     let baseURL: String
     let title: String
     let galleries: [Entry]
+    /// The site's history, newest first: an entry each.
+    let snapshots: [SiteModel.Snapshot]
 
-    package init(baseURL: String, title: String, galleries: [Entry]) {
+    package init(baseURL: String, title: String, galleries: [Entry], snapshots: [SiteModel.Snapshot] = []) {
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.title = title
         self.galleries = galleries
+        self.snapshots = snapshots
     }
 
     /// The absolute URL of a page, its path percent-encoded.
@@ -59,9 +62,12 @@ package struct SiteFeeds {
         let document = Self.document(root: "feed", namespace: "http://www.w3.org/2005/Atom")
         let root = xmlDocGetRootElement(document.raw)!
         let dates = galleries.map { timestamp ?? $0.updated ?? Date(timeIntervalSince1970: 0) }
+        let snapshotDates = snapshots.compactMap { SiteHistory.date($0.time) }
         xmlNewTextChild(root, nil, "id", baseURL)
         xmlNewTextChild(root, nil, "title", XMLText.clean(title))
-        xmlNewTextChild(root, nil, "updated", Self.format(dates.max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
+        xmlNewTextChild(
+            root, nil, "updated",
+            Self.format((dates + snapshotDates).max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
         xmlNewTextChild(xmlNewChild(root, nil, "author", nil), nil, "name", XMLText.clean(title))
         link(root, href: baseURL, rel: "alternate", type: "text/html")
         link(root, href: url(of: Self.feedPath), rel: "self", type: "application/atom+xml")
@@ -74,7 +80,54 @@ package struct SiteFeeds {
             link(entry, href: url(of: gallery.path), rel: "alternate", type: "text/html")
             xmlNewTextChild(entry, nil, "summary", XMLText.clean(gallery.summary))
         }
+        for snapshot in snapshots { add(snapshot, to: root) }
         return document.serialized()
+    }
+
+    /// A snapshot's entry: its id stays the same in every later feed; its content shows the tiles of the items it
+    /// added, linked to their pages, as XHTML.
+    private func add(_ snapshot: SiteModel.Snapshot, to root: xmlNodePtr) {
+        let entry = xmlNewChild(root, nil, "entry", nil)!
+        let page = url(of: SiteModel.changesHref) + "#snapshot-\(snapshot.number)"
+        let added = snapshot.galleries.reduce(0) { $0 + $1.added }
+        let removed = snapshot.galleries.reduce(0) { $0 + $1.removed }
+        xmlNewTextChild(entry, nil, "id", page)
+        xmlNewTextChild(
+            entry, nil, "title",
+            XMLText.clean(
+                "\(Self.count(added, "new picture")), \(removed) gone: "
+                    + snapshot.galleries.map(\.title).joined(separator: ", ")))
+        xmlNewTextChild(entry, nil, "updated", snapshot.time)
+        link(entry, href: page, rel: "alternate", type: "text/html")
+        let content = xmlNewChild(entry, nil, "content", nil)!
+        xmlSetProp(content, "type", "xhtml")
+        let division = xmlNewChild(content, nil, "div", nil)!
+        xmlSetNs(division, xmlNewNs(division, "http://www.w3.org/1999/xhtml", nil))
+        for change in snapshot.galleries {
+            let heading = xmlNewChild(division, nil, "h2", nil)!
+            let title = xmlNewTextChild(heading, nil, "a", XMLText.clean(change.title))!
+            xmlSetProp(title, "href", url(of: change.href))
+            xmlNewTextChild(
+                division, nil, "p", "\(Self.count(change.added, "new picture")), \(change.removed) gone")
+            let tiles = xmlNewChild(division, nil, "p", nil)!
+            for tile in change.tiles {
+                guard case .available(let path, _) = tile.image.state else { continue }
+                let anchor = xmlNewChild(tiles, nil, "a", nil)!
+                xmlSetProp(anchor, "href", url(of: tile.href))
+                let image = xmlNewChild(anchor, nil, "img", nil)!
+                xmlSetProp(image, "src", url(of: path))
+                xmlSetProp(image, "alt", XMLText.clean(tile.caption))
+                if let width = tile.image.width, let height = tile.image.height {
+                    xmlSetProp(image, "width", String(width))
+                    xmlSetProp(image, "height", String(height))
+                }
+            }
+        }
+    }
+
+    /// "1 new picture", "3 new pictures".
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     private func link(_ parent: xmlNodePtr, href: String, rel: String, type: String) {

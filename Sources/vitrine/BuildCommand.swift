@@ -12,7 +12,10 @@ struct BuildCommand: AsyncParsableCommand {
             option's long name (variant, pages, per-page, endpoint, …; for random: provider, every, query, \
             endpoint), plus path for its folder. API keys come from the environment (PIXABAY_API_KEY, \
             FLICKR_API_KEY, UNSPLASH_ACCESS_KEY), never from the file. With a base-url, sitemap.xml and feed.xml \
-            (Atom) are written too. The same config and cache give the same bytes; files that did not change are \
+            (Atom) are written too. With history = true (or --history), every build whose results differ \
+            from the last one records a snapshot in history.json, and each gallery and the site get a What's \
+            new page (changes.html) and the feed an entry per snapshot; when the output folder has no \
+            history.json, the previous one is read from --history-from, else from base-url. The same config and cache give the same bytes; files that did not change are \
             not rewritten, and pages whose inputs and templates did not change are not rendered again.
 
             A random gallery (source = "random", folder random/ by default) keeps its image until its next update \
@@ -86,8 +89,10 @@ struct BuildCommand: AsyncParsableCommand {
         let shards = merge.map { URL(fileURLWithPath: $0) }
         try await GalleryRun.execute(
             flags: flags, secrets: SiteConfig.secrets(in: environment), frozen: frozen
-        ) { pipeline, options in
+        ) { [flags] pipeline, options in
             let site = try SiteConfig.load(path: path, environment: environment)
+            var options = options
+            options.history = flags.output.historyOptions(configured: site.history)
             let plan = SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan))
             if let shard {
                 return try await pipeline.build(plan, shard: shard, config: site.digest, options: options)

@@ -52,7 +52,7 @@ struct BuildFlags: ParsableArguments {
         return BuildOptions(
             output: outputFolder, theme: try theme(), maximumImageBytes: network.maxImageSize.bytes,
             maximumResponseBytes: network.maxResponseSize.bytes, force: output.force, frozen: frozen,
-            timestamp: timestamp, strict: run.strict, waitForOutput: !output.noWait)
+            timestamp: timestamp, strict: run.strict, waitForOutput: !output.noWait, history: output.historyOptions())
     }
 }
 

@@ -62,6 +62,12 @@ enum FailureReport {
                 + "pass --force to write there anyway, or choose another --out."
         case let error as FileWriteError where error.linkedFolder != nil:
             "Could not write \(error.path): \(error.reason.replacingOccurrences(of: "another output folder", with: "another --out"))."
+        case let error as HistoryFileError:
+            "The history \(error.file) cannot be used: \(error.problem); fix or remove it, or name another publish's "
+                + "history.json with --history-from."
+        case let error as HistoryUnsupportedError:
+            "A site's history cannot be kept \(error.detail) yet; build it without --shard and --merge, or without "
+                + "history."
         case let error as FrozenBuildError: frozenSentence(error)
         case let error as ShardMergeError: shardSentence(error)
         case let error as SourceError: sourceSentence(error)

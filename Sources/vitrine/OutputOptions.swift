@@ -1,4 +1,5 @@
 import ArgumentParser
+import VitrinePipeline
 
 /// Where a run writes: the output folder, its theme, and how it treats a folder that is not its own or is busy.
 struct OutputOptions: ParsableArguments {
@@ -18,4 +19,24 @@ struct OutputOptions: ParsableArguments {
         name: .long,
         help: "Exit 75 at once instead of waiting when another run is writing into the same output folder.")
     var noWait = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Keep the gallery's history in the output (history.json): a snapshot whenever the results change, and a What's new page."
+    )
+    var history = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The previous publish's history.json (a path, a folder or an http(s) URL), read when the output folder has none; implies --history.",
+            valueName: "path-or-url"))
+    var historyFrom: String?
+
+    /// The history settings these options ask for, with `configured` (the site config's `history = true`).
+    func historyOptions(configured: Bool = false) -> HistoryOptions? {
+        guard history || configured || historyFrom != nil else { return nil }
+        return HistoryOptions(previous: historyFrom.map(HistorySource.init(argument:)))
+    }
 }

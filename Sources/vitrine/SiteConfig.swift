@@ -9,6 +9,8 @@ import VitrineBasics
 struct SiteConfig {
     var title: String
     var baseURL: String?
+    /// `history = true`: keep the site's history (`history.json`, "What's new" pages).
+    var history = false
     var galleries: [GallerySetup]
     /// The SHA-256 of the file's bytes, which shards of a site record and a merge compares.
     var digest = ""
@@ -58,8 +60,14 @@ private struct SiteConfigReader {
     let environment: [String: String]
 
     func read(_ table: TOMLTable) throws(ConfigError) -> SiteConfig {
-        for key in table.keys where !["title", "base-url", "gallery"].contains(key) {
-            throw error(key, problem: "unknown key (the top level takes title, base-url and [[gallery]] tables)")
+        for key in table.keys where !["title", "base-url", "history", "gallery"].contains(key) {
+            throw error(
+                key, problem: "unknown key (the top level takes title, base-url, history and [[gallery]] tables)")
+        }
+        var history = false
+        if let value = table["history"] {
+            guard let flag = value.bool else { throw error("history", problem: "it must be true or false") }
+            history = flag
         }
         guard let titleValue = table["title"] else {
             throw ConfigError(file: file, line: nil, key: "title", problem: "it is missing; the site needs a title")
@@ -90,7 +98,7 @@ private struct SiteConfigReader {
             }
             galleries.append(try read(gallery, index: index, folders: &folders))
         }
-        return SiteConfig(title: title, baseURL: baseURL, galleries: galleries)
+        return SiteConfig(title: title, baseURL: baseURL, history: history, galleries: galleries)
     }
 
     private func read(_ table: TOMLTable, index: Int, folders: inout [String: Int]) throws(ConfigError)

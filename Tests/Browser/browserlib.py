@@ -278,6 +278,8 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "site-home": ("site", lambda s: "index.html"),
     "site-grid": ("site", lambda s: s.pages[1]),
     "site-preview": ("site", lambda s: _preview_with_both_variants(s, 0)),
+    "site-changes": ("site", lambda s: "changes.html"),
+    "gallery-changes": ("site", lambda s: "hamburg/changes.html"),
     "albums-users": ("albums", lambda s: s.first("users")),
     "albums-user": ("albums", lambda s: s.first("user")),
     "albums-album": ("albums", lambda s: s.first("album")),
@@ -370,16 +372,18 @@ def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site | Alb
         base = endpoint[: -len("api/")]
         config = tmp / "vitrine.toml"
         config.write_text(
-            'title = "Snapshots"\nbase-url = "https://example.org/snapshots/"\n\n'
+            'title = "Snapshots"\nbase-url = "https://example.org/snapshots/"\nhistory = true\n\n'
             f'[[gallery]]\nsource = "pixabay"\nterm = "Hamburg"\nper-page = 8\nendpoint = "{endpoint}"\n\n'
             f'[[gallery]]\nsource = "flickr"\nterm = "Berlin"\nendpoint = "{base}services/"\n\n'
             f'[[gallery]]\nsource = "thumbnails"\npath = "press"\nlimit = 24\n'
             f'endpoint = "{base}api/v2/content/misc/media-coverages"\n',
             encoding="utf-8",
         )
+        # History on: "What's new" pages. No previous publish (not the base URL's, which is not on loopback).
+        (tmp / "no-history").mkdir(exist_ok=True)
         run(
             [binary, "build", "--config", str(config), "--out", str(site_root / "site"),
-             "--cache", str(tmp / "cache-site"), "--quiet"],
+             "--cache", str(tmp / "cache-site"), "--history-from", str(tmp / "no-history"), "--quiet"],
             timeout=300, env={**env, "PIXABAY_API_KEY": "sample-key"},
         )
     finally:

@@ -10,8 +10,8 @@ import pytest
 from browserlib import HEIGHTS, SCREENSHOTS, WIDTHS, png_size, same_picture, write_if_changed
 
 SHOTS = (
-    "pixabay-grid", "pixabay-preview", "pixabay-missing", "thumbnails-grid", "site-home", "albums-user", "albums-album",
-    "albums-photo",
+    "pixabay-grid", "pixabay-preview", "pixabay-missing", "thumbnails-grid", "site-home", "site-changes",
+    "albums-user", "albums-album", "albums-photo",
 )
 
 # Every image in view loaded, the fonts ready, two frames painted. (Not img.decode(): it decodes at full size,

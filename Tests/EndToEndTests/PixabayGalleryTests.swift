@@ -279,7 +279,10 @@ import VitrineTemplates
                 sections[section, default: []].formUnion(names.filter { $0.hasPrefix("--") })
             }
         }
-        #expect(sections["OUTPUT OPTIONS"] == ["--out", "--templates", "--force", "--no-wait"])
+        #expect(
+            sections["OUTPUT OPTIONS"] == [
+                "--out", "--templates", "--force", "--no-wait", "--history", "--history-from",
+            ])
         #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
         #expect(
             sections["NETWORK OPTIONS"] == [

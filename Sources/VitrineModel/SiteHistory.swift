@@ -1,0 +1,236 @@
+import Foundation
+import VitrineBasics
+
+/// The history of a published site (`history.json` in its output, docs/model.md "History"): a snapshot for every
+/// build whose results differed from the one before, with the items each gallery gained and lost, and for every
+/// item the snapshots it was first and last seen in. It lives in the published site so that a CI runner that starts
+/// empty can carry it on from the previous publish.
+public struct SiteHistory: Codable, Sendable, Equatable {
+    public static let fileName = "history.json"
+    public static let formatName = "vitrine-history"
+    public static let currentVersion = 1
+    /// A larger history file is refused rather than read.
+    public static let maximumBytes = 32 << 20
+
+    public var format: String
+    public var version: Int
+    /// Oldest first, numbered from 1 without gaps.
+    public var snapshots: [Snapshot]
+    /// Every gallery the history knows, by folder.
+    public var galleries: [Gallery]
+
+    /// One build whose results differed from the snapshot before it.
+    public struct Snapshot: Codable, Sendable, Equatable {
+        public var number: Int
+        /// RFC 3339, UTC, to the second (`SOURCE_DATE_EPOCH` when set).
+        public var time: String
+        /// Only the galleries that changed.
+        public var galleries: [Change]
+    }
+
+    /// What a snapshot changed in one gallery: the ids (as the manifest lists them) of the items that came and left.
+    public struct Change: Codable, Sendable, Equatable {
+        public var path: String
+        public var added: [String]
+        public var removed: [String]
+    }
+
+    /// One gallery and every item it has shown.
+    public struct Gallery: Codable, Sendable, Equatable {
+        public var path: String
+        /// In the order the API last gave them, those no longer shown after the current ones.
+        public var items: [Item]
+    }
+
+    /// An item: the snapshots it was first and last seen in, and whether the latest results still hold it.
+    public struct Item: Codable, Sendable, Equatable {
+        public var id: String
+        public var firstSeen: Int
+        public var lastSeen: Int
+        public var current: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case firstSeen = "first-seen"
+            case lastSeen = "last-seen"
+            case current
+        }
+    }
+
+    /// A history with no snapshot yet.
+    public static let empty = SiteHistory(
+        format: formatName, version: currentVersion, snapshots: [], galleries: [])
+
+    /// The history after a build whose galleries (by folder) hold `items` (their ids in order), and the snapshot it
+    /// added, if the results differ from the latest snapshot. Galleries the build does not have are left as they
+    /// were: a gallery taken out of the config keeps its history, in case it comes back. An id the file could not
+    /// hold (`isItemID`) is left out, and a time earlier than the latest snapshot's (a `SOURCE_DATE_EPOCH` from an
+    /// older commit) is taken as that snapshot's, so that what is recorded can always be read back.
+    public func recording(_ items: [(path: String, ids: [String])], at time: Date) -> (SiteHistory, Snapshot?) {
+        let number = (snapshots.last?.number ?? 0) + 1
+        var next = self
+        var changes: [Change] = []
+        for (path, ids) in items {
+            var unique: [String] = []
+            var seen = Set<String>()
+            for id in ids where Self.isItemID(id) && seen.insert(id).inserted { unique.append(id) }
+            let known = galleries.first { $0.path == path }?.items ?? []
+            let wasCurrent = Set(known.filter(\.current).map(\.id))
+            let added = unique.filter { !wasCurrent.contains($0) }
+            let removed = known.filter { $0.current && !seen.contains($0.id) }.map(\.id)
+            guard !added.isEmpty || !removed.isEmpty else { continue }
+            changes.append(Change(path: path, added: added, removed: removed))
+            let byID = Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var updated = unique.map { id -> Item in
+                // An item back after an absence keeps the snapshot it was first seen in.
+                var item = byID[id] ?? Item(id: id, firstSeen: number, lastSeen: number, current: true)
+                item.current = true
+                return item
+            }
+            updated += known.filter { !seen.contains($0.id) }.map { item in
+                var gone = item
+                gone.current = false
+                return gone
+            }
+            if let index = next.galleries.firstIndex(where: { $0.path == path }) {
+                next.galleries[index].items = updated
+            } else {
+                next.galleries.append(Gallery(path: path, items: updated))
+            }
+        }
+        guard !changes.isEmpty else { return (self, nil) }
+        // An item still current is seen in every snapshot; the ones that left keep the last one they were in.
+        let built = Set(items.map(\.path))
+        for index in next.galleries.indices where built.contains(next.galleries[index].path) {
+            for item in next.galleries[index].items.indices where next.galleries[index].items[item].current {
+                next.galleries[index].items[item].lastSeen = number
+            }
+        }
+        let snapshot = Snapshot(
+            number: number, time: max(Self.format(time), snapshots.last?.time ?? ""), galleries: changes)
+        next.snapshots.append(snapshot)
+        return (next, snapshot)
+    }
+
+    /// The file's bytes: sorted keys, indented, so that the same history is the same bytes.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// Reads a history file, refusing one that is damaged, of another format, or holds what a history cannot
+    /// (ids or folders that could carry a path or markup into the site, numbers out of order).
+    public static func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {
+        guard bytes.count <= maximumBytes else {
+            throw HistoryFileError(file: file, problem: "it is larger than \(maximumBytes >> 20) MB")
+        }
+        let history: SiteHistory
+        do {
+            history = try JSONDecoder().decode(SiteHistory.self, from: Data(bytes))
+        } catch {
+            throw HistoryFileError(
+                file: file, problem: "it is not a Vitrine history (\(DecodingProblem(error).summary))")
+        }
+        guard history.format == formatName else {
+            throw HistoryFileError(file: file, problem: "its format is not \(formatName)")
+        }
+        guard history.version == currentVersion else {
+            throw HistoryFileError(
+                file: file,
+                problem: "it is version \(history.version) of the format, and this Vitrine reads \(currentVersion)")
+        }
+        try history.check(file: file)
+        return history
+    }
+
+    private func check(file: String) throws(HistoryFileError) {
+        func refuse(_ problem: String) -> HistoryFileError { HistoryFileError(file: file, problem: problem) }
+        for (index, snapshot) in snapshots.enumerated() {
+            guard snapshot.number == index + 1 else { throw refuse("its snapshots are not numbered 1, 2, 3, …") }
+            guard Self.date(snapshot.time) != nil else {
+                throw refuse("snapshot \(snapshot.number) has the time “\(snapshot.time.prefix(40))”, not RFC 3339 UTC")
+            }
+            if index > 0, snapshot.time < snapshots[index - 1].time {
+                throw refuse("snapshot \(snapshot.number) is older than the one before it")
+            }
+            for change in snapshot.galleries {
+                guard Self.isFolder(change.path) else {
+                    throw refuse("it names the folder “\(change.path.prefix(60))”")
+                }
+                for id in change.added + change.removed where !Self.isItemID(id) {
+                    throw refuse("snapshot \(snapshot.number) holds an item id that is not one")
+                }
+            }
+        }
+        var paths = Set<String>()
+        for gallery in galleries {
+            guard Self.isFolder(gallery.path), paths.insert(gallery.path).inserted else {
+                throw refuse("it names the folder “\(gallery.path.prefix(60))” twice or wrongly")
+            }
+            var ids = Set<String>()
+            for item in gallery.items {
+                guard Self.isItemID(item.id), ids.insert(item.id).inserted else {
+                    throw refuse("a gallery holds an item id twice or one that is not an id")
+                }
+                guard 1 <= item.firstSeen, item.firstSeen <= item.lastSeen, item.lastSeen <= snapshots.count else {
+                    throw refuse("item \(item.id) was seen in snapshots the history does not have")
+                }
+            }
+        }
+    }
+
+    /// A gallery's folder as the site has it: "" or lowercase letters, digits, '.', '-' and '_' in parts ending
+    /// in "/"; never "..", never absolute.
+    static func isFolder(_ path: String) -> Bool {
+        if path.isEmpty { return true }
+        guard path.hasSuffix("/"), path.utf8.count <= 200 else { return false }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+        return path.dropLast().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && !part.hasPrefix(".") && part.allSatisfy(allowed.contains)
+        }
+    }
+
+    /// An id as APIs give them: at most 200 characters, none of them a control character.
+    static func isItemID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 200 && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// RFC 3339 in UTC, to the second.
+    package static func format(_ date: Date) -> String {
+        UTCTime.string(
+            Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), format: "yyyy-MM-dd'T'HH:mm:ss'Z'")
+    }
+
+    /// The instant of a snapshot's time, if it is RFC 3339 UTC to the second.
+    package static func date(_ time: String) -> Date? {
+        guard time.utf8.count == 20 else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+        return formatter.date(from: time)
+    }
+
+    /// A snapshot's time as the pages show it: "25 November 2026, 06:00 UTC".
+    package static func spoken(_ time: String) -> String {
+        guard let date = date(time) else { return time }
+        return UTCTime.string(date, format: "d MMMM yyyy, HH:mm 'UTC'")
+    }
+}
+
+/// A history file (`history.json`) cannot be used.
+public struct HistoryFileError: UserFacingError {
+    public let file: String
+    public let problem: String
+
+    package init(file: String, problem: String) {
+        self.file = file
+        self.problem = problem
+    }
+
+    public var sentence: String {
+        "The history \(file) cannot be used: \(problem); fix or remove it, or start from another publish's history."
+    }
+    public var kind: FailureKind { .badData }
+}

@@ -1,0 +1,83 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  Vitrine default theme: a gallery's "What's new" page (kept with history = true).
+  $page is the @id of the gallery's <history> element ('changes'); $root is the prefix to the output root.
+  One section per <snapshot>, newest first: when, how many items came and left, and the tiles of the
+  items it added that the gallery still has (the same tiles as the grid, from grid.xsl).
+-->
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+
+  <xsl:import href="grid.xsl"/>
+
+  <xsl:output method="html" encoding="UTF-8" indent="no" doctype-system="about:legacy-compat"/>
+
+  <xsl:template match="history" mode="body-class">changes-page</xsl:template>
+
+  <xsl:template match="history" mode="title">
+    <xsl:text>What’s new — </xsl:text>
+    <xsl:value-of select="/gallery/title"/>
+  </xsl:template>
+
+  <xsl:template match="history" mode="main">
+    <div class="intro">
+      <h1>What’s new</h1>
+      <p class="count">
+        <xsl:call-template name="snapshot-count"/>
+        <xsl:text> · </xsl:text>
+        <a href="{concat($root, $home-href)}">All images</a>
+      </p>
+    </div>
+    <xsl:choose>
+      <xsl:when test="snapshot">
+        <xsl:for-each select="snapshot">
+          <section class="snapshot" id="snapshot-{@number}" aria-labelledby="snapshot-{@number}-title">
+            <h2 id="snapshot-{@number}-title"><time datetime="{@time}"><xsl:value-of select="@label"/></time></h2>
+            <p class="count"><xsl:call-template name="change-line"/></p>
+            <xsl:variable name="tiles" select="key('by-id', added/@item)"/>
+            <xsl:if test="$tiles">
+              <ol class="grid">
+                <xsl:apply-templates select="$tiles" mode="tile"/>
+              </ol>
+            </xsl:if>
+          </section>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <p class="empty">Nothing has changed yet.</p>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- "3 snapshots" -->
+  <xsl:template name="snapshot-count">
+    <xsl:value-of select="count(snapshot)"/>
+    <xsl:choose>
+      <xsl:when test="count(snapshot) = 1"> snapshot</xsl:when>
+      <xsl:otherwise> snapshots</xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- Context: a <snapshot>. "3 new images, 1 gone; 1 of the new ones has left since". -->
+  <xsl:template name="change-line">
+    <xsl:value-of select="@added"/>
+    <xsl:choose>
+      <xsl:when test="@added = 1"> new image</xsl:when>
+      <xsl:otherwise> new images</xsl:otherwise>
+    </xsl:choose>
+    <xsl:text>, </xsl:text>
+    <xsl:value-of select="@removed"/>
+    <xsl:text> gone</xsl:text>
+    <xsl:variable name="left" select="number(@added) - count(added)"/>
+    <xsl:if test="$left &gt; 0">
+      <xsl:text>; </xsl:text>
+      <xsl:value-of select="$left"/>
+      <xsl:text> of the new ones </xsl:text>
+      <xsl:choose>
+        <xsl:when test="$left = 1">has</xsl:when>
+        <xsl:otherwise>have</xsl:otherwise>
+      </xsl:choose>
+      <xsl:text> left since</xsl:text>
+    </xsl:if>
+  </xsl:template>
+
+</xsl:stylesheet>

@@ -1,0 +1,267 @@
+import Foundation
+import SampleAPI
+import Testing
+
+@testable import VitrineModel
+@testable import VitrinePublish
+@testable import VitrineRender
+
+/// A site published on a schedule with `history = true`, as a CI job does it: every build on a fresh runner (empty
+/// cache and output), its history taken from the previous publish, which `vitrine serve` hosts at the base URL.
+@Suite(.serialized) struct SiteHistoryTests {
+    static let key = "history-key-5"
+    static let epoch = 1_790_000_000
+
+    /// A day's build: the sample API's "Hamburg" search has `hits` results.
+    struct Publish {
+        var outcome: VitrineProcess.Outcome
+        var site: SiteInspector
+        var history: SiteHistory
+        var folder: String
+    }
+
+    /// `vitrine serve` on `folder`, started, with its base URL.
+    func serve(_ folder: String) async throws -> (running: VitrineProcess.Running, url: String) {
+        let running = try VitrineProcess.launch(["serve", folder, "--port", "0"])
+        var base: String?
+        for _ in 0..<200 where base == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            let printed =
+                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+        }
+        return (running, try #require(base))
+    }
+
+    /// Builds the site on day `day` into a fresh folder with a fresh cache, against a sample API whose search has
+    /// `hits` results.
+    func publish(
+        day: Int, hits: Int, baseURL: String, in workspace: Workspace, extra: [String] = [], name: String? = nil,
+        server given: SampleAPIServer? = nil
+    ) async throws -> Publish {
+        let server = given ?? Self.server(hits: hits)
+        if given == nil { try await server.start() }
+        let folder = name ?? "day-\(day)"
+        let outcome: VitrineProcess.Outcome
+        do {
+            let config = """
+                title = "Snapshots"
+                base-url = "\(baseURL)"
+                history = true
+
+                [[gallery]]
+                source = "pixabay"
+                term = "Hamburg"
+                per-page = 10
+                endpoint = "\(await server.pixabayEndpoint)"
+
+                """
+            try config.write(toFile: workspace.path("\(folder).toml"), atomically: true, encoding: .utf8)
+            outcome = try await VitrineProcess.run(
+                [
+                    "build", "--config", workspace.path("\(folder).toml"), "--cache", workspace.path("\(folder)-cache"),
+                    "--out", workspace.path(folder),
+                ] + extra,
+                environment: ["PIXABAY_API_KEY": Self.key, "SOURCE_DATE_EPOCH": String(Self.epoch + day * 86_400)])
+        } catch {
+            if given == nil { await server.stop() }
+            throw error
+        }
+        if given == nil { await server.stop() }
+        let root = workspace.url.appendingPathComponent(folder)
+        let bytes = (try? Data(contentsOf: root.appendingPathComponent("history.json"))).map { [UInt8]($0) } ?? []
+        return Publish(
+            outcome: outcome, site: SiteInspector(root: root),
+            history: (try? SiteHistory.decode(bytes, file: "history.json")) ?? .empty, folder: folder)
+    }
+
+    static func server(hits: Int) -> SampleAPIServer {
+        SampleAPIServer(
+            configuration: SampleAPIConfiguration(
+                apiKey: Self.key, hitCounts: ["hamburg": hits, "hamburg graffiti": hits]))
+    }
+
+    /// Replaces what the static host serves with `folder`, as a deploy step does.
+    func deploy(_ folder: String, to host: String, in workspace: Workspace) throws {
+        let manager = FileManager.default
+        for name in try manager.contentsOfDirectory(atPath: workspace.path(host)) {
+            try manager.removeItem(atPath: workspace.path(host + "/" + name))
+        }
+        for name in try manager.contentsOfDirectory(atPath: workspace.path(folder)) {
+            try manager.copyItem(atPath: workspace.path(folder + "/" + name), toPath: workspace.path(host + "/" + name))
+        }
+    }
+
+    func ids(_ publish: Publish) -> [String] {
+        publish.history.galleries.first { $0.path == "hamburg/" }?.items.filter(\.current).map(\.id) ?? []
+    }
+
+    func feedEntries(_ publish: Publish) throws -> [String] {
+        let feed = try LibXMLDocument.parse(
+            [UInt8](Data(contentsOf: publish.site.root.appendingPathComponent("feed.xml"))))
+        return feed.strings("//*[local-name()='entry']/*[local-name()='id']")
+    }
+
+    @Test func fourScheduledPublishesRecordWhatCameLeftAndCameBack() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("public"), withIntermediateDirectories: true)
+        let host = try await serve(workspace.path("public"))
+        defer { host.running.send(SIGTERM) }
+        let base = host.url.hasSuffix("/") ? host.url : host.url + "/"
+
+        // Day 1: nothing published yet (the host answers 404), so a new history starts, with a warning.
+        let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace)
+        #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+        #expect(first.outcome.stderr.contains("Starting a new history"))
+        #expect(first.history.snapshots.map(\.number) == [1])
+        #expect(first.history.snapshots[0].time == "2026-09-22T14:13:20Z")
+        #expect(ids(first).count == 5)
+        try deploy(first.folder, to: "public", in: workspace)
+
+        // Day 2: two more results.
+        let second = try await publish(day: 2, hits: 7, baseURL: base, in: workspace)
+        #expect(second.outcome.status == 0, "\(second.outcome.stderr)")
+        #expect(!second.outcome.stderr.contains("Starting a new history"))
+        #expect(second.history.snapshots.map(\.number) == [1, 2])
+        #expect(Array(ids(second).prefix(5)) == ids(first))
+        #expect(
+            second.history.snapshots[1].galleries == [
+                .init(path: "hamburg/", added: Array(ids(second)[5...]), removed: [])
+            ])
+        try deploy(second.folder, to: "public", in: workspace)
+
+        // Day 3: four of them gone.
+        let third = try await publish(day: 3, hits: 3, baseURL: base, in: workspace)
+        #expect(third.outcome.status == 0, "\(third.outcome.stderr)")
+        #expect(
+            third.history.snapshots.last?.galleries == [
+                .init(path: "hamburg/", added: [], removed: Array(ids(second)[3...]))
+            ])
+        try deploy(third.folder, to: "public", in: workspace)
+
+        // Day 4: they are back.
+        let fourth = try await publish(day: 4, hits: 7, baseURL: base, in: workspace)
+        #expect(fourth.outcome.status == 0, "\(fourth.outcome.stderr)")
+        #expect(fourth.history.snapshots.map(\.number) == [1, 2, 3, 4])
+        #expect(
+            fourth.history.snapshots[3].galleries == [
+                .init(path: "hamburg/", added: Array(ids(second)[3...]), removed: [])
+            ])
+        let items = try #require(fourth.history.galleries.first?.items)
+        #expect(items.map(\.id) == ids(second))
+        #expect(items.map(\.firstSeen) == [1, 1, 1, 1, 1, 2, 2])
+        #expect(items.allSatisfy { $0.current && $0.lastSeen == 4 })
+
+        // The gallery's "What's new" page: newest first, the tiles of what each snapshot added and is still there.
+        let crawl = try fourth.site.crawl()
+        #expect(crawl.broken == [])
+        #expect(crawl.pages.isSuperset(of: ["changes.html", "hamburg/changes.html"]))
+        let changes = try fourth.site.page("hamburg/changes.html")
+        #expect(changes.strings("//main//section/@id") == ["snapshot-4", "snapshot-3", "snapshot-2", "snapshot-1"])
+        #expect(changes.strings("//section[@id='snapshot-4']//li[@class='tile']").count == 4)
+        #expect(changes.strings("//section[@id='snapshot-3']//li[@class='tile']").isEmpty)
+        #expect(changes.strings("//section[@id='snapshot-3']/p[@class='count']") == ["0 new images, 4 gone"])
+        #expect(changes.strings("//section[@id='snapshot-1']//li[@class='tile']").count == 5)
+        #expect(changes.strings("//section[@id='snapshot-2']//time/@datetime") == ["2026-09-23T14:13:20Z"])
+        #expect(changes.strings("//section//a[@class='frame']/@href").allSatisfy { $0.hasPrefix("../hamburg/items/") })
+        // Linked from the grid pages and the home page.
+        #expect(
+            try fourth.site.page("hamburg/index.html").strings("//a[@class='changes']/@href") == [
+                "../hamburg/changes.html"
+            ])
+        #expect(try fourth.site.page("index.html").strings("//a[@class='changes']/@href") == ["changes.html"])
+        let siteChanges = try fourth.site.page("changes.html")
+        #expect(siteChanges.strings("//main//section/@id") == ["snapshot-4", "snapshot-3", "snapshot-2", "snapshot-1"])
+        #expect(siteChanges.strings("//section[@id='snapshot-2']//h3/a/@href") == ["hamburg/changes.html"])
+
+        // The feed: an entry per gallery, then one per snapshot, with stable ids and the new items' tiles.
+        let entries = try feedEntries(fourth)
+        #expect(
+            entries == [base + "hamburg/index.html"] + [4, 3, 2, 1].map { base + "changes.html#snapshot-\($0)" })
+        #expect(Array(try feedEntries(third).suffix(3)) == Array(entries.suffix(3)))
+        let feed = try LibXMLDocument.parse(
+            [UInt8](Data(contentsOf: fourth.site.root.appendingPathComponent("feed.xml"))))
+        #expect(
+            feed.strings(
+                "//*[local-name()='entry'][*[local-name()='id']='\(base)changes.html#snapshot-4']//*[local-name()='img']/@src"
+            )
+            .count == 4)
+
+        // The manifest lists the history; the model documents hold the snapshots.
+        let manifest = try #require(OutputManifest.read(in: fourth.site.root))
+        #expect(manifest.files.contains { $0.path == "history.json" })
+        let model = try LibXMLDocument.parse(
+            [UInt8](Data(contentsOf: fourth.site.root.appendingPathComponent("hamburg/gallery.xml"))))
+        #expect(model.strings("/gallery/history/snapshot/@number") == ["4", "3", "2", "1"])
+    }
+
+    @Test func theSameInputsAndTimeGiveTheSameBytesAndANoChangeBuildWritesNothing() async throws {
+        let workspace = try Workspace()
+        let base = "https://example.org/snapshots/"
+        try FileManager.default.createDirectory(atPath: workspace.path("previous"), withIntermediateDirectories: true)
+        let server = Self.server(hits: 4)
+        try await server.start()
+        let first: Publish
+        do {
+            first = try await publish(
+                day: 1, hits: 4, baseURL: base, in: workspace, extra: ["--history-from", workspace.path("previous")],
+                server: server)
+            #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+            #expect(first.outcome.stderr.contains("Starting a new history: there is no history at"))
+            let again = try await publish(
+                day: 1, hits: 4, baseURL: base, in: workspace,
+                extra: ["--history-from", workspace.path("previous")], name: "day-1-again", server: server)
+            #expect(try workspace.tree(first.folder) == workspace.tree(again.folder))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+
+        // The next day, the same results from the previous publish's folder: no snapshot, the same history.
+        let next = try await publish(
+            day: 2, hits: 4, baseURL: base, in: workspace,
+            extra: ["--history-from", workspace.path(first.folder)])
+        #expect(next.outcome.status == 0, "\(next.outcome.stderr)")
+        #expect(next.history == first.history)
+        #expect(
+            try workspace.tree(next.folder)["history.json"] == workspace.tree(first.folder)["history.json"])
+
+        // Built again in place with the same results: nothing is written.
+        let stamp = try FileManager.default.attributesOfItem(atPath: workspace.path(first.folder + "/history.json"))
+        let rebuilt = try await VitrineProcess.run(
+            [
+                "build", "--config", workspace.path("day-1.toml"), "--cache", workspace.path("day-1-cache"), "--out",
+                workspace.path(first.folder),
+            ],
+            environment: ["PIXABAY_API_KEY": Self.key, "SOURCE_DATE_EPOCH": String(Self.epoch + 86_400)])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(rebuilt.stderr.contains("Up to date"), "\(rebuilt.stderr)")
+        let after = try FileManager.default.attributesOfItem(atPath: workspace.path(first.folder + "/history.json"))
+        #expect(after[.modificationDate] as? Date == stamp[.modificationDate] as? Date)
+        #expect(after[.systemFileNumber] as? Int == stamp[.systemFileNumber] as? Int)
+    }
+
+    @Test(arguments: [
+        ("{\"format\":", "it is not a Vitrine history"),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-01-01T00:00:00Z","galleries":[{"path":"../../","added":["<script>"],"removed":[]}]}],"galleries":[]}"#,
+            "names the folder"
+        ),
+    ])
+    func aDamagedOrHostileHistoryStopsTheBuildInOneSentence(text: String, expected: String) async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("previous"), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: workspace.path("previous/history.json")))
+        let outcome = try await publish(
+            day: 1, hits: 3, baseURL: "https://example.org/", in: workspace,
+            extra: ["--history-from", workspace.path("previous/history.json")]
+        ).outcome
+        #expect(outcome.status != 0)
+        let lines = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("vitrine: ") }
+        #expect(lines.count == 1, "\(outcome.stderr)")
+        #expect(lines.first?.contains("The history \(workspace.path("previous/history.json")) cannot be used") == true)
+        #expect(lines.first?.contains(expected) == true, "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("day-1/index.html")))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import VitrineTestSupport
+
+@testable import VitrineModel
+
+/// The history of a site: a snapshot only when results change, items that leave and come back, and a history file
+/// that is refused, in one sentence naming it, when it is damaged or hostile.
+@Suite struct SiteHistoryTests {
+    let day = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func record(_ history: SiteHistory, _ ids: [String], path: String = "hamburg/", days: Double)
+        -> (SiteHistory, SiteHistory.Snapshot?)
+    {
+        history.recording([(path, ids)], at: day.addingTimeInterval(days * 86_400))
+    }
+
+    @Test func itemsThatComeLeaveAndComeBackAreRecordedOnlyWhenTheResultsChange() throws {
+        let (first, one) = record(.empty, ["a", "b", "c"], days: 0)
+        #expect(one?.number == 1)
+        #expect(one?.galleries == [.init(path: "hamburg/", added: ["a", "b", "c"], removed: [])])
+
+        let (same, none) = record(first, ["a", "b", "c"], days: 1)
+        #expect(none == nil)
+        #expect(same == first)
+
+        let (second, two) = record(first, ["a", "d", "b"], days: 2)
+        #expect(two?.galleries == [.init(path: "hamburg/", added: ["d"], removed: ["c"])])
+        let (third, three) = record(second, ["a", "d", "b", "c"], days: 3)
+        #expect(three?.galleries == [.init(path: "hamburg/", added: ["c"], removed: [])])
+        #expect(third.snapshots.map(\.number) == [1, 2, 3])
+        #expect(
+            third.snapshots.map(\.time) == ["2026-09-21T14:13:20Z", "2026-09-23T14:13:20Z", "2026-09-24T14:13:20Z"])
+
+        let items = try #require(third.galleries.first?.items)
+        #expect(items.map(\.id) == ["a", "d", "b", "c"])
+        // c was first seen in snapshot 1, gone in 2 and back in 3.
+        #expect(items.first { $0.id == "c" } == .init(id: "c", firstSeen: 1, lastSeen: 3, current: true))
+        #expect(
+            second.galleries[0].items.first { $0.id == "c" }
+                == .init(id: "c", firstSeen: 1, lastSeen: 1, current: false))
+        #expect(items.first { $0.id == "d" }?.firstSeen == 2)
+    }
+
+    @Test func aGalleryLeftOutOfABuildKeepsItsHistoryAndOnlyChangedGalleriesAreInASnapshot() {
+        let (first, _) = SiteHistory.empty.recording([("a/", ["1"]), ("b/", ["2"])], at: day)
+        let (second, snapshot) = first.recording([("a/", ["1", "3"])], at: day.addingTimeInterval(60))
+        #expect(snapshot?.galleries.map(\.path) == ["a/"])
+        #expect(second.galleries.map(\.path) == ["a/", "b/"])
+        #expect(second.galleries[1].items == [.init(id: "2", firstSeen: 1, lastSeen: 1, current: true)])
+    }
+
+    @Test func theFileRoundTripsAndTheSameHistoryIsTheSameBytes() throws {
+        let (history, _) = record(.empty, ["195893", "x y"], days: 0)
+        let bytes = history.encoded()
+        #expect(try SiteHistory.decode(bytes, file: "history.json") == history)
+        #expect(record(.empty, ["195893", "x y"], days: 0).0.encoded() == bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\"first-seen\" : 1"))
+        #expect(text.hasPrefix("{\n  \"format\" : \"vitrine-history\""))
+    }
+
+    @Test(arguments: [
+        ("not json", "it is not a Vitrine history"),
+        (#"{"format":"other","version":1,"snapshots":[],"galleries":[]}"#, "its format is not vitrine-history"),
+        (#"{"format":"vitrine-history","version":2,"snapshots":[],"galleries":[]}"#, "version 2 of the format"),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":2,"time":"2026-01-01T00:00:00Z","galleries":[]}],"galleries":[]}"#,
+            "not numbered 1, 2, 3"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"yesterday","galleries":[]}],"galleries":[]}"#,
+            "not RFC 3339 UTC"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-01-02T00:00:00Z","galleries":[]},{"number":2,"time":"2026-01-01T00:00:00Z","galleries":[]}],"galleries":[]}"#,
+            "older than the one before it"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-01-01T00:00:00Z","galleries":[{"path":"../../etc/","added":["1"],"removed":[]}]}],"galleries":[]}"#,
+            "names the folder “../../etc/”"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[],"galleries":[{"path":"/abs/","items":[]}]}"#,
+            "names the folder “/abs/”"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-01-01T00:00:00Z","galleries":[{"path":"a/","added":["x\u0007y"],"removed":[]}]}],"galleries":[]}"#,
+            "an item id that is not one"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[],"galleries":[{"path":"a/","items":[{"id":"1","first-seen":1,"last-seen":9,"current":true}]}]}"#,
+            "seen in snapshots the history does not have"
+        ),
+    ])
+    func aDamagedOrHostileFileIsRefusedNamingIt(text: String, expected: String) {
+        let error = #expect(throws: HistoryFileError.self) {
+            try SiteHistory.decode(Array(text.utf8), file: "public/history.json")
+        }
+        let sentence = error?.sentence ?? ""
+        #expect(sentence.hasPrefix("The history public/history.json cannot be used: "), "\(sentence)")
+        #expect(sentence.contains(expected), "\(sentence)")
+    }
+
+    @Test func aLargerFileThanTheLimitIsRefusedUnread() {
+        let bytes = [UInt8](repeating: UInt8(ascii: " "), count: SiteHistory.maximumBytes + 1)
+        #expect(throws: HistoryFileError.self) { try SiteHistory.decode(bytes, file: "h.json") }
+    }
+
+    @Test func theChangesPageReadsTheSnapshotsAndTheItemsTheyAddedAndOtherPagesOnlyItsLink() throws {
+        var gallery = sampleGallery()
+        let before = Dictionary(uniqueKeysWithValues: gallery.pages(salt: "t").map { ($0.job.id, $0.inputs) })
+        gallery.changesHref = "changes.html"
+        let linked = Dictionary(uniqueKeysWithValues: gallery.pages(salt: "t").map { ($0.job.id, $0.inputs) })
+        // Every page shows the link, so every page's inputs change once.
+        #expect(before.keys.allSatisfy { before[$0] != linked[$0] })
+
+        let added = gallery.allItems.prefix(2).map(\.id)
+        gallery.snapshots = [
+            .init(number: 2, time: "2026-01-02T00:00:00Z", addedItems: added, addedCount: 3, removedCount: 1),
+            .init(number: 1, time: "2026-01-01T00:00:00Z", addedItems: [], addedCount: 0, removedCount: 0),
+        ]
+        // A new snapshot changes the "What's new" page only.
+        #expect(Dictionary(uniqueKeysWithValues: gallery.pages(salt: "t").map { ($0.job.id, $0.inputs) }) == linked)
+        let page = try #require(gallery.changesPage(salt: "t"))
+        #expect(page.job == .init(kind: .changes, id: "changes", href: "changes.html"))
+        #expect(page.items.map(\.id) == added)
+        #expect(page.snapshots.count == 2)
+        var later = gallery
+        later.snapshots.insert(
+            .init(number: 3, time: "2026-01-03T00:00:00Z", addedItems: [], addedCount: 0, removedCount: 2), at: 0)
+        #expect(later.changesPage(salt: "t")?.inputs != page.inputs)
+        #expect(gallery.changesPage(salt: "t")?.inputs == page.inputs)
+    }
+}
