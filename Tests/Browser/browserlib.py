@@ -98,10 +98,16 @@ class Site:
         self.name = name
         self.root = root
         self.home_media: tuple[int, int] | None = None
+        # The site's "What's new" page: the tiles of its snapshots' changes (history = true).
+        self.site_changes_media: tuple[int, int] | None = None
         if (root / "site.xml").exists():
-            cards = ET.parse(root / "site.xml").getroot().findall("gallery")
+            site = ET.parse(root / "site.xml").getroot()
+            cards = site.findall("gallery")
             covers = sum(1 for c in cards if c.find("image") is not None)
             self.home_media = (covers, len(cards) - covers)
+            tiles = site.findall("history/snapshot/change/tile")
+            shown = sum(1 for t in tiles if t.find("image").get("src"))
+            self.site_changes_media = (shown, len(tiles) - shown)
         g = ET.parse(root / model).getroot()
         self.variants = [v.get("key") for v in g.find("variants")]
         collection = g.find("collection")
@@ -126,6 +132,13 @@ class Site:
                 e.item = item
             self.items.append(item)
         self.entries = {e.href: e for item in self.items for e in item.entries}
+        # The gallery's "What's new" page and the items its snapshots added, which it shows as grid tiles.
+        history = g.find("history")
+        self.changes_href = history.get("href") if history is not None else None
+        self.changes_items = [
+            next(i for i in self.items if i.id == added.get("item"))
+            for added in (history.findall("snapshot/added") if history is not None else [])
+        ]
 
     def grid_href(self, item: Item) -> str:
         return self.pages[item.page]
@@ -145,6 +158,11 @@ class Site:
         numbers = {h: n for n, h in self.pages.items()}
         if href == "index.html" and self.home_media is not None:
             return self.home_media
+        if href == "changes.html" and self.site_changes_media is not None:
+            return self.site_changes_media
+        if href == self.changes_href:
+            shown = sum(1 for i in self.changes_items if i.main.missing is None and i.main.shown_src("tile"))
+            return shown, len(self.changes_items) - shown
         if href in numbers:
             for item in self.items_on(numbers[href]):
                 main = item.main
@@ -384,7 +402,8 @@ def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site | Alb
         run(
             [binary, "build", "--config", str(config), "--out", str(site_root / "site"),
              "--cache", str(tmp / "cache-site"), "--history-from", str(tmp / "no-history"), "--quiet"],
-            timeout=300, env={**env, "PIXABAY_API_KEY": "sample-key"},
+            # A fixed time for the snapshot, so that the "What's new" screenshots do not change from run to run.
+            timeout=300, env={**env, "PIXABAY_API_KEY": "sample-key", "SOURCE_DATE_EPOCH": "1795000000"},
         )
     finally:
         stop_process(api, signal.SIGINT)
