@@ -169,8 +169,7 @@ struct GalleryBuild {
         guard let historyOptions = options.history else { return }
         let source = historyOptions.previous ?? site?.baseURL.map(HistorySource.published(at:))
         let (previous, warning) = try await PreviousHistory(
-            output: options.output, source: source, fetcher: pipeline.fetcher, offline: policy.offline,
-            maximumBytes: options.maximumResponseBytes
+            output: options.output, source: source, fetcher: pipeline.fetcher, offline: policy.offline
         ).load()
         if let warning {
             progress(.warning(warning))

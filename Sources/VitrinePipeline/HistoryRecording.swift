@@ -54,27 +54,10 @@ struct PreviousHistory {
     let source: HistorySource?
     let fetcher: any HTTPFetching
     let offline: Bool
-    let maximumBytes: Int
 
     /// The history, and the warning to give when there is none.
     func load() async throws -> (SiteHistory, warning: String?) {
-        let files = RootedFiles(root: output.path)
-        switch files.entry(SiteHistory.fileName) {
-        case .file(let stamp):
-            guard stamp.size <= Int64(SiteHistory.maximumBytes),
-                let bytes = files.contents(SiteHistory.fileName, limit: SiteHistory.maximumBytes)
-            else {
-                throw HistoryFileError(
-                    file: output.appendingPathComponent(SiteHistory.fileName).path,
-                    problem: "it cannot be read or is larger than \(SiteHistory.maximumBytes >> 20) MB")
-            }
-            return (try SiteHistory.decode(bytes, file: output.appendingPathComponent(SiteHistory.fileName).path), nil)
-        case .blocked, .other:
-            throw HistoryFileError(
-                file: output.appendingPathComponent(SiteHistory.fileName).path, problem: "it is not a regular file")
-        case .missing:
-            break
-        }
+        if let own = try Self.read(output.appendingPathComponent(SiteHistory.fileName)) { return (own, nil) }
         guard let source else {
             return (
                 .empty, "Starting a new history: the output folder has no history.json and no previous one was named."
@@ -82,29 +65,15 @@ struct PreviousHistory {
         }
         switch source {
         case .file(let url):
-            let folder = RootedFiles(root: url.deletingLastPathComponent().path)
-            let name = url.lastPathComponent
-            switch folder.entry(name) {
-            case .missing:
+            guard let previous = try Self.read(url) else {
                 return (.empty, "Starting a new history: there is no history at \(url.path).")
-            case .blocked, .other:
-                throw HistoryFileError(file: url.path, problem: "it is not a regular file")
-            case .file(let stamp):
-                guard stamp.size <= Int64(SiteHistory.maximumBytes),
-                    let bytes = folder.contents(name, limit: SiteHistory.maximumBytes)
-                else {
-                    throw HistoryFileError(
-                        file: url.path,
-                        problem: "it cannot be read or is larger than \(SiteHistory.maximumBytes >> 20) MB")
-                }
-                return (try SiteHistory.decode(bytes, file: url.path), nil)
             }
+            return (previous, nil)
         case .url(let url):
             if offline { throw PreviousHistoryUnavailableError(location: url, reason: "the build is offline") }
             let response: FetchResponse
             do {
-                response = try await fetcher.fetch(
-                    FetchRequest(url: url, maximumBodyBytes: min(maximumBytes, SiteHistory.maximumBytes)))
+                response = try await fetcher.fetch(FetchRequest(url: url, maximumBodyBytes: SiteHistory.maximumBytes))
             } catch {
                 throw PreviousHistoryUnavailableError(location: url, reason: error.sentence)
             }
@@ -119,6 +88,26 @@ struct PreviousHistory {
                 throw PreviousHistoryUnavailableError(
                     location: url, reason: "the server answered HTTP \(response.status)")
             }
+        }
+    }
+
+    /// The history in the file at `url`, nil when there is none; a link there is refused, not followed.
+    static func read(_ url: URL) throws(HistoryFileError) -> SiteHistory? {
+        let folder = RootedFiles(root: url.deletingLastPathComponent().path)
+        let name = url.lastPathComponent
+        switch folder.entry(name) {
+        case .missing:
+            return nil
+        case .blocked, .other:
+            throw HistoryFileError(file: url.path, problem: "it is not a regular file")
+        case .file(let stamp):
+            guard stamp.size <= Int64(SiteHistory.maximumBytes),
+                let bytes = folder.contents(name, limit: SiteHistory.maximumBytes)
+            else {
+                throw HistoryFileError(
+                    file: url.path, problem: "it cannot be read or is larger than \(SiteHistory.maximumBytes >> 20) MB")
+            }
+            return try SiteHistory.decode(bytes, file: url.path)
         }
     }
 }

@@ -302,15 +302,8 @@ import VitrineTemplates
             atPath: workspace.path("site/assets"), withIntermediateDirectories: true)
         try Data("<!DOCTYPE html><title>x</title>".utf8).write(
             to: URL(fileURLWithPath: workspace.path("site/index.html")))
-        let running = try VitrineProcess.launch(["serve", workspace.path("site"), "--port", "0"])
-        var base: String?
-        for _ in 0..<200 where base == nil {
-            try await Task.sleep(for: .milliseconds(50))
-            let printed =
-                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
-        }
-        return (running, try #require(base), workspace)
+        let (running, base) = try await VitrineProcess.serve(workspace.path("site"))
+        return (running, base, workspace)
     }
 
     /// Sends `request` on a new connection and returns what comes back until the server closes it (or 5 s pass),

@@ -20,19 +20,6 @@ import Testing
         var folder: String
     }
 
-    /// `vitrine serve` on `folder`, started, with its base URL.
-    func serve(_ folder: String) async throws -> (running: VitrineProcess.Running, url: String) {
-        let running = try VitrineProcess.launch(["serve", folder, "--port", "0"])
-        var base: String?
-        for _ in 0..<200 where base == nil {
-            try await Task.sleep(for: .milliseconds(50))
-            let printed =
-                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
-        }
-        return (running, try #require(base))
-    }
-
     /// Builds the site on day `day` into a fresh folder with a fresh cache, against a sample API whose search has
     /// `hits` results.
     func publish(
@@ -105,7 +92,7 @@ import Testing
     @Test func fourScheduledPublishesRecordWhatCameLeftAndCameBack() async throws {
         let workspace = try Workspace()
         try FileManager.default.createDirectory(atPath: workspace.path("public"), withIntermediateDirectories: true)
-        let host = try await serve(workspace.path("public"))
+        let host = try await VitrineProcess.serve(workspace.path("public"))
         defer { host.running.send(SIGTERM) }
         let base = host.url.hasSuffix("/") ? host.url : host.url + "/"
 
@@ -263,5 +250,28 @@ import Testing
         #expect(lines.first?.contains("The history \(workspace.path("previous/history.json")) cannot be used") == true)
         #expect(lines.first?.contains(expected) == true, "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.path("day-1/index.html")))
+    }
+
+    @Test func aPreviousPublishThatCannotBeReachedStopsTheBuildRatherThanStartTheHistoryOver() async throws {
+        let workspace = try Workspace()
+        // Nothing listens on port 9 of loopback: the connection is refused.
+        let unreachable = try await publish(
+            day: 1, hits: 3, baseURL: "http://127.0.0.1:9/", in: workspace)
+        #expect(unreachable.outcome.status == 69, "\(unreachable.outcome.stderr)")
+        #expect(
+            unreachable.outcome.stderr.contains(
+                "The previous history at http://127.0.0.1:9/history.json could not be read"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("day-1/history.json")))
+
+        // A history.json that is a link is not followed.
+        try Data(SiteHistory.empty.encoded()).write(to: URL(fileURLWithPath: workspace.path("elsewhere.json")))
+        try FileManager.default.createDirectory(atPath: workspace.path("linked"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.path("linked/history.json"), withDestinationPath: workspace.path("elsewhere.json"))
+        let linked = try await publish(
+            day: 1, hits: 3, baseURL: "http://127.0.0.1:9/", in: workspace,
+            extra: ["--history-from", workspace.path("linked")], name: "day-1-linked")
+        #expect(linked.outcome.status == 65, "\(linked.outcome.stderr)")
+        #expect(linked.outcome.stderr.contains("history.json cannot be used: it is not a regular file"))
     }
 }

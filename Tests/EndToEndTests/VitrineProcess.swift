@@ -50,6 +50,19 @@ struct VitrineProcess {
 
     /// Starts `vitrine` (or `executable`) with `arguments`, an environment without any API key unless given, in
     /// `directory` (default: a scratch folder), and returns at once.
+    /// `vitrine serve` on `folder`, started, with its base URL once it listens.
+    static func serve(_ folder: String) async throws -> (running: Running, url: String) {
+        let running = try launch(["serve", folder, "--port", "0"])
+        var base: String?
+        for _ in 0..<200 where base == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            let printed =
+                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+        }
+        return (running, try #require(base))
+    }
+
     static func launch(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
         executable: URL = binary
