@@ -389,15 +389,7 @@ import VitrineTemplates
         let demo = try await VitrineProcess.run(
             ["demo", "--port", "0", "--out", "Output", "--cache", "cache"], in: workspace.url)
         #expect(demo.status == 0)
-        let running = try VitrineProcess.launch(["serve", workspace.path("Output"), "--port", "0"])
-        var base: String?
-        for _ in 0..<100 where base == nil {
-            try await Task.sleep(for: .milliseconds(50))
-            let printed =
-                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
-        }
-        let url = try #require(base)
+        let (running, url) = try await VitrineProcess.serve(workspace.path("Output"))
         let engine = TransferEngine()
         defer { engine.shutdown() }
         let index = try await engine.fetch(FetchRequest(url: url))
