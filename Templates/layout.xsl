@@ -116,6 +116,14 @@
           <xsl:text> · </xsl:text>
           <a class="changes" href="{concat($root, /gallery/history/@href)}">What’s new</a>
         </xsl:if>
+        <xsl:if test="/gallery/archive">
+          <xsl:text> · </xsl:text>
+          <a class="archive" href="{concat($root, /gallery/archive/@href)}">
+            <xsl:text>No longer in the results (</xsl:text>
+            <xsl:value-of select="/gallery/archive/@item-count"/>
+            <xsl:text>)</xsl:text>
+          </a>
+        </xsl:if>
       </p>
     </header>
     <xsl:call-template name="notices"/>
@@ -266,6 +274,19 @@
           <xsl:text> on </xsl:text>
           <xsl:value-of select="$source-label"/>
         </xsl:if>
+      </xsl:element>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- "Last seen 23 September 2026, 14:13 UTC" on an item that left the results (keep = "all"). Context: an
+       entry. -->
+  <xsl:template name="last-seen">
+    <xsl:param name="element" select="'span'"/>
+    <xsl:if test="../@last-seen">
+      <xsl:element name="{$element}">
+        <xsl:attribute name="class">seen</xsl:attribute>
+        <xsl:text>Last seen </xsl:text>
+        <time datetime="{../@last-seen}"><xsl:value-of select="../@last-seen-label"/></time>
       </xsl:element>
     </xsl:if>
   </xsl:template>

@@ -141,6 +141,9 @@
       <figcaption>
         <h1><xsl:call-template name="caption-or-position"/></h1>
         <xsl:call-template name="credit"/>
+        <xsl:call-template name="last-seen">
+          <xsl:with-param name="element" select="'p'"/>
+        </xsl:call-template>
       </figcaption>
     </figure>
   </xsl:template>

@@ -15,6 +15,20 @@ public struct GalleryModel: Sendable {
     public var changesHref: String?
     /// The snapshots that changed the gallery, newest first (its "What's new" page).
     public var snapshots: [Snapshot] = []
+    /// The collection of the items that left the results, when the gallery keeps them (`keep = "all"`).
+    public var archive: ArchiveLink?
+
+    /// Where the items that left the results are, and how many there are.
+    public struct ArchiveLink: Sendable, Hashable {
+        /// Its first grid page, relative to the output root.
+        public var href: String
+        public var itemCount: Int
+
+        package init(href: String, itemCount: Int) {
+            self.href = href
+            self.itemCount = itemCount
+        }
+    }
 
     package init(
         title: String,
@@ -153,13 +167,18 @@ public struct GalleryModel: Sendable {
         public var page: Int
         public var sourceID: String?
         public var entries: [Entry]
+        /// An archived item: when it was last in the results (RFC 3339, UTC).
+        public var lastSeen: String?
 
-        package init(id: String, position: Int, page: Int, sourceID: String? = nil, entries: [Entry]) {
+        package init(
+            id: String, position: Int, page: Int, sourceID: String? = nil, entries: [Entry], lastSeen: String? = nil
+        ) {
             self.id = id
             self.position = position
             self.page = page
             self.sourceID = sourceID
             self.entries = entries
+            self.lastSeen = lastSeen
         }
     }
 

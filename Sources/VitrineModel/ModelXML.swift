@@ -216,6 +216,12 @@ package enum ModelXML {
             for snapshot in snapshots { write(snapshot, to: &sink) }
             sink.endElement()
         }
+        if let archive = head.archive {
+            sink.startElement("archive")
+            sink.cleanAttribute("href", archive.href)
+            sink.attribute("item-count", String(archive.itemCount))
+            sink.endElement()
+        }
     }
 
     static func write(_ snapshot: GalleryModel.Snapshot, to sink: inout some ModelXMLSink) {
@@ -287,6 +293,10 @@ package enum ModelXML {
         sink.attribute("position", String(item.position))
         sink.attribute("page", String(item.page))
         if let sourceID = item.sourceID { sink.cleanAttribute("source-id", sourceID) }
+        if let lastSeen = item.lastSeen {
+            sink.cleanAttribute("last-seen", lastSeen)
+            sink.cleanAttribute("last-seen-label", SiteHistory.spoken(lastSeen))
+        }
         for entry in item.entries { write(entry, to: &sink) }
         sink.endElement()
     }

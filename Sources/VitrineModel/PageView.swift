@@ -13,12 +13,14 @@ extension GalleryModel {
         public var site: SiteLink?
         /// The gallery's "What's new" page, when the site keeps a history.
         public var changesHref: String?
+        /// The items that left the results, when the gallery keeps them.
+        public var archive: ArchiveLink?
     }
 
     public var head: Head {
         Head(
             title: title, language: language, source: source, notices: notices, variants: variants, site: site,
-            changesHref: changesHref)
+            changesHref: changesHref, archive: archive)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.

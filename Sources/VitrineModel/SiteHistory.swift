@@ -42,18 +42,89 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         public var items: [Item]
     }
 
-    /// An item: the snapshots it was first and last seen in, and whether the latest results still hold it.
+    /// An item: the snapshots it was first and last seen in, whether the latest results still hold it, and, in a
+    /// gallery that keeps every item (`keep = "all"`), what it showed, so that it stays browsable once it left.
     public struct Item: Codable, Sendable, Equatable {
         public var id: String
         public var firstSeen: Int
         public var lastSeen: Int
         public var current: Bool
+        public var record: ArchivedItem?
+
+        public init(id: String, firstSeen: Int, lastSeen: Int, current: Bool, record: ArchivedItem? = nil) {
+            self.id = id
+            self.firstSeen = firstSeen
+            self.lastSeen = lastSeen
+            self.current = current
+            self.record = record
+        }
 
         enum CodingKeys: String, CodingKey {
             case id
             case firstSeen = "first-seen"
             case lastSeen = "last-seen"
             case current
+            case record
+        }
+    }
+
+    /// What an item showed, variant by variant: enough to show it again without its API.
+    public struct ArchivedItem: Codable, Sendable, Equatable {
+        public var entries: [ArchivedEntry]
+
+        public init(entries: [ArchivedEntry]) {
+            self.entries = entries
+        }
+    }
+
+    /// One variant of an archived item: its caption, credit and images.
+    public struct ArchivedEntry: Codable, Sendable, Equatable {
+        public var variant: String
+        public var caption: String
+        public var credit: ArchivedCredit?
+        public var tile: ArchivedImage
+        public var full: ArchivedImage
+
+        public init(variant: String, caption: String, credit: ArchivedCredit?, tile: ArchivedImage, full: ArchivedImage)
+        {
+            self.variant = variant
+            self.caption = caption
+            self.credit = credit
+            self.tile = tile
+            self.full = full
+        }
+    }
+
+    /// Whom an archived picture is credited to, and the link back.
+    public struct ArchivedCredit: Codable, Sendable, Equatable {
+        public var name: String
+        public var url: String?
+        /// "publication" for a publication's credit; absent for an author.
+        public var role: String?
+
+        public init(name: String, url: String?, role: String?) {
+            self.name = name
+            self.url = url
+            self.role = role
+        }
+    }
+
+    /// An archived image: where it was downloaded from, and its bytes by digest, size and type.
+    public struct ArchivedImage: Codable, Sendable, Equatable {
+        public var url: String
+        public var sha256: String
+        public var type: String
+        public var bytes: Int
+        public var width: Int?
+        public var height: Int?
+
+        public init(url: String, sha256: String, type: String, bytes: Int, width: Int?, height: Int?) {
+            self.url = url
+            self.sha256 = sha256
+            self.type = type
+            self.bytes = bytes
+            self.width = width
+            self.height = height
         }
     }
 
@@ -62,11 +133,15 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         format: formatName, version: currentVersion, snapshots: [], galleries: [])
 
     /// The history after a build whose galleries (by folder) hold `items` (their ids in order), and the snapshot it
-    /// added, if the results differ from the latest snapshot. Galleries the build does not have are left as they
-    /// were: a gallery taken out of the config keeps its history, in case it comes back. An id the file could not
-    /// hold (`isItemID`) is left out, and a time earlier than the latest snapshot's (a `SOURCE_DATE_EPOCH` from an
-    /// older commit) is taken as that snapshot's, so that what is recorded can always be read back.
-    public func recording(_ items: [(path: String, ids: [String])], at time: Date) -> (SiteHistory, Snapshot?) {
+    /// added, if the results differ from the latest snapshot. `records` gives, for a gallery that keeps every item,
+    /// what each current item shows; it is kept on the item (and updated whenever it changes, snapshot or not).
+    /// Galleries the build does not have are left as they were: a gallery taken out of the config keeps its
+    /// history, in case it comes back. An id the file could not hold (`isItemID`) is left out, and a time earlier
+    /// than the latest snapshot's (a `SOURCE_DATE_EPOCH` from an older commit) is taken as that snapshot's, so that
+    /// what is recorded can always be read back.
+    public func recording(
+        _ items: [(path: String, ids: [String])], records: [String: [String: ArchivedItem]] = [:], at time: Date
+    ) -> (SiteHistory, Snapshot?) {
         let number = (snapshots.last?.number ?? 0) + 1
         var next = self
         var changes: [Change] = []
@@ -78,13 +153,15 @@ public struct SiteHistory: Codable, Sendable, Equatable {
             let wasCurrent = Set(known.filter(\.current).map(\.id))
             let added = unique.filter { !wasCurrent.contains($0) }
             let removed = known.filter { $0.current && !seen.contains($0.id) }.map(\.id)
-            guard !added.isEmpty || !removed.isEmpty else { continue }
-            changes.append(Change(path: path, added: added, removed: removed))
+            let changed = !added.isEmpty || !removed.isEmpty
+            if changed { changes.append(Change(path: path, added: added, removed: removed)) }
             let byID = Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var updated = unique.map { id -> Item in
                 // An item back after an absence keeps the snapshot it was first seen in.
                 var item = byID[id] ?? Item(id: id, firstSeen: number, lastSeen: number, current: true)
                 item.current = true
+                if changed { item.lastSeen = number }
+                if let record = records[path]?[id] { item.record = record }
                 return item
             }
             updated += known.filter { !seen.contains($0.id) }.map { item in
@@ -94,12 +171,12 @@ public struct SiteHistory: Codable, Sendable, Equatable {
             }
             if let index = next.galleries.firstIndex(where: { $0.path == path }) {
                 next.galleries[index].items = updated
-            } else {
+            } else if changed {
                 next.galleries.append(Gallery(path: path, items: updated))
             }
         }
-        guard !changes.isEmpty else { return (self, nil) }
-        // An item still current is seen in every snapshot; the ones that left keep the last one they were in.
+        guard !changes.isEmpty else { return (next, nil) }
+        // An item still current is seen in every snapshot of a gallery the build has.
         let built = Set(items.map(\.path))
         for index in next.galleries.indices where built.contains(next.galleries[index].path) {
             for item in next.galleries[index].items.indices where next.galleries[index].items[item].current {
@@ -176,7 +253,62 @@ public struct SiteHistory: Codable, Sendable, Equatable {
                 guard 1 <= item.firstSeen, item.firstSeen <= item.lastSeen, item.lastSeen <= snapshots.count else {
                     throw refuse("item \(item.id) was seen in snapshots the history does not have")
                 }
+                if let record = item.record, let problem = Self.problem(of: record) {
+                    throw refuse("the record of item \(item.id) \(problem)")
+                }
             }
+        }
+    }
+
+    /// What is wrong with an archived item, if anything: what it holds goes into pages, so every link must be a
+    /// web link, every image one of the accepted types named by a SHA-256, every text of a sane length.
+    package static func problem(of record: ArchivedItem) -> String? {
+        guard !record.entries.isEmpty, record.entries.count <= 16 else { return "has no entry or too many" }
+        for entry in record.entries {
+            guard isVariantKey(entry.variant) else { return "has a variant that is not a key" }
+            guard entry.caption.utf8.count <= 10_000 else { return "has a caption too long" }
+            if let credit = entry.credit {
+                guard !credit.name.isEmpty, credit.name.utf8.count <= 1_000 else {
+                    return "has a credit without a name"
+                }
+                guard credit.url.map(isWebURL) ?? true else { return "has a credit link that is not a web link" }
+                guard credit.role == nil || credit.role == "publication" else { return "has a credit of another role" }
+            }
+            for image in [entry.tile, entry.full] {
+                guard isWebURL(image.url) else { return "has an image URL that is not a web link" }
+                guard image.sha256.utf8.count == 64, image.sha256.utf8.allSatisfy(Self.isLowercaseHex) else {
+                    return "names an image by something other than a SHA-256"
+                }
+                guard ImageFormat.allCases.contains(where: { $0.mediaType == image.type }) else {
+                    return "has an image of a type Vitrine does not accept"
+                }
+                guard (1...(1 << 30)).contains(image.bytes),
+                    [image.width, image.height].allSatisfy({ $0.map { (1...100_000).contains($0) } ?? true })
+                else { return "has an image of an impossible size" }
+            }
+        }
+        return nil
+    }
+
+    private static func isLowercaseHex(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+
+    /// An http or https URL with a host, at most 2,048 bytes.
+    package static func isWebURL(_ text: String) -> Bool {
+        guard text.utf8.count <= 2_048, let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            return false
+        }
+        return ["http", "https"].contains(scheme) && url.host?.isEmpty == false
+    }
+
+    /// A variant key as the model has them: an XML NCName of ASCII letters, digits, '-', '_' and '.'.
+    static func isVariantKey(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, key.utf8.count <= 64,
+            first.isASCII, CharacterSet.letters.contains(first) || first == "_"
+        else { return false }
+        return key.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
         }
     }
 

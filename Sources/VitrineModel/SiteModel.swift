@@ -133,7 +133,9 @@ public struct SiteModel: Sendable {
         }.first
         return Gallery(
             id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
-            queries: gallery.variants.compactMap(\.query), itemCount: gallery.allItems.count, cover: cover)
+            queries: gallery.variants.compactMap(\.query),
+            itemCount: gallery.collections.filter { $0.id != ArchiveAssembler.collectionID }.flatMap(\.allItems).count,
+            cover: cover)
     }
 
     /// The home page's entry for a random page: its page, its current image (a file of the site) as the cover,

@@ -181,14 +181,101 @@ struct GalleryBuild {
                 items.append((gallery.folder, model.allItems.map { $0.sourceID ?? $0.id }))
             }
         }
-        let (recorded, _) = previous.recording(items, at: options.timestamp ?? pipeline.now())
+        var records: [String: [String: SiteHistory.ArchivedItem]] = [:]
+        for gallery in galleries where gallery.archiveLayout != nil {
+            if case .gallery(let model) = gallery.content {
+                records[gallery.folder] = Self.records(of: model, images: gallery.images)
+            }
+        }
+        let (recorded, _) = previous.recording(items, records: records, at: options.timestamp ?? pipeline.now())
         history = recorded
+        let archivedImages = ArchivedImages(
+            cache: cache, fetcher: pipeline.fetcher,
+            recovery: options.frozen ? nil : OutputImageRecovery(survey: await survey.value, cache: cache),
+            previous: source, offline: policy.offline, maximumBytes: options.maximumImageBytes)
         for index in galleries.indices {
             guard case .gallery(var model) = galleries[index].content else { continue }
+            if let layout = galleries[index].archiveLayout {
+                try await addArchive(to: &model, at: index, layout: layout, from: recorded, images: archivedImages)
+                galleries[index].views = model.pages(salt: salt)
+            }
             model.snapshots = Self.snapshots(of: galleries[index].folder, in: recorded, model: model)
             if let page = model.changesPage(salt: salt) { galleries[index].views.append(page) }
             galleries[index].content = .gallery(model)
         }
+    }
+
+    /// Adds to a gallery that keeps every item the collection of those that left the results, with their images
+    /// (`ArchivedImages`), which the build places like the others.
+    private mutating func addArchive(
+        to model: inout GalleryModel, at index: Int, layout: ArchiveAssembler, from history: SiteHistory,
+        images: ArchivedImages
+    ) async throws {
+        let known = history.galleries.first { $0.path == galleries[index].folder }?.items ?? []
+        let departed = known.compactMap { item -> ArchiveAssembler.Departed? in
+            guard !item.current, let record = item.record, history.snapshots.indices.contains(item.lastSeen - 1)
+            else { return nil }
+            return ArchiveAssembler.Departed(
+                id: item.id, lastSeen: history.snapshots[item.lastSeen - 1].time, record: record)
+        }
+        guard !departed.isEmpty else { return }
+        try Task.checkCancellation()
+        let found = await images.resolve(departed.flatMap { $0.record.entries.flatMap { [$0.tile, $0.full] } })
+        guard let archive = layout.assemble(departed, variants: model.variants, images: found.outcomes) else { return }
+        model.collections.append(archive)
+        model.archive = GalleryModel.ArchiveLink(href: archive.pages[0].href, itemCount: archive.items.count)
+        for (url, outcome) in found.outcomes {
+            guard case .stored(let record) = outcome else { continue }
+            galleries[index].images[url] = record
+            galleries[index].stored.append(record)
+        }
+        galleries[index].stored = Array(Set(galleries[index].stored))
+        galleries[index].stamps.merge(found.stamps) { first, _ in first }
+        let lost = found.outcomes.values.filter { if case .failed = $0 { true } else { false } }.count
+        if lost > 0 {
+            let warning =
+                "\(lost) image\(lost == 1 ? "" : "s") of items no longer in the results of \(galleries[index].folder) "
+                + "could not be found in the cache, the output or the previous publish; their archive shows placeholders."
+            progress(.warning(warning))
+            galleries[index].summary.warnings.append(warning)
+        }
+    }
+
+    /// What each current item of a gallery that keeps every item shows, by its id in the history: its pictures'
+    /// captions, credits and images (by the URL each came from and its bytes' digest). An item without a picture,
+    /// or one the history file could not hold, has none.
+    static func records(of model: GalleryModel, images: [String: CacheStore.ImageRecord]) -> [String:
+        SiteHistory.ArchivedItem]
+    {
+        var byPath: [String: (url: String, record: CacheStore.ImageRecord)] = [:]
+        for (url, record) in images.sorted(by: { $0.key < $1.key }) where SiteHistory.isWebURL(url) {
+            let path = GalleryAssembler.localPath(of: record)
+            if byPath[path] == nil { byPath[path] = (url, record) }
+        }
+        func archived(_ image: GalleryModel.LocalImage) -> SiteHistory.ArchivedImage? {
+            guard case .available(let path, let type) = image.state, let found = byPath[path] else { return nil }
+            return SiteHistory.ArchivedImage(
+                url: found.url, sha256: found.record.sha256, type: type, bytes: found.record.byteCount,
+                width: image.width, height: image.height)
+        }
+        var records: [String: SiteHistory.ArchivedItem] = [:]
+        for item in model.collections.first?.items ?? [] {
+            let entries = item.entries.compactMap { entry -> SiteHistory.ArchivedEntry? in
+                guard case .picture(let caption, let credit, let tile, let full) = entry.content,
+                    let tile = archived(tile), let full = archived(full)
+                else { return nil }
+                return SiteHistory.ArchivedEntry(
+                    variant: entry.variant, caption: caption,
+                    credit: credit.map {
+                        SiteHistory.ArchivedCredit(
+                            name: $0.name, url: $0.url.flatMap { SiteHistory.isWebURL($0) ? $0 : nil },
+                            role: $0.role == .publication ? "publication" : nil)
+                    }, tile: tile, full: full)
+            }
+            let record = SiteHistory.ArchivedItem(entries: entries)
+            if !entries.isEmpty, SiteHistory.problem(of: record) == nil { records[item.sourceID ?? item.id] = record }
+        }
+        return records
     }
 
     /// The snapshots that changed the gallery in `folder`, newest first, with the added items it still has.

@@ -76,11 +76,14 @@ public struct GalleryPlan: Sendable {
     public var label: String
     public var itemsPerPage: Int
     public var tileShape: GalleryModel.TileShape
+    /// Keep the items that leave the results browsable (`keep = "all"`), when the site keeps a history.
+    public var keepAll: Bool
 
     public init(
         folder: String, source: any ImageSource, label: String, itemsPerPage: Int,
-        tileShape: GalleryModel.TileShape = .natural
+        tileShape: GalleryModel.TileShape = .natural, keepAll: Bool = false
     ) {
+        self.keepAll = keepAll
         self.folder = folder
         self.source = source
         self.label = label
@@ -239,6 +242,8 @@ public struct GalleryPipeline: Sendable {
         var responses: [BuildState.Response]?
         /// The folder whose `images/` holds its images: a shard's output; nil for the cache.
         var imageFolder: URL? = nil
+        /// How its archive is laid out, when it keeps the items that left (`keep = "all"`).
+        var archiveLayout: ArchiveAssembler? = nil
     }
 
     /// Runs the steps of `GalleryBuild` in order, until one fails or the output proves to be current already.
@@ -282,7 +287,7 @@ public struct GalleryPipeline: Sendable {
             case .gallery(let plan):
                 lines.append(
                     "gallery \(text(plan.folder)) \(plan.itemsPerPage) \(plan.tileShape.rawValue) "
-                        + text(plan.source.configuration))
+                        + "\(plan.keepAll ? "all" : "current") " + text(plan.source.configuration))
             case .random(let plan):
                 lines.append(
                     "random \(text(plan.folder)) \(plan.every.seconds) " + text(plan.source.configuration))
@@ -363,7 +368,10 @@ public struct GalleryPipeline: Sendable {
             stored: Array(found.values), images: found, stamps: images.stamps,
             imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
-            fetchedAt: result.fetchedAt, responses: api.responsesUsed)
+            fetchedAt: result.fetchedAt, responses: api.responsesUsed,
+            archiveLayout: plan.keepAll && options.history != nil && result.groups.isEmpty
+                ? ArchiveAssembler(itemsPerPage: plan.itemsPerPage, folder: plan.folder, tileShape: plan.tileShape)
+                : nil)
     }
 
     /// Source, fetch, cache and model for a random page: its image as its schedule, `random.json` in its folder and

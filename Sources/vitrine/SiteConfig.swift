@@ -143,7 +143,21 @@ private struct SiteConfigReader {
             throw error("path", in: index, problem: "the site keeps its own files in \(folder)/; choose another folder")
         }
         folders[folder] = index
-        return options.setup(folder: folder + "/", environment: environment)
+        var setup = options.setup(folder: folder + "/", environment: environment)
+        if let value = table["keep"] {
+            guard let keep = value.string, ["all", "current"].contains(keep) else {
+                throw error("keep", in: index, problem: "it must be \"all\" or \"current\"")
+            }
+            guard case .gallery(var plan) = setup.plan, ["pixabay", "flickr", "thumbnails"].contains(type.sourceName)
+            else {
+                throw error(
+                    "keep", in: index,
+                    problem: "only pixabay, flickr and thumbnails galleries keep the items that left their results")
+            }
+            plan.keepAll = keep == "all"
+            setup.plan = .gallery(plan)
+        }
+        return setup
     }
 
     /// Parses a table as the command line of `type`'s command: `term` as its argument, every other key as the
@@ -157,14 +171,14 @@ private struct SiteConfigReader {
         for key in table.keys.sorted(by: {
             (lines.line(of: $0, inGallery: index) ?? 0) < (lines.line(of: $1, inGallery: index) ?? 0)
         })
-        where key != "source" && key != "path" {
+        where !["source", "path", "keep"].contains(key) {
             if key == "key", let variable = type.keyVariable {
                 throw error(
                     key, in: index, problem: "API keys come from the environment ($\(variable)), never from the file")
             }
             if let reason = type.refusedKeys[key] { throw error(key, in: index, problem: reason) }
             guard let kind = declared[key] else {
-                let known = (["source", "path"] + declared.keys.sorted()).joined(separator: ", ")
+                let known = (["source", "path", "keep"] + declared.keys.sorted()).joined(separator: ", ")
                 throw error(key, in: index, problem: "unknown key for source \(type.sourceName) (known: \(known))")
             }
             let value = table[key]!

@@ -100,7 +100,7 @@ import Testing
         let list = try #require(stderr.range(of: "(known: ").map { stderr[$0.upperBound...] })
         let known = Set(list.prefix { $0 != ")" }.components(separatedBy: ", "))
         let names = Set(try await galleryArguments(of: source).flatMap { $0.longNames + [$0.configKey ?? ""] })
-        #expect(known.subtracting(["source", "path"]).subtracting(names) == [])
-        #expect(known.isSuperset(of: ["source", "path"]))
+        #expect(known.subtracting(["source", "path", "keep"]).subtracting(names) == [])
+        #expect(known.isSuperset(of: ["source", "path", "keep"]))
     }
 }

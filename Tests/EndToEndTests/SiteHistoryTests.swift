@@ -1,7 +1,9 @@
 import Foundation
 import SampleAPI
 import Testing
+import VitrineTemplates
 
+@testable import VitrineBasics
 @testable import VitrineModel
 @testable import VitrinePublish
 @testable import VitrineRender
@@ -24,7 +26,7 @@ import Testing
     /// `hits` results.
     func publish(
         day: Int, hits: Int, baseURL: String, in workspace: Workspace, extra: [String] = [], name: String? = nil,
-        server given: SampleAPIServer? = nil
+        server given: SampleAPIServer? = nil, keep: String? = nil
     ) async throws -> Publish {
         let server = given ?? Self.server(hits: hits)
         if given == nil { try await server.start() }
@@ -41,6 +43,7 @@ import Testing
                 term = "Hamburg"
                 per-page = 10
                 endpoint = "\(await server.pixabayEndpoint)"
+                \(keep.map { "keep = \"\($0)\"" } ?? "")
 
                 """
             try config.write(toFile: workspace.path("\(folder).toml"), atomically: true, encoding: .utf8)
@@ -273,5 +276,71 @@ import Testing
             extra: ["--history-from", workspace.path("linked")], name: "day-1-linked")
         #expect(linked.outcome.status == 65, "\(linked.outcome.stderr)")
         #expect(linked.outcome.stderr.contains("history.json cannot be used: it is not a regular file"))
+    }
+
+    @Test func keepAllLeavesTheItemsThatLeftBrowsableWithImagesFromThePreviousPublish() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("public"), withIntermediateDirectories: true)
+        let host = try await VitrineProcess.serve(workspace.path("public"))
+        defer { host.running.send(SIGTERM) }
+        let base = host.url.hasSuffix("/") ? host.url : host.url + "/"
+
+        let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace, keep: "all")
+        #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+        let records = (first.history.galleries.first?.items ?? []).compactMap { $0.record }
+        #expect(records.count == 5)
+        #expect(records.allSatisfy { $0.entries.count == 2 && $0.entries.allSatisfy { $0.credit?.url != nil } })
+        try deploy(first.folder, to: "public", in: workspace)
+
+        // Two results leave. The runner is new (empty cache and output) and the API of day 1 is gone: the images
+        // of the archive can only come from the previous publish.
+        let second = try await publish(day: 2, hits: 3, baseURL: base, in: workspace, keep: "all")
+        #expect(second.outcome.status == 0, "\(second.outcome.stderr)")
+        #expect(!second.outcome.stderr.contains("could not be found"), "\(second.outcome.stderr)")
+        let crawl = try second.site.crawl()
+        #expect(crawl.broken == [])
+        let archive = try second.site.page("hamburg/archive.html")
+        #expect(archive.strings("//main//li[@class='tile']").count == 2)
+        #expect(
+            archive.strings("//main//li[@class='tile']//time/@datetime") == ["2026-09-22T14:13:20Z"] + [
+                "2026-09-22T14:13:20Z"
+            ])
+        #expect(archive.strings("//main//li[@class='tile']//span[@class='credit']/a/@href").count == 2)
+        let images = archive.strings("//main//li[@class='tile']//img/@src").map {
+            $0.replacingOccurrences(of: "../", with: "")
+        }
+        #expect(images.count == 2)
+        let expected = Set(
+            first.history.galleries[0].items.suffix(2).compactMap(\.record).flatMap { $0.entries.map(\.tile.sha256) })
+        for image in images {
+            let bytes = try Data(contentsOf: second.site.root.appendingPathComponent(image))
+            #expect(expected.contains(SHA256Hasher.hex(of: bytes)), "\(image)")
+        }
+        let previews = archive.strings("//main//a[@class='frame']/@href")
+        #expect(previews.allSatisfy { $0.hasPrefix("../hamburg/items/archived-") })
+        let preview = try second.site.page(String(try #require(previews.first).dropFirst(3)))
+        #expect(preview.strings("//p[@class='seen']/time/@datetime") == ["2026-09-22T14:13:20Z"])
+        #expect(preview.strings("//p[@class='credit']/a/@href").count == 1)
+        #expect(
+            try second.site.page("hamburg/index.html").strings("//a[@class='archive']") == [
+                "No longer in the results (2)"
+            ])
+        #expect(
+            try second.site.page("index.html").strings("//main//span[@class='credit']").first?.hasPrefix("3 images")
+                == true)
+        let model = try LibXMLDocument.parse(
+            [UInt8](Data(contentsOf: second.site.root.appendingPathComponent("hamburg/gallery.xml"))))
+        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+        #expect(model.strings("/gallery/collection[@id='c-archive']/item/@last-seen").count == 2)
+        try deploy(second.folder, to: "public", in: workspace)
+
+        // They come back: the archive is empty again, and no page links to it.
+        let third = try await publish(day: 3, hits: 5, baseURL: base, in: workspace, keep: "all")
+        #expect(third.outcome.status == 0, "\(third.outcome.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: third.site.root.appendingPathComponent("hamburg/archive.html").path)
+        )
+        #expect(try third.site.page("hamburg/index.html").strings("//a[@class='archive']").isEmpty)
+        #expect(try third.site.crawl().broken == [])
     }
 }

@@ -1,0 +1,81 @@
+import VitrineSources
+
+/// Lays out the items a gallery keeps after they left the API's results (`keep = "all"`) as a collection of its
+/// own, the archive: grid pages `archive.html`, `archive-2.html`, … and a preview page per item and variant, each
+/// item marked with when it was last seen, its credits and links back as they were.
+public struct ArchiveAssembler: Sendable {
+    /// The archive collection's id, which its pages' ids start with (items' ids start with "a" or "i").
+    public static let collectionID = "c-archive"
+    public static let title = "No longer in the results"
+
+    public var itemsPerPage: Int
+    public var folder: String
+    public var tileShape: GalleryModel.TileShape
+
+    public init(itemsPerPage: Int, folder: String, tileShape: GalleryModel.TileShape = .natural) {
+        self.itemsPerPage = max(1, itemsPerPage)
+        self.folder = folder
+        self.tileShape = tileShape
+    }
+
+    /// One item that left: its id as the history has it, when it was last seen, and what it showed.
+    public struct Departed: Sendable {
+        public var id: String
+        public var lastSeen: String
+        public var record: SiteHistory.ArchivedItem
+
+        public init(id: String, lastSeen: String, record: SiteHistory.ArchivedItem) {
+            self.id = id
+            self.lastSeen = lastSeen
+            self.record = record
+        }
+    }
+
+    /// The archive of `items`, shown with the gallery's `variants` (a variant the item had no picture for says so),
+    /// its images from `images` (by the URL each was downloaded from); nil when nothing left.
+    public func assemble(
+        _ items: [Departed], variants: [SourceVariant], images: [String: ImageOutcome]
+    ) -> GalleryModel.Collection? {
+        guard !items.isEmpty else { return nil }
+        let pageCount = (items.count + itemsPerPage - 1) / itemsPerPage
+        let pages = (1...pageCount).map { number in
+            GalleryModel.GridPage(
+                id: "\(Self.collectionID)-\(number)", number: number,
+                href: folder + (number == 1 ? "archive.html" : "archive-\(number).html"))
+        }
+        let layout = GalleryAssembler(itemsPerPage: itemsPerPage, folder: folder)
+        var names = HierarchyAssembler.Names()
+        let modelItems = items.enumerated().map { index, departed -> GalleryModel.Item in
+            let slug = names.unique(departed.id, in: "")
+            let entries = variants.map { variant -> GalleryModel.Entry in
+                let content: GalleryModel.Content
+                if let kept = departed.record.entries.first(where: { $0.variant == variant.key }) {
+                    content = layout.content(
+                        of: .found(
+                            caption: kept.caption,
+                            credit: kept.credit.map {
+                                Credit(
+                                    name: $0.name, url: $0.url, role: $0.role == "publication" ? .publication : .author)
+                            },
+                            tile: Self.remote(kept.tile), full: Self.remote(kept.full)),
+                        images: images)
+                } else {
+                    content = .missing(reason: "No “\(variant.query ?? variant.label)” picture was kept for this item.")
+                }
+                return GalleryModel.Entry(
+                    id: "a\(slug)-\(variant.key)", variant: variant.key,
+                    href: "\(folder)items/archived-\(slug)-\(variant.key).html", content: content)
+            }
+            return GalleryModel.Item(
+                id: "a\(slug)", position: index + 1, page: index / itemsPerPage + 1, sourceID: departed.id,
+                entries: entries, lastSeen: departed.lastSeen)
+        }
+        return GalleryModel.Collection(
+            id: Self.collectionID, title: Self.title, tileShape: tileShape, pages: pages, collections: [],
+            items: modelItems)
+    }
+
+    static func remote(_ image: SiteHistory.ArchivedImage) -> RemoteImage {
+        RemoteImage(url: image.url, width: image.width, height: image.height)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import VitrineBasics
+import VitrineHTTP
+import VitrineModel
+import VitrineStore
+
+/// Finds the bytes of the images of archived items (`keep = "all"`), whose API no longer lists them: in the
+/// cache, else in the output folder's earlier copy, else in the previous publish (beside its `history.json`),
+/// else at the URL they were first downloaded from. Bytes count only when their SHA-256 is the one the history
+/// recorded; they are kept in the cache like any downloaded image.
+struct ArchivedImages {
+    let cache: CacheStore
+    let fetcher: any HTTPFetching
+    let recovery: OutputImageRecovery?
+    /// Where the previous history came from, whose folder holds the previous publish's images.
+    let previous: HistorySource?
+    let offline: Bool
+    let maximumBytes: Int
+
+    /// What became of each image, by the URL it was first downloaded from, with the stamps of the copies it made.
+    func resolve(_ images: [SiteHistory.ArchivedImage]) async -> (
+        outcomes: [String: ImageOutcome], stamps: [String: FileStamp]
+    ) {
+        var outcomes: [String: ImageOutcome] = [:]
+        var stamps: [String: FileStamp] = [:]
+        for image in images where outcomes[image.url] == nil {
+            if let (record, stamp) = await find(image) {
+                outcomes[image.url] = .stored(record)
+                if let stamp { stamps[record.sha256] = stamp }
+            } else {
+                outcomes[image.url] = .failed(reason: "The archived image is no longer available")
+            }
+        }
+        return (outcomes, stamps)
+    }
+
+    private func find(_ image: SiteHistory.ArchivedImage) async -> (CacheStore.ImageRecord, FileStamp?)? {
+        if let record = cache.imageRecord(for: image.url), record.sha256 == image.sha256 { return (record, nil) }
+        if let (record, stamp) = recovery?.recover(image.url), record.sha256 == image.sha256 { return (record, stamp) }
+        guard let format = ImageFormat.allCases.first(where: { $0.mediaType == image.type }) else { return nil }
+        let name = "images/\(image.sha256.prefix(32)).\(format.fileExtension)"
+        if let bytes = await fromPreviousPublish(name), let found = keep(bytes, of: image, format: format) {
+            return found
+        }
+        if !offline, let bytes = await download(image.url), let found = keep(bytes, of: image, format: format) {
+            return found
+        }
+        return nil
+    }
+
+    /// The previous publish's copy of the image file `name`.
+    private func fromPreviousPublish(_ name: String) async -> [UInt8]? {
+        switch previous {
+        case .file(let history):
+            return RootedFiles(root: history.deletingLastPathComponent().path).contents(name, limit: maximumBytes)
+        case .url(let history):
+            guard !offline, let base = URL(string: history)?.deletingLastPathComponent().absoluteString else {
+                return nil
+            }
+            return await download(base + name)
+        case nil:
+            return nil
+        }
+    }
+
+    /// `bytes` in the cache as the image of `image.url`, if they are the bytes the history recorded.
+    private func keep(_ bytes: [UInt8], of image: SiteHistory.ArchivedImage, format: ImageFormat) -> (
+        CacheStore.ImageRecord, FileStamp?
+    )? {
+        guard SHA256Hasher.hex(of: bytes) == image.sha256, ImageFormat.sniff(bytes) == format,
+            let stored = try? cache.storeStampedImage(bytes, format: format, from: image.url)
+        else { return nil }
+        return (stored.record, stored.stamp)
+    }
+
+    private func download(_ url: String) async -> [UInt8]? {
+        guard let response = try? await fetcher.fetch(FetchRequest(url: url, maximumBodyBytes: maximumBytes)),
+            response.status == 200
+        else { return nil }
+        return response.body
+    }
+}
