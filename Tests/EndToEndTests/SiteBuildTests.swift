@@ -403,6 +403,12 @@ import VitrineTemplates
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"../up\"\n", "line 4, key path"),
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"assets\"\n", "line 4, key path"),
         ("[[gallery]]\nsource = \"thumbnails\"\n", "key title: it is missing"),
+        ("title = \"x\"\nhistory = \"yes\"\n[[gallery]]\nsource = \"thumbnails\"\n", "line 2, key history"),
+        ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\nkeep = \"some\"\n", "line 4, key keep of the 1st"),
+        (
+            "title = \"x\"\n[[gallery]]\nsource = \"random\"\nkeep = \"all\"\n",
+            "only pixabay, flickr and thumbnails galleries keep"
+        ),
         ("title = \"x\"\n", "no [[gallery]]"),
     ])
     func aBadConfigIsReportedWithFileLineAndKey(config: String, expected: String) async throws {
