@@ -62,23 +62,25 @@
   }
 
   // Photo pages: a tap on the image hides or shows the toolbar and the details (both stay visible without this
-  // script). The image becomes a toggle button for keyboards and screen readers too.
+  // script). The tap lands on a toggle button laid over the picture, which keyboards and screen readers reach too;
+  // the picture is not inside it, so that its text (the alt, or a placeholder's reason) is still read as it is.
   var stage = first('[data-toggle-chrome]');
   if (stage) {
     var root = d.documentElement;
-    stage.setAttribute('role', 'button');
-    stage.setAttribute('tabindex', '0');
-    stage.setAttribute('aria-label', 'Hide or show the toolbar and details');
-    stage.setAttribute('aria-pressed', 'false');
-    var toggle = function () {
+    var toggle = d.createElement('button');
+    toggle.type = 'button';
+    toggle.className = 'chrome-toggle';
+    toggle.setAttribute('aria-pressed', 'false');
+    var label = d.createElement('span');
+    label.className = 'vh';
+    label.textContent = 'Hide the toolbar and details';
+    toggle.appendChild(label);
+    toggle.addEventListener('click', function () {
       var off = !root.classList.contains('chrome-off');
       root.classList.toggle('chrome-off', off);
-      stage.setAttribute('aria-pressed', off ? 'true' : 'false');
-    };
-    stage.addEventListener('click', toggle);
-    stage.addEventListener('keydown', function (e) {
-      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); }
+      toggle.setAttribute('aria-pressed', off ? 'true' : 'false');
     });
+    stage.appendChild(toggle);
   }
 
   // Warm the cache with the next page and its image once this page is done.

