@@ -72,8 +72,8 @@ let package = Package(
         .target(
             name: "VitrineTemplates",
             path: "Templates",
-            exclude: ["README.md"],
             resources: [
+                .embedInCode("README.md"),
                 .embedInCode("layout.xsl"),
                 .embedInCode("grid.xsl"),
                 .embedInCode("preview.xsl"),
@@ -130,7 +130,7 @@ let package = Package(
             name: "vitrine",
             dependencies: [
                 "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
-                "VitrinePublish", "VitrinePipeline",
+                "VitrinePublish", "VitrinePipeline", "VitrineTemplates",
                 "SampleAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -138,6 +138,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            // What `vitrine init` writes; the workflow is the one docs/ci.md shows (a test keeps them equal).
+            resources: [.embedInCode("Starter/vitrine.toml"), .embedInCode("Starter/gallery.yml")],
             linkerSettings: executableLinking
         ),
         .target(

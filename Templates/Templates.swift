@@ -17,4 +17,8 @@ public enum DefaultTheme {
         "changes.xsl": PackageResources.changes_xsl,
         "site-changes.xsl": PackageResources.site_changes_xsl,
     ]
+
+    /// The theme's README for whoever edits a copy of it: the files a theme needs, the parameters its stylesheets
+    /// get and the rules they run under. It is not part of the theme: a theme folder's `.md` files are not read.
+    public static let guide: [UInt8] = PackageResources.README_md
 }

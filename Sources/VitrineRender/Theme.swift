@@ -11,6 +11,9 @@ public struct Theme: Sendable {
 
     public static let stylesheetNames = ["grid.xsl", "preview.xsl"]
     static let nonAssetExtensions: Set<String> = ["xsl", "xslt", "rng", "md", "swift"]
+    /// Files a theme folder may hold that are not part of the theme (its README, sources): they are not read, so
+    /// editing them changes no page and no fingerprint, and an exported copy of the built-in theme is that theme.
+    static let ignoredExtensions: Set<String> = ["md", "swift"]
 
     public static let builtIn = Theme(files: DefaultTheme.files, origin: "the built-in theme")
 
@@ -31,7 +34,8 @@ public struct Theme: Sendable {
             throw TemplateError(template: directory.path, detail: "the folder cannot be read")
         }
         var files: [String: [UInt8]] = [:]
-        for name in names.sorted() where !name.hasPrefix(".") {
+        for name in names.sorted()
+        where !name.hasPrefix(".") && !ignoredExtensions.contains((name as NSString).pathExtension.lowercased()) {
             let url = directory.appendingPathComponent(name)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
                 attributes[.type] as? FileAttributeType == .typeRegular

@@ -86,15 +86,20 @@ package final class RootedFiles {
         -> FileStamp
     {
         try replace(relativePath, durable: durable) { descriptor throws(FileWriteError) in
-            var failure: FileWriteError?
-            bytes.withUnsafeBytes { buffer in
-                do throws(FileWriteError) {
-                    try Self.writeAll(descriptor, buffer, path: relativePath)
-                } catch {
-                    failure = error
-                }
-            }
-            if let failure { throw failure }
+            try Self.writeAll(descriptor, contentsOf: bytes, path: relativePath)
+        }
+    }
+
+    /// Writes `bytes` as a new file at `relativePath`, as ``write(_:to:durable:)`` does, but only where nothing is
+    /// yet: the finished temporary file is linked to the name (`linkat`, which fails rather than replace whatever is
+    /// there, even something put there a moment ago), then its temporary name is removed. A name that is taken
+    /// fails the write and leaves what is there as it was. Returns the new file's stamp.
+    @discardableResult
+    package func create(_ bytes: some ContiguousBytes, at relativePath: String, durable: Bool = false)
+        throws(FileWriteError) -> FileStamp
+    {
+        try replace(relativePath, durable: durable, keepingExisting: true) { descriptor throws(FileWriteError) in
+            try Self.writeAll(descriptor, contentsOf: bytes, path: relativePath)
         }
     }
 
@@ -197,8 +202,11 @@ package final class RootedFiles {
 
     // MARK: Internals
 
+    /// Puts a file filled by `fill` at `relativePath` through a temporary file: renamed over whatever is there, or
+    /// with `keepingExisting` linked to the name only if it is free.
     private func replace(
-        _ relativePath: String, durable: Bool, fill: (Int32) throws(FileWriteError) -> Void
+        _ relativePath: String, durable: Bool, keepingExisting: Bool = false,
+        fill: (Int32) throws(FileWriteError) -> Void
     ) throws(FileWriteError) -> FileStamp {
         let (folderPath, name) = Self.split(relativePath)
         let folder: Int32
@@ -223,7 +231,12 @@ package final class RootedFiles {
             try fill(descriptor)
             do {
                 if durable { try SystemCall.run { fsync(descriptor) } }
-                try SystemCall.run { renameat(folder, temporary, folder, name) }
+                if keepingExisting {
+                    try SystemCall.run { linkat(folder, temporary, folder, name, 0) }
+                    _ = try? SystemCall.run { unlinkat(folder, temporary, 0) }
+                } else {
+                    try SystemCall.run { renameat(folder, temporary, folder, name) }
+                }
             } catch {
                 throw FileWriteError(path: "\(root)/\(relativePath)", reason: error.description)
             }
@@ -254,6 +267,20 @@ package final class RootedFiles {
                 return false
             }
         }
+    }
+
+    private static func writeAll(_ descriptor: Int32, contentsOf bytes: some ContiguousBytes, path: String)
+        throws(FileWriteError)
+    {
+        var failure: FileWriteError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(FileWriteError) {
+                try writeAll(descriptor, buffer, path: path)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String)

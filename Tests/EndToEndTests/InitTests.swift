@@ -1,0 +1,143 @@
+import Foundation
+import SampleAPI
+import Testing
+
+/// `vitrine init [DIR]`: a new site's commented `vitrine.toml` and the workflow of docs/ci.md, run by the real binary.
+@Suite struct InitTests {
+    static let workflow = ".github/workflows/gallery.yml"
+
+    /// The fenced blocks of a Markdown text in `language`, each without its fences.
+    static func codeBlocks(_ markdown: String, language: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```\(language)" {
+                current = []
+            } else if current != nil, line == "```" {
+                blocks.append(current!.map { "\($0)\n" }.joined())
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// `config` with an `endpoint` on the sample API after every table's `source` line, so that it builds offline.
+    static func pointed(_ config: String, at server: SampleAPIServer) async throws -> String {
+        let endpoints = [
+            "flickr": await server.flickrEndpoint, "random": await server.picsumEndpoint,
+            "pixabay": await server.pixabayEndpoint, "thumbnails": await server.thumbnailsEndpoint,
+        ]
+        var lines: [String] = []
+        for line in config.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append(String(line))
+            guard line.hasPrefix("source = ") else { continue }
+            let source = line.dropFirst("source = ".count).split(separator: "\"").first.map(String.init) ?? ""
+            let endpoint = try #require(endpoints[source], "no sample endpoint for \(source)")
+            lines.append("endpoint = \"\(endpoint)\"")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func writesAConfigThatBuildsAndTheWorkflowOfDocsCI() async throws {
+        try await withSampleAPI(SampleAPIConfiguration()) { server, workspace in
+            let outcome = try await VitrineProcess.run(["init", workspace.path("my site")])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty)
+            let site = workspace.path("my site")
+            #expect(
+                outcome.stdout.hasPrefix(
+                    "Wrote \(site)/vitrine.toml\nWrote \(site)/\(Self.workflow)\nNext: cd '\(site)' && vitrine build "
+                        + "&& vitrine serve\n"))
+            #expect(try workspace.tree("my site").keys.sorted() == [Self.workflow, "vitrine.toml"])
+
+            // One source of truth: the workflow is the one docs/ci.md shows, whose first line names its path.
+            let docs = try String(
+                contentsOf: VitrineProcess.packageRoot.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+            let shown = Self.codeBlocks(docs, language: "yaml").filter { $0.hasPrefix("# \(Self.workflow)\n") }
+            #expect(shown.count == 1)
+            let written = try String(contentsOfFile: "\(site)/\(Self.workflow)", encoding: .utf8)
+            #expect(written == shown.first, "docs/ci.md and vitrine init's workflow differ")
+
+            // The config as written is read without complaint: offline and with nothing cached, the build gets as
+            // far as asking the cache (exit 66, not 64 for a bad config).
+            let configPath = "\(site)/vitrine.toml"
+            let config = try String(contentsOfFile: configPath, encoding: .utf8)
+            let offline = try await VitrineProcess.run(
+                ["build", "--offline", "--cache", workspace.path("empty-cache"), "--out", workspace.path("offline")],
+                in: URL(fileURLWithPath: site))
+            #expect(offline.status == ExitStatus.nothingCached.rawValue, "stderr: \(offline.stderr)")
+
+            // Pointed at the sample API, it builds as it is: a Flickr feed and a random photo, no key.
+            try await Self.pointed(config, at: server).write(toFile: configPath, atomically: true, encoding: .utf8)
+            let built = try await VitrineProcess.run(
+                ["build", "-q", "--cache", workspace.path("cache")], in: URL(fileURLWithPath: site))
+            #expect(built.status == 0, "stderr: \(built.stderr)")
+            let output = try workspace.tree("my site/Output")
+            #expect(output.keys.contains("index.html"))
+            #expect(output.keys.contains("hamburg/index.html"))
+            #expect(output.keys.contains("random/index.html"))
+            let home = String(decoding: try #require(output["index.html"]), as: UTF8.self)
+            #expect(home.contains("My pictures"))
+        }
+    }
+
+    @Test func writesIntoTheCurrentFolderByDefault() async throws {
+        let workspace = try Workspace()
+        let outcome = try await VitrineProcess.run(["init"], in: workspace.url)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        #expect(
+            outcome.stdout.hasPrefix(
+                "Wrote vitrine.toml\nWrote \(Self.workflow)\nNext: vitrine build && vitrine serve\n"))
+        #expect(try workspace.tree(".").keys.sorted() == [Self.workflow, "vitrine.toml"])
+    }
+
+    @Test(arguments: ["vitrine.toml", workflow])
+    func anExistingFileIsNamedAndNothingIsWritten(existing: String) async throws {
+        let workspace = try Workspace()
+        let file = workspace.url.appendingPathComponent("site/\(existing)")
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: file)
+        let before = try workspace.tree("site")
+        let outcome = try await VitrineProcess.run(["init", workspace.path("site")])
+        #expect(outcome.status == ExitStatus.cannotWrite.rawValue)
+        #expect(
+            outcome.stderr
+                == "vitrine: Refusing to overwrite \(file.path): Vitrine never replaces a file it did not write, so it "
+                + "wrote nothing; move the file away or choose another folder.\n")
+        #expect(outcome.stdout.isEmpty)
+        #expect(try workspace.tree("site") == before)
+        if existing == "vitrine.toml" {
+            #expect(!FileManager.default.fileExists(atPath: workspace.path("site/.github")), "a folder was made")
+        }
+    }
+
+    @Test func aLinkedFolderOnTheWayIsNeverWrittenThrough() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("site"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: workspace.path("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.path("site/.github"), withDestinationPath: workspace.path("elsewhere"))
+        let outcome = try await VitrineProcess.run(["init", workspace.path("site")])
+        #expect(outcome.status == ExitStatus.cannotWrite.rawValue)
+        #expect(
+            outcome.stderr
+                == "vitrine: Refusing to write \(workspace.path("site/\(Self.workflow)")): "
+                + "\(workspace.path("site/.github")) is a symbolic link or not a folder, and Vitrine never writes "
+                + "through links, so it wrote nothing; remove it or choose another folder.\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("elsewhere")) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("site")) == [".github"])
+    }
+
+    @Test func theHelpListsTheNewCommands() async throws {
+        let help = try await VitrineProcess.run(["--help"])
+        #expect(help.stdout.contains("init") && help.stdout.contains("theme"))
+        let initHelp = try await VitrineProcess.run(["init", "--help"])
+        #expect(initHelp.stdout.contains(Self.workflow))
+        let exportHelp = try await VitrineProcess.run(["theme", "export", "--help"])
+        #expect(exportHelp.stdout.contains("--templates"))
+    }
+}
