@@ -63,6 +63,9 @@ struct GalleryBuild {
     var galleries: [GalleryPipeline.Prepared] = []
     /// The site's history with this build's snapshot, when the build keeps one.
     var history: SiteHistory?
+    /// The bytes of the last finished build's `history.json`, while it is still in place, to be kept aside before
+    /// this build replaces it.
+    var committedHistory: [UInt8]?
     var writer: OutputWriter!
     var siteModel: SiteModel?
     var feeds: SiteFeeds?
@@ -168,10 +171,14 @@ struct GalleryBuild {
     mutating func recordHistory() async throws {
         guard let historyOptions = options.history else { return }
         let source = historyOptions.previous ?? site?.baseURL.map(HistorySource.published(at:))
-        let (previous, warning) = try await PreviousHistory(
-            output: options.output, source: source, fetcher: pipeline.fetcher, offline: policy.offline
+        let survey = await survey.value
+        let found = try await PreviousHistory(
+            output: options.output, committed: survey.previousFiles[SiteHistory.fileName]?.sha256,
+            interrupted: survey.interrupted, source: source, fetcher: pipeline.fetcher, offline: policy.offline
         ).load()
-        if let warning {
+        let previous = found.history
+        committedHistory = found.committedInPlace
+        if let warning = found.warning {
             progress(.warning(warning))
             totals.warnings.append(warning)
         }
@@ -191,7 +198,7 @@ struct GalleryBuild {
         history = recorded
         let archivedImages = ArchivedImages(
             cache: cache, fetcher: pipeline.fetcher,
-            recovery: options.frozen ? nil : OutputImageRecovery(survey: await survey.value, cache: cache),
+            recovery: options.frozen ? nil : OutputImageRecovery(survey: survey, cache: cache),
             previous: source, offline: policy.offline, maximumBytes: options.maximumImageBytes)
         for index in galleries.indices {
             guard case .gallery(var model) = galleries[index].content else { continue }
@@ -524,7 +531,12 @@ struct GalleryBuild {
     /// Writes `history.json`, which the next build (or the next publish's) starts from.
     mutating func writeHistory() throws {
         guard let history else { return }
-        try writer.write(history.encoded(), to: SiteHistory.fileName)
+        let bytes = history.encoded()
+        if let committedHistory, committedHistory != bytes {
+            try RootedFiles(root: options.output.path).write(
+                committedHistory, to: PreviousHistory.backupName, durable: true)
+        }
+        try writer.write(bytes, to: SiteHistory.fileName)
     }
 
     /// Leaves in a shard's output what a merge needs of its galleries.
@@ -536,6 +548,7 @@ struct GalleryBuild {
     /// Writes the manifest and removes what the previous build wrote that this one did not.
     mutating func finishOutput() throws {
         removed = try writer.finish(galleries: galleries.map(\.manifestRecord))
+        RootedFiles(root: options.output.path).remove(PreviousHistory.backupName)
         let kept = writer.keptChanged
         if !kept.isEmpty {
             let shown = kept.prefix(3).joined(separator: ", ")

@@ -47,17 +47,63 @@ public enum HistorySource: Sendable, Equatable {
     }
 }
 
-/// Finds the previous history of a build: the output folder's own `history.json`, else the one `source` names,
-/// else none (a new history, with a warning). A damaged or hostile file is refused, never taken as no history.
+/// Finds the previous history of a build: the one the output folder's last finished build wrote, else the one
+/// `source` names, else none (a new history, with a warning). A damaged or hostile file is refused, never taken as
+/// no history.
+///
+/// A build stopped half-way may have replaced `history.json` with one that records its own snapshot; the build
+/// after it must start from the history of the last build that finished, or a run that never finished would have
+/// left its mark. So the manifest's record of `history.json` (its SHA-256) says which history is the finished
+/// build's, and before a build replaces that file it keeps a copy of it (`backupName`) until its manifest is
+/// written.
 struct PreviousHistory {
+    /// The copy of the last finished build's history, kept while a build replaces it.
+    static let backupName = ".vitrine-history-previous.json"
+
     let output: URL
+    /// The SHA-256 of the `history.json` the last finished build wrote, as its manifest records it; empty or nil
+    /// when it wrote none.
+    let committed: String?
+    /// The run before this one was stopped half-way.
+    let interrupted: Bool
     let source: HistorySource?
     let fetcher: any HTTPFetching
     let offline: Bool
 
-    /// The history, and the warning to give when there is none.
-    func load() async throws -> (SiteHistory, warning: String?) {
-        if let own = try Self.read(output.appendingPathComponent(SiteHistory.fileName)) { return (own, nil) }
+    /// What was found: the history, the warning to give when there is none, and the bytes of the output's
+    /// `history.json` when it is the last finished build's (which must be kept while it is replaced).
+    struct Found {
+        var history: SiteHistory
+        var warning: String?
+        var committedInPlace: [UInt8]?
+    }
+
+    func load() async throws -> Found {
+        let own = output.appendingPathComponent(SiteHistory.fileName)
+        if let committed, !committed.isEmpty {
+            if let bytes = try Self.bytes(of: own), SHA256Hasher.hex(of: bytes) == committed {
+                return Found(history: try SiteHistory.decode(bytes, file: own.path), committedInPlace: bytes)
+            }
+            let backup = output.appendingPathComponent(Self.backupName)
+            if let bytes = try Self.bytes(of: backup), SHA256Hasher.hex(of: bytes) == committed {
+                return Found(history: try SiteHistory.decode(bytes, file: backup.path))
+            }
+            if !interrupted, try Self.bytes(of: own) != nil {
+                throw HistoryFileError(
+                    file: own.path,
+                    problem:
+                        "it is not the history the last build wrote (it was changed since); put that one back, or "
+                        + "remove it to start from the previous publish's")
+            }
+        } else if !interrupted, let bytes = try Self.bytes(of: own) {
+            return Found(history: try SiteHistory.decode(bytes, file: own.path))
+        }
+        let (history, warning) = try await fromSource()
+        return Found(history: history, warning: warning)
+    }
+
+    /// The history `source` names, or a new one with the warning that says why.
+    private func fromSource() async throws -> (SiteHistory, warning: String?) {
         guard let source else {
             return (
                 .empty, "Starting a new history: the output folder has no history.json and no previous one was named."
@@ -93,6 +139,11 @@ struct PreviousHistory {
 
     /// The history in the file at `url`, nil when there is none; a link there is refused, not followed.
     static func read(_ url: URL) throws(HistoryFileError) -> SiteHistory? {
+        try bytes(of: url).map { (bytes) throws(HistoryFileError) in try SiteHistory.decode(bytes, file: url.path) }
+    }
+
+    /// The bytes of the history file at `url`, nil when there is none; a link there is refused, not followed.
+    static func bytes(of url: URL) throws(HistoryFileError) -> [UInt8]? {
         let folder = RootedFiles(root: url.deletingLastPathComponent().path)
         let name = url.lastPathComponent
         switch folder.entry(name) {
@@ -107,7 +158,7 @@ struct PreviousHistory {
                 throw HistoryFileError(
                     file: url.path, problem: "it cannot be read or is larger than \(SiteHistory.maximumBytes >> 20) MB")
             }
-            return try SiteHistory.decode(bytes, file: url.path)
+            return bytes
         }
     }
 }

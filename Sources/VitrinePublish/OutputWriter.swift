@@ -502,7 +502,7 @@ package struct OutputFolderSurvey: Sendable {
     let manifestDamaged: Bool
     let manifestProblem: String
     /// The run before this one left its journal: it was stopped after its first change.
-    let interrupted: Bool
+    package let interrupted: Bool
     package let previousFiles: [String: OutputManifest.File]
     let previousGalleries: [OutputManifest.Gallery]
     /// What is at each path the manifest or journal lists inside the folder.

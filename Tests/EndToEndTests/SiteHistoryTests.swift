@@ -343,4 +343,44 @@ import VitrineTemplates
         #expect(try third.site.page("hamburg/index.html").strings("//a[@class='archive']").isEmpty)
         #expect(try third.site.crawl().broken == [])
     }
+
+    @Test func aHistoryAStoppedRunWroteIsNotTakenForTheLastFinishedBuilds() async throws {
+        let workspace = try Workspace()
+        let server = Self.server(hits: 4)
+        try await server.start()
+        do {
+            let base = "https://example.org/"
+            let empty = ["--history-from", workspace.path("none")]
+            let first = try await publish(day: 1, hits: 4, baseURL: base, in: workspace, extra: empty, server: server)
+            #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+            let out = first.site.root
+            let finished = try Data(contentsOf: out.appendingPathComponent("history.json"))
+            // What a run stopped after it replaced history.json leaves: its own history (a snapshot more), the copy
+            // of the finished one it kept aside, and its journal.
+            let (stopped, _) = first.history.recording(
+                [("hamburg/", ["x", "y"])], at: Date(timeIntervalSince1970: Double(Self.epoch + 5 * 86_400)))
+            try finished.write(to: out.appendingPathComponent(".vitrine-history-previous.json"))
+            try Data(stopped.encoded()).write(to: out.appendingPathComponent("history.json"))
+            try Data("vitrine-journal 1\n".utf8).write(to: out.appendingPathComponent(".vitrine-journal"))
+
+            let rerun = try await publish(
+                day: 1, hits: 4, baseURL: base, in: workspace, extra: empty, name: first.folder, server: server)
+            #expect(rerun.outcome.status == 0, "\(rerun.outcome.stderr)")
+            #expect(try Data(contentsOf: out.appendingPathComponent("history.json")) == finished)
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: out.appendingPathComponent(".vitrine-history-previous.json").path))
+
+            // A history.json changed by hand since the last build is not taken for it.
+            try Data(stopped.encoded()).write(to: out.appendingPathComponent("history.json"))
+            let edited = try await publish(
+                day: 2, hits: 4, baseURL: base, in: workspace, extra: empty, name: first.folder, server: server)
+            #expect(edited.outcome.status == 65, "\(edited.outcome.stderr)")
+            #expect(edited.outcome.stderr.contains("it is not the history the last build wrote"))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }
