@@ -114,32 +114,41 @@ class Site:
         collection = g.find("collection")
         self.layout = collection.get("layout", "natural")
         self.pages = {int(p.get("number")): p.get("href") for p in collection.findall("page")}
-        self.items: list[Item] = []
-        for it in collection.findall("item"):
-            entries = []
-            for en in it.findall("entry"):
-                m = en.find("missing")
-                entries.append(
-                    Entry(
-                        id=en.get("id"),
-                        variant=en.get("variant"),
-                        href=en.get("href"),
-                        missing=(m.text or "") if m is not None else None,
-                        images=[(im.get("role"), im.get("src")) for im in en.findall("image")],
-                    )
-                )
-            item = Item(it.get("id"), int(it.get("position")), int(it.get("page")), entries)
-            for e in entries:
-                e.item = item
-            self.items.append(item)
-        self.entries = {e.href: e for item in self.items for e in item.entries}
+        self.items: list[Item] = [self._item(it) for it in collection.findall("item")]
+        # The archive of a gallery that keeps what left its results (keep = "all"): its grid pages and items.
+        self.archive_pages: dict[int, str] = {}
+        self.archive_items: list[Item] = []
+        archive = g.find("collection[@id='c-archive']")
+        if archive is not None:
+            self.archive_pages = {int(p.get("number")): p.get("href") for p in archive.findall("page")}
+            self.archive_items = [self._item(it) for it in archive.findall("item")]
+        self.entries = {e.href: e for item in self.items + self.archive_items for e in item.entries}
         # The gallery's "What's new" page and the items its snapshots added, which it shows as grid tiles.
         history = g.find("history")
         self.changes_href = history.get("href") if history is not None else None
         self.changes_items = [
-            next(i for i in self.items if i.id == added.get("item"))
+            next(i for i in self.items + self.archive_items if i.id == added.get("item"))
             for added in (history.findall("snapshot/added") if history is not None else [])
         ]
+
+    @staticmethod
+    def _item(it: ET.Element) -> Item:
+        entries = []
+        for en in it.findall("entry"):
+            m = en.find("missing")
+            entries.append(
+                Entry(
+                    id=en.get("id"),
+                    variant=en.get("variant"),
+                    href=en.get("href"),
+                    missing=(m.text or "") if m is not None else None,
+                    images=[(im.get("role"), im.get("src")) for im in en.findall("image")],
+                )
+            )
+        item = Item(it.get("id"), int(it.get("position")), int(it.get("page")), entries)
+        for e in entries:
+            e.item = item
+        return item
 
     def grid_href(self, item: Item) -> str:
         return self.pages[item.page]
@@ -164,8 +173,12 @@ class Site:
         if href == self.changes_href:
             shown = sum(1 for i in self.changes_items if i.main.missing is None and i.main.shown_src("tile"))
             return shown, len(self.changes_items) - shown
-        if href in numbers:
-            for item in self.items_on(numbers[href]):
+        archive_numbers = {h: n for n, h in self.archive_pages.items()}
+        if href in numbers or href in archive_numbers:
+            shown = (
+                self.items_on(numbers[href]) if href in numbers
+                else [i for i in self.archive_items if i.page == archive_numbers[href]])
+            for item in shown:
                 main = item.main
                 if main.missing is None and main.shown_src("tile"):
                     imgs += 1
@@ -299,6 +312,8 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "site-preview": ("site", lambda s: _preview_with_both_variants(s, 0)),
     "site-changes": ("site", lambda s: "changes.html"),
     "gallery-changes": ("site", lambda s: "hamburg/changes.html"),
+    "archive-grid": ("site", lambda s: s.archive_pages[1]),
+    "archive-preview": ("site", lambda s: s.archive_items[0].entries[0].href),
     "albums-users": ("albums", lambda s: s.first("users")),
     "albums-user": ("albums", lambda s: s.first("user")),
     "albums-album": ("albums", lambda s: s.first("album")),
@@ -390,22 +405,26 @@ def build_sites(site_root: Path, cache: Path, tmp: Path) -> dict[str, Site | Alb
         # are spent by now).
         base = endpoint[: -len("api/")]
         config = tmp / "vitrine.toml"
-        config.write_text(
-            'title = "Snapshots"\nbase-url = "https://example.org/snapshots/"\nhistory = true\n\n'
-            f'[[gallery]]\nsource = "pixabay"\nterm = "Hamburg"\nper-page = 8\nendpoint = "{endpoint}"\n\n'
-            f'[[gallery]]\nsource = "flickr"\nterm = "Berlin"\nendpoint = "{base}services/"\n\n'
-            f'[[gallery]]\nsource = "thumbnails"\npath = "press"\nlimit = 24\n'
-            f'endpoint = "{base}api/v2/content/misc/media-coverages"\n',
-            encoding="utf-8",
-        )
-        # History on: "What's new" pages. No previous publish (not the base URL's, which is not on loopback).
         (tmp / "no-history").mkdir(exist_ok=True)
-        run(
-            [binary, "build", "--config", str(config), "--out", str(site_root / "site"),
-             "--cache", str(tmp / "cache-site"), "--history-from", str(tmp / "no-history"), "--quiet"],
-            # A fixed time for the snapshot, so that the "What's new" screenshots do not change from run to run.
-            timeout=300, env={**env, "PIXABAY_API_KEY": "sample-key", "SOURCE_DATE_EPOCH": "1795000000"},
-        )
+        # History on, and the Hamburg gallery keeps what leaves its results: built first with two grid pages, then
+        # with one, so that it has two snapshots ("What's new" pages) and eight items in its archive. No previous
+        # publish (not the base URL's, which is not on loopback); fixed times for the snapshots, so that the
+        # screenshots do not change from run to run.
+        for pages, epoch in ((2, "1794900000"), (1, "1795000000")):
+            config.write_text(
+                'title = "Snapshots"\nbase-url = "https://example.org/snapshots/"\nhistory = true\n\n'
+                f'[[gallery]]\nsource = "pixabay"\nterm = "Hamburg"\nper-page = 8\npages = {pages}\nkeep = "all"\n'
+                f'endpoint = "{endpoint}"\n\n'
+                f'[[gallery]]\nsource = "flickr"\nterm = "Berlin"\nendpoint = "{base}services/"\n\n'
+                f'[[gallery]]\nsource = "thumbnails"\npath = "press"\nlimit = 24\n'
+                f'endpoint = "{base}api/v2/content/misc/media-coverages"\n',
+                encoding="utf-8",
+            )
+            run(
+                [binary, "build", "--config", str(config), "--out", str(site_root / "site"),
+                 "--cache", str(tmp / "cache-site"), "--history-from", str(tmp / "no-history"), "--quiet"],
+                timeout=300, env={**env, "PIXABAY_API_KEY": "sample-key", "SOURCE_DATE_EPOCH": epoch},
+            )
     finally:
         stop_process(api, signal.SIGINT)
     # The same for an album: one transfer at a time, so photo 1's tile and full image and photo 2's tile fail.

@@ -128,7 +128,8 @@ return {cls: el.className, tag: el.tagName, top: r.top, bottom: r.bottom, outlin
 """
 
 
-@pytest.mark.parametrize("kind", ("pixabay-grid", "pixabay-preview", "pixabay-missing"))
+@pytest.mark.parametrize(
+    "kind", ("pixabay-grid", "pixabay-preview", "pixabay-missing", "site-changes", "gallery-changes", "archive-grid"))
 def test_skip_link_and_visible_focus(kind, browser, pages):
     """Tab first reaches the skip link, which comes into view; it leads to <main>; focus is visible."""
     site, href = pages.resolve(kind)
