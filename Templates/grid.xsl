@@ -131,7 +131,9 @@
               <xsl:call-template name="credit">
                 <xsl:with-param name="element" select="'span'"/>
               </xsl:call-template>
-              <xsl:call-template name="last-seen"/>
+              <xsl:if test="not(credit)">
+                <xsl:call-template name="last-seen"/>
+              </xsl:if>
             </xsl:for-each>
             <xsl:if test="entry[count(. | $main) != 1]">
               <span class="variants">

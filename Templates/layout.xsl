@@ -274,12 +274,16 @@
           <xsl:text> on </xsl:text>
           <xsl:value-of select="$source-label"/>
         </xsl:if>
+        <xsl:if test="../@last-seen">
+          <xsl:text> · </xsl:text>
+          <xsl:call-template name="last-seen"/>
+        </xsl:if>
       </xsl:element>
     </xsl:if>
   </xsl:template>
 
-  <!-- "Last seen 23 September 2026, 14:13 UTC" on an item that left the results (keep = "all"). Context: an
-       entry. -->
+  <!-- "Last seen 23 September 2026, 14:13 UTC" on an item that left the results (keep = "all"), after its credit
+       (the credit template adds it), or on its own when it has none. Context: an entry. -->
   <xsl:template name="last-seen">
     <xsl:param name="element" select="'span'"/>
     <xsl:if test="../@last-seen">

@@ -141,9 +141,11 @@
       <figcaption>
         <h1><xsl:call-template name="caption-or-position"/></h1>
         <xsl:call-template name="credit"/>
-        <xsl:call-template name="last-seen">
-          <xsl:with-param name="element" select="'p'"/>
-        </xsl:call-template>
+        <xsl:if test="not(credit)">
+          <xsl:call-template name="last-seen">
+            <xsl:with-param name="element" select="'p'"/>
+          </xsl:call-template>
+        </xsl:if>
       </figcaption>
     </figure>
   </xsl:template>
