@@ -100,7 +100,7 @@ import VitrineTemplates
         let base = host.url.hasSuffix("/") ? host.url : host.url + "/"
 
         // Day 1: nothing published yet (the host answers 404), so a new history starts, with a warning.
-        let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace)
+        let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace, keep: "all")
         #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
         #expect(first.outcome.stderr.contains("Starting a new history"))
         #expect(first.history.snapshots.map(\.number) == [1])
@@ -109,7 +109,7 @@ import VitrineTemplates
         try deploy(first.folder, to: "public", in: workspace)
 
         // Day 2: two more results.
-        let second = try await publish(day: 2, hits: 7, baseURL: base, in: workspace)
+        let second = try await publish(day: 2, hits: 7, baseURL: base, in: workspace, keep: "all")
         #expect(second.outcome.status == 0, "\(second.outcome.stderr)")
         #expect(!second.outcome.stderr.contains("Starting a new history"))
         #expect(second.history.snapshots.map(\.number) == [1, 2])
@@ -121,22 +121,31 @@ import VitrineTemplates
         try deploy(second.folder, to: "public", in: workspace)
 
         // Day 3: four of them gone.
-        let third = try await publish(day: 3, hits: 3, baseURL: base, in: workspace)
+        let third = try await publish(day: 3, hits: 3, baseURL: base, in: workspace, keep: "all")
         #expect(third.outcome.status == 0, "\(third.outcome.stderr)")
         #expect(
             third.history.snapshots.last?.galleries == [
                 .init(path: "hamburg/", added: [], removed: Array(ids(second)[3...]))
             ])
+        // With keep = "all" the four stay browsable in the archive, last seen in snapshot 2, their images from the
+        // previous publish.
+        let archive = try third.site.page("hamburg/archive.html")
+        #expect(archive.strings("//main//li[@class='tile']//img/@src").count == 4)
+        #expect(Set(archive.strings("//main//li[@class='tile']//time/@datetime")) == ["2026-09-23T14:13:20Z"])
+        #expect(try third.site.crawl().broken == [])
         try deploy(third.folder, to: "public", in: workspace)
 
         // Day 4: they are back.
-        let fourth = try await publish(day: 4, hits: 7, baseURL: base, in: workspace)
+        let fourth = try await publish(day: 4, hits: 7, baseURL: base, in: workspace, keep: "all")
         #expect(fourth.outcome.status == 0, "\(fourth.outcome.stderr)")
         #expect(fourth.history.snapshots.map(\.number) == [1, 2, 3, 4])
         #expect(
             fourth.history.snapshots[3].galleries == [
                 .init(path: "hamburg/", added: Array(ids(second)[3...]), removed: [])
             ])
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: fourth.site.root.appendingPathComponent("hamburg/archive.html").path))
         let items = try #require(fourth.history.galleries.first?.items)
         #expect(items.map(\.id) == ids(second))
         #expect(items.map(\.firstSeen) == [1, 1, 1, 1, 1, 2, 2])
