@@ -21,14 +21,26 @@ struct ArchivedImages {
     func resolve(_ images: [SiteHistory.ArchivedImage]) async -> (
         outcomes: [String: ImageOutcome], stamps: [String: FileStamp]
     ) {
+        var seen = Set<String>()
+        let distinct = images.filter { seen.insert($0.url).inserted }
         var outcomes: [String: ImageOutcome] = [:]
         var stamps: [String: FileStamp] = [:]
-        for image in images where outcomes[image.url] == nil {
-            if let (record, stamp) = await find(image) {
-                outcomes[image.url] = .stored(record)
-                if let stamp { stamps[record.sha256] = stamp }
-            } else {
-                outcomes[image.url] = .failed(reason: "The archived image is no longer available")
+        // As many at once as the fetcher runs transfers: most come from the cache, the rest from the network.
+        await withTaskGroup(of: (String, (CacheStore.ImageRecord, FileStamp?)?).self) { group in
+            var next = distinct.makeIterator()
+            func start() {
+                guard let image = next.next() else { return }
+                group.addTask { (image.url, await find(image)) }
+            }
+            for _ in 0..<max(1, fetcher.concurrentTransfers) { start() }
+            while let (url, found) = await group.next() {
+                if let (record, stamp) = found {
+                    outcomes[url] = .stored(record)
+                    if let stamp { stamps[record.sha256] = stamp }
+                } else {
+                    outcomes[url] = .failed(reason: "The archived image is no longer available")
+                }
+                start()
             }
         }
         return (outcomes, stamps)
