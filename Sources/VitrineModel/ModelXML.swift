@@ -1,3 +1,4 @@
+import VitrineBasics
 import VitrineSources
 
 /// Receives the XML model (docs/model.md, Templates/gallery.rng) element by element as `ModelXML` walks a model.
@@ -96,7 +97,7 @@ package enum ModelXML {
                 sink.startElement("snapshot")
                 sink.attribute("number", String(snapshot.number))
                 sink.cleanAttribute("time", snapshot.time)
-                sink.cleanAttribute("label", SiteHistory.spoken(snapshot.time))
+                sink.cleanAttribute("label", UTCTime.spoken(rfc3339: snapshot.time))
                 sink.attribute("added", String(snapshot.galleries.reduce(0) { $0 + $1.added }))
                 sink.attribute("removed", String(snapshot.galleries.reduce(0) { $0 + $1.removed }))
                 for change in snapshot.galleries {
@@ -228,7 +229,7 @@ package enum ModelXML {
         sink.startElement("snapshot")
         sink.attribute("number", String(snapshot.number))
         sink.cleanAttribute("time", snapshot.time)
-        sink.cleanAttribute("label", SiteHistory.spoken(snapshot.time))
+        sink.cleanAttribute("label", UTCTime.spoken(rfc3339: snapshot.time))
         sink.attribute("added", String(snapshot.addedCount))
         sink.attribute("removed", String(snapshot.removedCount))
         for item in snapshot.addedItems {
@@ -295,7 +296,7 @@ package enum ModelXML {
         if let sourceID = item.sourceID { sink.cleanAttribute("source-id", sourceID) }
         if let lastSeen = item.lastSeen {
             sink.cleanAttribute("last-seen", lastSeen)
-            sink.cleanAttribute("last-seen-label", SiteHistory.spoken(lastSeen))
+            sink.cleanAttribute("last-seen-label", UTCTime.spoken(rfc3339: lastSeen))
         }
         for entry in item.entries { write(entry, to: &sink) }
         sink.endElement()

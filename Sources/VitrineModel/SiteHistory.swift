@@ -184,7 +184,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
             }
         }
         let snapshot = Snapshot(
-            number: number, time: max(Self.format(time), snapshots.last?.time ?? ""), galleries: changes)
+            number: number, time: max(UTCTime.rfc3339(time), snapshots.last?.time ?? ""), galleries: changes)
         next.snapshots.append(snapshot)
         return (next, snapshot)
     }
@@ -225,7 +225,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         func refuse(_ problem: String) -> HistoryFileError { HistoryFileError(file: file, problem: problem) }
         for (index, snapshot) in snapshots.enumerated() {
             guard snapshot.number == index + 1 else { throw refuse("its snapshots are not numbered 1, 2, 3, …") }
-            guard Self.date(snapshot.time) != nil else {
+            guard UTCTime.date(rfc3339: snapshot.time) != nil else {
                 throw refuse("snapshot \(snapshot.number) has the time “\(snapshot.time.prefix(40))”, not RFC 3339 UTC")
             }
             if index > 0, snapshot.time < snapshots[index - 1].time {
@@ -328,27 +328,6 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         !id.isEmpty && id.utf8.count <= 200 && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// RFC 3339 in UTC, to the second.
-    package static func format(_ date: Date) -> String {
-        UTCTime.string(
-            Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), format: "yyyy-MM-dd'T'HH:mm:ss'Z'")
-    }
-
-    /// The instant of a snapshot's time, if it is RFC 3339 UTC to the second.
-    package static func date(_ time: String) -> Date? {
-        guard time.utf8.count == 20 else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        return formatter.date(from: time)
-    }
-
-    /// A snapshot's time as the pages show it: "25 November 2026, 06:00 UTC".
-    package static func spoken(_ time: String) -> String {
-        guard let date = date(time) else { return time }
-        return UTCTime.string(date, format: "d MMMM yyyy, HH:mm 'UTC'")
-    }
 }
 
 /// A history file (`history.json`) cannot be used.

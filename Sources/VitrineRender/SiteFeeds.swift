@@ -62,12 +62,12 @@ package struct SiteFeeds {
         let document = Self.document(root: "feed", namespace: "http://www.w3.org/2005/Atom")
         let root = xmlDocGetRootElement(document.raw)!
         let dates = galleries.map { timestamp ?? $0.updated ?? Date(timeIntervalSince1970: 0) }
-        let snapshotDates = snapshots.compactMap { SiteHistory.date($0.time) }
+        let snapshotDates = snapshots.compactMap { UTCTime.date(rfc3339: $0.time) }
         xmlNewTextChild(root, nil, "id", baseURL)
         xmlNewTextChild(root, nil, "title", XMLText.clean(title))
         xmlNewTextChild(
             root, nil, "updated",
-            Self.format((dates + snapshotDates).max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
+            UTCTime.rfc3339((dates + snapshotDates).max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
         xmlNewTextChild(xmlNewChild(root, nil, "author", nil), nil, "name", XMLText.clean(title))
         link(root, href: baseURL, rel: "alternate", type: "text/html")
         link(root, href: url(of: Self.feedPath), rel: "self", type: "application/atom+xml")
@@ -76,7 +76,7 @@ package struct SiteFeeds {
             let entry = xmlNewChild(root, nil, "entry", nil)!
             xmlNewTextChild(entry, nil, "id", url(of: gallery.path))
             xmlNewTextChild(entry, nil, "title", XMLText.clean(gallery.title))
-            xmlNewTextChild(entry, nil, "updated", Self.format(date))
+            xmlNewTextChild(entry, nil, "updated", UTCTime.rfc3339(date))
             link(entry, href: url(of: gallery.path), rel: "alternate", type: "text/html")
             xmlNewTextChild(entry, nil, "summary", XMLText.clean(gallery.summary))
         }
@@ -143,9 +143,4 @@ package struct SiteFeeds {
         return document
     }
 
-    /// RFC 3339 in UTC, to the whole second (below a second, cached times may differ by rounding).
-    static func format(_ date: Date) -> String {
-        UTCTime.string(
-            Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), format: "yyyy-MM-dd'T'HH:mm:ss'Z'")
-    }
 }
