@@ -196,14 +196,21 @@ struct GalleryBuild {
         }
         let (recorded, _) = previous.recording(items, records: records, at: options.timestamp ?? pipeline.now())
         history = recorded
-        let archivedImages = ArchivedImages(
-            cache: cache, fetcher: pipeline.fetcher,
-            recovery: options.frozen ? nil : OutputImageRecovery(survey: survey, cache: cache),
-            previous: source, offline: policy.offline, maximumBytes: options.maximumImageBytes)
+        // Made when a gallery first has items that left: most builds have none.
+        var archivedImages: ArchivedImages?
         for index in galleries.indices {
             guard case .gallery(var model) = galleries[index].content else { continue }
-            if let layout = galleries[index].archiveLayout {
-                try await addArchive(to: &model, at: index, layout: layout, from: recorded, images: archivedImages)
+            if let layout = galleries[index].archiveLayout,
+                case let departed = Self.departed(from: recorded, folder: galleries[index].folder), !departed.isEmpty
+            {
+                let images =
+                    archivedImages
+                    ?? ArchivedImages(
+                        cache: cache, fetcher: pipeline.fetcher,
+                        recovery: options.frozen ? nil : OutputImageRecovery(survey: survey, cache: cache),
+                        previous: source, offline: policy.offline, maximumBytes: options.maximumImageBytes)
+                archivedImages = images
+                try await addArchive(departed, to: &model, at: index, layout: layout, images: images)
                 galleries[index].views = model.pages(salt: salt)
             }
             model.snapshots = Self.snapshots(of: galleries[index].folder, in: recorded, model: model)
@@ -212,20 +219,23 @@ struct GalleryBuild {
         }
     }
 
-    /// Adds to a gallery that keeps every item the collection of those that left the results, with their images
-    /// (`ArchivedImages`), which the build places like the others.
-    private mutating func addArchive(
-        to model: inout GalleryModel, at index: Int, layout: ArchiveAssembler, from history: SiteHistory,
-        images: ArchivedImages
-    ) async throws {
-        let known = history.galleries.first { $0.path == galleries[index].folder }?.items ?? []
-        let departed = known.compactMap { item -> ArchiveAssembler.Departed? in
+    /// The items of the gallery in `folder` that left the results and whose record the history keeps.
+    static func departed(from history: SiteHistory, folder: String) -> [ArchiveAssembler.Departed] {
+        let known = history.galleries.first { $0.path == folder }?.items ?? []
+        return known.compactMap { item in
             guard !item.current, let record = item.record, history.snapshots.indices.contains(item.lastSeen - 1)
             else { return nil }
             return ArchiveAssembler.Departed(
                 id: item.id, lastSeen: history.snapshots[item.lastSeen - 1].time, record: record)
         }
-        guard !departed.isEmpty else { return }
+    }
+
+    /// Adds to a gallery that keeps every item the collection of `departed`, with their images (`ArchivedImages`),
+    /// which the build places like the others.
+    private mutating func addArchive(
+        _ departed: [ArchiveAssembler.Departed], to model: inout GalleryModel, at index: Int,
+        layout: ArchiveAssembler, images: ArchivedImages
+    ) async throws {
         try Task.checkCancellation()
         let found = await images.resolve(departed.flatMap { $0.record.entries.flatMap { [$0.tile, $0.full] } })
         guard let archive = layout.assemble(departed, variants: model.variants, images: found.outcomes) else { return }
@@ -301,13 +311,20 @@ struct GalleryBuild {
     /// `tilesPerGallery` tiles of the items it gained and still has.
     func siteSnapshots(tilesPerGallery: Int = 12) -> [SiteModel.Snapshot] {
         guard let history else { return [] }
+        // Each gallery's items by their id in the history, worked out once for all the snapshots.
+        var itemsByFolder: [String: (index: Int, model: GalleryModel, items: [String: GalleryModel.Item])] = [:]
+        for (index, gallery) in galleries.enumerated() {
+            guard case .gallery(let model) = gallery.content else { continue }
+            itemsByFolder[gallery.folder] = (
+                index, model,
+                Dictionary(model.allItems.map { ($0.sourceID ?? $0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            )
+        }
         return history.snapshots.reversed().compactMap { snapshot in
             let changes = snapshot.galleries.compactMap { change -> SiteModel.Change? in
-                guard let index = galleries.firstIndex(where: { $0.folder == change.path }),
-                    case .gallery(let model) = galleries[index].content, let href = model.changesHref
-                else { return nil }
-                let byID = Dictionary(
-                    model.allItems.map { ($0.sourceID ?? $0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                guard let (index, model, byID) = itemsByFolder[change.path], let href = model.changesHref else {
+                    return nil
+                }
                 let tiles = change.added.lazy.compactMap { byID[$0] }.compactMap(SiteModel.Tile.init)
                 return SiteModel.Change(
                     gallery: "g\(index + 1)", title: model.title, href: href, added: change.added.count,

@@ -80,23 +80,24 @@ struct PreviousHistory {
 
     func load() async throws -> Found {
         let own = output.appendingPathComponent(SiteHistory.fileName)
+        let ownBytes = try Self.bytes(of: own)
         if let committed, !committed.isEmpty {
-            if let bytes = try Self.bytes(of: own), SHA256Hasher.hex(of: bytes) == committed {
-                return Found(history: try SiteHistory.decode(bytes, file: own.path), committedInPlace: bytes)
+            if let ownBytes, SHA256Hasher.hex(of: ownBytes) == committed {
+                return Found(history: try SiteHistory.decode(ownBytes, file: own.path), committedInPlace: ownBytes)
             }
             let backup = output.appendingPathComponent(Self.backupName)
             if let bytes = try Self.bytes(of: backup), SHA256Hasher.hex(of: bytes) == committed {
                 return Found(history: try SiteHistory.decode(bytes, file: backup.path))
             }
-            if !interrupted, try Self.bytes(of: own) != nil {
+            if !interrupted, ownBytes != nil {
                 throw HistoryFileError(
                     file: own.path,
                     problem:
                         "it is not the history the last build wrote (it was changed since); put that one back, or "
                         + "remove it to start from the previous publish's")
             }
-        } else if !interrupted, let bytes = try Self.bytes(of: own) {
-            return Found(history: try SiteHistory.decode(bytes, file: own.path))
+        } else if !interrupted, let ownBytes {
+            return Found(history: try SiteHistory.decode(ownBytes, file: own.path))
         }
         let (history, warning) = try await fromSource()
         return Found(history: history, warning: warning)
