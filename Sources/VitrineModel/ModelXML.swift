@@ -111,13 +111,7 @@ package enum ModelXML {
                         sink.startElement("tile")
                         sink.cleanAttribute("href", tile.href)
                         sink.textElement("caption", tile.caption)
-                        if let credit = tile.credit {
-                            sink.startElement("credit")
-                            sink.cleanAttribute("name", credit.name)
-                            if let url = credit.url { sink.cleanAttribute("href", url) }
-                            if credit.role != .author { sink.attribute("role", credit.role.rawValue) }
-                            sink.endElement()
-                        }
+                        if let credit = tile.credit { write(credit, to: &sink) }
                         write(tile.image, role: "tile", to: &sink)
                         sink.endElement()
                     }
@@ -312,16 +306,19 @@ package enum ModelXML {
             sink.textElement("missing", reason)
         case .picture(let caption, let credit, let tile, let full):
             sink.textElement("caption", caption)
-            if let credit {
-                sink.startElement("credit")
-                sink.cleanAttribute("name", credit.name)
-                if let url = credit.url { sink.cleanAttribute("href", url) }
-                if credit.role != .author { sink.attribute("role", credit.role.rawValue) }
-                sink.endElement()
-            }
+            if let credit { write(credit, to: &sink) }
             write(tile, role: "tile", to: &sink)
             write(full, role: "full", to: &sink)
         }
+        sink.endElement()
+    }
+
+    /// A picture's `credit`: whom it names, the link back, and a publication's role.
+    private static func write(_ credit: Credit, to sink: inout some ModelXMLSink) {
+        sink.startElement("credit")
+        sink.cleanAttribute("name", credit.name)
+        if let url = credit.url { sink.cleanAttribute("href", url) }
+        if credit.role != .author { sink.attribute("role", credit.role.rawValue) }
         sink.endElement()
     }
 
