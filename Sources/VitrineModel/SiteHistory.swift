@@ -160,7 +160,6 @@ public struct SiteHistory: Codable, Sendable, Equatable {
                 // An item back after an absence keeps the snapshot it was first seen in.
                 var item = byID[id] ?? Item(id: id, firstSeen: number, lastSeen: number, current: true)
                 item.current = true
-                if changed { item.lastSeen = number }
                 if let record = records[path]?[id] { item.record = record }
                 return item
             }
