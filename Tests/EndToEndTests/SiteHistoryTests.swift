@@ -71,6 +71,13 @@ import VitrineTemplates
                 apiKey: Self.key, hitCounts: ["hamburg": hits, "hamburg graffiti": hits]))
     }
 
+    /// The static host the site is published to: `vitrine serve` on an empty `public/`, and its base URL.
+    func startHost(in workspace: Workspace) async throws -> (VitrineProcess.Running, String) {
+        try FileManager.default.createDirectory(atPath: workspace.path("public"), withIntermediateDirectories: true)
+        let host = try await VitrineProcess.serve(workspace.path("public"))
+        return (host.running, host.url.hasSuffix("/") ? host.url : host.url + "/")
+    }
+
     /// Replaces what the static host serves with `folder`, as a deploy step does.
     func deploy(_ folder: String, to host: String, in workspace: Workspace) throws {
         let manager = FileManager.default
@@ -94,10 +101,8 @@ import VitrineTemplates
 
     @Test func fourScheduledPublishesRecordWhatCameLeftAndCameBack() async throws {
         let workspace = try Workspace()
-        try FileManager.default.createDirectory(atPath: workspace.path("public"), withIntermediateDirectories: true)
-        let host = try await VitrineProcess.serve(workspace.path("public"))
-        defer { host.running.send(SIGTERM) }
-        let base = host.url.hasSuffix("/") ? host.url : host.url + "/"
+        let (host, base) = try await startHost(in: workspace)
+        defer { host.send(SIGTERM) }
 
         // Day 1: nothing published yet (the host answers 404), so a new history starts, with a warning.
         let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace, keep: "all")
@@ -289,10 +294,8 @@ import VitrineTemplates
 
     @Test func keepAllLeavesTheItemsThatLeftBrowsableWithImagesFromThePreviousPublish() async throws {
         let workspace = try Workspace()
-        try FileManager.default.createDirectory(atPath: workspace.path("public"), withIntermediateDirectories: true)
-        let host = try await VitrineProcess.serve(workspace.path("public"))
-        defer { host.running.send(SIGTERM) }
-        let base = host.url.hasSuffix("/") ? host.url : host.url + "/"
+        let (host, base) = try await startHost(in: workspace)
+        defer { host.send(SIGTERM) }
 
         let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace, keep: "all")
         #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
