@@ -278,7 +278,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
                 guard image.sha256.utf8.count == 64, image.sha256.utf8.allSatisfy(Self.isLowercaseHex) else {
                     return "names an image by something other than a SHA-256"
                 }
-                guard ImageFormat.allCases.contains(where: { $0.mediaType == image.type }) else {
+                guard ImageFormat(mediaType: image.type) != nil else {
                     return "has an image of a type Vitrine does not accept"
                 }
                 guard (1...(1 << 30)).contains(image.bytes),

@@ -49,8 +49,9 @@ struct ArchivedImages {
     private func find(_ image: SiteHistory.ArchivedImage) async -> (CacheStore.ImageRecord, FileStamp?)? {
         if let record = cache.imageRecord(for: image.url), record.sha256 == image.sha256 { return (record, nil) }
         if let (record, stamp) = recovery?.recover(image.url), record.sha256 == image.sha256 { return (record, stamp) }
-        guard let format = ImageFormat.allCases.first(where: { $0.mediaType == image.type }) else { return nil }
-        let name = "images/\(image.sha256.prefix(32)).\(format.fileExtension)"
+        guard let format = ImageFormat(mediaType: image.type) else { return nil }
+        let name = GalleryAssembler.localPath(
+            of: CacheStore.ImageRecord(sha256: image.sha256, format: format, byteCount: image.bytes))
         if let bytes = await fromPreviousPublish(name), let found = keep(bytes, of: image, format: format) {
             return found
         }

@@ -372,8 +372,8 @@ public struct RandomPagePipeline: Sendable {
     // MARK: - Files
 
     static func record(of image: RandomPageState.ShownImage) -> CacheStore.ImageRecord? {
-        guard let sha256 = image.sha256, let byteCount = image.byteCount,
-            let format = ImageFormat.allCases.first(where: { $0.mediaType == image.mediaType })
+        guard let sha256 = image.sha256, let byteCount = image.byteCount, let mediaType = image.mediaType,
+            let format = ImageFormat(mediaType: mediaType)
         else { return nil }
         return CacheStore.ImageRecord(
             sha256: sha256, format: format, byteCount: byteCount, width: image.width, height: image.height)

@@ -343,5 +343,5 @@ struct ShardReader {
     }
 
     /// A media type of an image, such as image/jpeg.
-    static func isMediaType(_ text: String) -> Bool { ImageFormat.allCases.contains { $0.mediaType == text } }
+    static func isMediaType(_ text: String) -> Bool { ImageFormat(mediaType: text) != nil }
 }

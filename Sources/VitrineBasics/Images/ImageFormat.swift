@@ -11,6 +11,12 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The format whose media type is `mediaType` (`image/jpeg`, …), or nil when it is not one of them.
+    public init?(mediaType: String) {
+        guard let format = Self.allCases.first(where: { $0.mediaType == mediaType }) else { return nil }
+        self = format
+    }
+
     public var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
