@@ -38,13 +38,6 @@ public enum HistorySource: Sendable, Equatable {
     public static func published(at baseURL: String) -> HistorySource {
         .url((baseURL.hasSuffix("/") ? baseURL : baseURL + "/") + SiteHistory.fileName)
     }
-
-    var described: String {
-        switch self {
-        case .file(let url): url.path
-        case .url(let url): url
-        }
-    }
 }
 
 /// Finds the previous history of a build: the one the output folder's last finished build wrote, else the one
