@@ -51,6 +51,10 @@ public struct PixabaySearchResult: Codable, Sendable, Equatable {
 /// Every query has up to 500 hits (more when the cap is raised for benchmarks). Hit `i` depends only on the
 /// normalised query and `i` (plus the server's base URL and whether hit `i` is revised), so pages can be computed
 /// independently, and a `graffiti` query shares every fifth hit with its base term.
+///
+/// One hit in seven is marked `isAiGenerated`: hit `i` of a query is when `(stableHash(query) % 7 + i) % 7 == 0`, so
+/// any 7 hits in a row hold exactly one, wherever the query's cycle starts (a page of 20 has two or three); the hits
+/// a `graffiti` query shares with its base term keep the base term's mark.
 public struct PixabayCatalog: Sendable {
     /// Pixabay's cap on `totalHits`.
     public static let maxTotalHits = 500
@@ -219,10 +223,16 @@ public struct PixabayCatalog: Sendable {
             userImageURL: "\(baseURL)/photo/u\(user.id)-city01_150.jpg",
             userURL: "\(baseURL)/users/\(user.name)-\(user.id)/",
             noAiTraining: false,
-            isAiGenerated: false,
+            isAiGenerated: Self.isAiGenerated(index: index, queryHash: hash),
             isGRated: false,
             isLowQuality: 0
         )
+    }
+
+    /// Whether hit `index` of the query whose ``stableHash(_:)`` is `queryHash` was made by an AI: one in every seven
+    /// positions, starting at a position the query picks. Uses no randomness, so no other field depends on it.
+    private static func isAiGenerated(index: Int, queryHash: UInt64) -> Bool {
+        (Int(queryHash % 7) + index) % 7 == 0
     }
 
     /// Three distinct tags: the query's first word (if any), then words from the theme's list.

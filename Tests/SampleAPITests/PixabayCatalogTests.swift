@@ -159,7 +159,28 @@ struct PixabayCatalogTests {
             #expect(hit.userURL == "\(base)/users/\(hit.user)-\(hit.userID)/")
             #expect(hit.views > 0 && hit.downloads > 0 && hit.downloads <= hit.views)
             #expect(hit.likes >= 0 && hit.collections >= 0 && hit.comments >= 0 && hit.imageSize > 0)
-            #expect(!hit.noAiTraining && !hit.isAiGenerated && !hit.isGRated && hit.isLowQuality == 0)
+            #expect(!hit.noAiTraining && !hit.isGRated && hit.isLowQuality == 0)
+        }
+    }
+
+    @Test func oneHitInSevenIsAIGenerated() {
+        let hash = PixabayCatalog.stableHash("hamburg")
+        let all = (0..<500).map { catalog.hit(at: $0, query: "hamburg", baseURL: base) }
+        for (index, hit) in all.enumerated() {
+            #expect(hit.isAiGenerated == ((Int(hash % 7) + index) % 7 == 0), "hit \(index)")
+        }
+        for start in 0...(all.count - 7) {
+            #expect(all[start..<start + 7].filter { $0.isAiGenerated }.count == 1, "hits \(start)..<\(start + 7)")
+        }
+        for page in 1...2 {
+            let hits = catalog.search(query: "Hamburg", page: page, perPage: 20, baseURL: base).hits
+            let marked = hits.filter { $0.isAiGenerated }.count
+            #expect((2...3).contains(marked), "demo page \(page): \(marked) of 20")
+        }
+        for query in ["hamburg graffiti", "graffiti", "berlin", "köln dom"] {
+            let hits = catalog.search(query: query, page: 1, perPage: 20, baseURL: base).hits
+            #expect(hits.contains { $0.isAiGenerated }, "\(query)")
+            #expect(hits.filter { $0.isAiGenerated }.count * 2 < hits.count, "\(query)")
         }
     }
 
