@@ -13,6 +13,13 @@ public enum FlickrListing: Sendable, Hashable {
 /// Photo `i` of a listing depends only on the listing and `i` (plus the server's base URL). A photo's id encodes its
 /// picture (`5` + 7 digits + theme digit + two-digit picture number) and its secret is a hash of the id, so a fresh
 /// server serves image URLs handed out by an earlier one.
+///
+/// Licenses follow ``licenses``, the `flickr.photos.licenses.getInfo` table: photo `i` carries
+/// ``license(at:in:)``, which takes no randomness from the photo's other fields, so asking for the `license` extra
+/// changes nothing else. The licenses run in a cycle of 60 photos that the listing shuffles, made of six blocks of ten
+/// photos, each block holding four All Rights Reserved (id 0), two CC 2.0 (1–6), two public-domain (7–10) and two
+/// CC 4.0 (11–16) photos; every id of a group comes up equally often in a cycle. So any 19 photos in a row, and any
+/// page of 20, hold all four groups, an id above 10 among them.
 public struct FlickrCatalog: Sendable {
     /// `total` of `flickr.photos.getRecent`.
     public static let recentTotal = 1000
@@ -46,7 +53,45 @@ public struct FlickrCatalog: Sendable {
         "underground", "alley", "concrete", "artist",
     ]
     private static let places = ["Hamburg", "Altona", "Ottensen", "Wilhelmsburg", "HafenCity", "Veddel"]
-    private static let licenses = ["0", "1", "2", "4", "5", "9", "10"]
+
+    /// The `flickr.photos.licenses.getInfo` table with Flickr's names and URLs: ids 0–10 as Flickr has long listed
+    /// them, then the Creative Commons 4.0 family (11–16) that it added later. Every photo's `license` is one of these.
+    public static let licenses: [FlickrLicense] = [
+        FlickrLicense(id: "0", name: "All Rights Reserved", url: ""),
+        FlickrLicense(
+            id: "1", name: "Attribution-NonCommercial-ShareAlike License",
+            url: "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
+        FlickrLicense(
+            id: "2", name: "Attribution-NonCommercial License", url: "https://creativecommons.org/licenses/by-nc/2.0/"),
+        FlickrLicense(
+            id: "3", name: "Attribution-NonCommercial-NoDerivs License",
+            url: "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
+        FlickrLicense(id: "4", name: "Attribution License", url: "https://creativecommons.org/licenses/by/2.0/"),
+        FlickrLicense(
+            id: "5", name: "Attribution-ShareAlike License", url: "https://creativecommons.org/licenses/by-sa/2.0/"),
+        FlickrLicense(
+            id: "6", name: "Attribution-NoDerivs License", url: "https://creativecommons.org/licenses/by-nd/2.0/"),
+        FlickrLicense(id: "7", name: "No known copyright restrictions", url: "https://www.flickr.com/commons/usage/"),
+        FlickrLicense(id: "8", name: "United States Government Work", url: "http://www.usa.gov/copyright.shtml"),
+        FlickrLicense(
+            id: "9", name: "Public Domain Dedication (CC0)", url: "https://creativecommons.org/publicdomain/zero/1.0/"),
+        FlickrLicense(id: "10", name: "Public Domain Mark", url: "https://creativecommons.org/publicdomain/mark/1.0/"),
+        FlickrLicense(id: "11", name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/"),
+        FlickrLicense(id: "12", name: "CC BY-SA 4.0", url: "https://creativecommons.org/licenses/by-sa/4.0/"),
+        FlickrLicense(id: "13", name: "CC BY-ND 4.0", url: "https://creativecommons.org/licenses/by-nd/4.0/"),
+        FlickrLicense(id: "14", name: "CC BY-NC 4.0", url: "https://creativecommons.org/licenses/by-nc/4.0/"),
+        FlickrLicense(id: "15", name: "CC BY-NC-SA 4.0", url: "https://creativecommons.org/licenses/by-nc-sa/4.0/"),
+        FlickrLicense(id: "16", name: "CC BY-NC-ND 4.0", url: "https://creativecommons.org/licenses/by-nc-nd/4.0/"),
+    ]
+
+    /// The license groups of the cycle, with how many photos of each block of ten carry one of the group's ids: All
+    /// Rights Reserved, CC 2.0, public domain (no known restrictions, US government, CC0, mark), CC 4.0.
+    private static let licenseGroups: [(ids: [String], perBlock: Int)] = [
+        (["0"], 4), (["1", "2", "3", "4", "5", "6"], 2), (["7", "8", "9", "10"], 2),
+        (["11", "12", "13", "14", "15", "16"], 2),
+    ]
+    /// The length of the license cycle: six blocks of ten, so that every id of a group comes up equally often.
+    static let licenseCycleLength = 60
 
     private let counts: [String: Int]
     private let images: SampleImages
@@ -133,7 +178,7 @@ public struct FlickrCatalog: Sendable {
         var photo = FlickrPhoto(id: details.id, owner: details.owner.nsid, secret: details.secret, title: details.title)
         var random = details.random
         if extras.contains("license") {
-            photo.license = Self.licenses[random.next(below: Self.licenses.count)]
+            photo.license = Self.license(at: index, in: listing)
         }
         if extras.contains("description") {
             photo.description = details.description
@@ -173,6 +218,46 @@ public struct FlickrCatalog: Sendable {
             )
         }
         return photo
+    }
+
+    /// The license id (one of ``licenses``) of photo `index` of `listing`, with or without the `license` extra.
+    public static func license(at index: Int, in listing: FlickrListing) -> String {
+        precondition(index >= 0, "photo index must not be negative")
+        return licenseCycle(of: listing)[index % licenseCycleLength]
+    }
+
+    /// The licenses of photos `0..<60` of `listing`: each block of ten is ``licenseGroups``' pattern shuffled, and
+    /// each group hands out its ids, every one equally often, in an order the listing shuffles.
+    private static func licenseCycle(of listing: FlickrListing) -> [String] {
+        let name: String
+        switch listing {
+        case .recent: name = "recent"
+        case .search(let term): name = "search:\(PixabayCatalog.normalize(term))"
+        }
+        var random = SplitMix64(seed: PixabayCatalog.stableHash("flickr-licenses:\(name)"))
+        let blocks = licenseCycleLength / 10
+        var pools = licenseGroups.map { group in
+            let ids = (0..<blocks * group.perBlock).map { group.ids[$0 % group.ids.count] }
+            return shuffled(ids, random: &random)
+        }
+        let block = licenseGroups.indices.flatMap { Array(repeating: $0, count: licenseGroups[$0].perBlock) }
+        var cycle: [String] = []
+        for _ in 0..<blocks {
+            for group in shuffled(block, random: &random) {
+                cycle.append(pools[group].removeLast())
+            }
+        }
+        return cycle
+    }
+
+    /// `elements` in an order drawn from `random` (Fisher–Yates written out, unlike the standard library's shuffle,
+    /// whose algorithm may change between Swift releases).
+    private static func shuffled<Element>(_ elements: [Element], random: inout SplitMix64) -> [Element] {
+        var elements = elements
+        for position in stride(from: elements.count - 1, to: 0, by: -1) {
+            elements.swapAt(position, random.next(below: position + 1))
+        }
+        return elements
     }
 
     /// The public feed for `tags` (a comma list; none: everyone's uploads): the latest of up to 20 photos, newest first.

@@ -332,6 +332,67 @@ public struct FlickrPhotosResponse: Sendable, Equatable, Decodable {
     public var stat: String
 }
 
+/// One row of the `flickr.photos.licenses.getInfo` table: the id a photo's `license` extra carries, Flickr's name for
+/// the license and the URL of its terms (empty for All Rights Reserved).
+///
+/// Decoding accepts the id as a JSON string (`"4"`, as Flickr sends it) or as a number.
+public struct FlickrLicense: Sendable, Hashable, Decodable {
+    public var id: String
+    public var name: String
+    public var url: String
+
+    public init(id: String, name: String, url: String) {
+        self.id = id
+        self.name = name
+        self.url = url
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: FlickrPhoto.Key.self)
+        let idKey = FlickrPhoto.Key("id")
+        if let number = try? container.decode(Int.self, forKey: idKey) {
+            id = String(number)
+        } else {
+            id = try container.decode(String.self, forKey: idKey)
+        }
+        name = try container.decode(String.self, forKey: .init("name"))
+        url = try container.decode(String.self, forKey: .init("url"))
+    }
+
+    var json: OrderedJSON {
+        .object([("id", .string(id)), ("name", .string(name)), ("url", .string(url))])
+    }
+}
+
+/// The body of a successful `flickr.photos.licenses.getInfo`: `{"licenses":{"license":[…]},"stat":"ok"}`.
+public struct FlickrLicensesResponse: Sendable, Equatable, Decodable {
+    /// The rows of `licenses.license`, in the order sent.
+    public var licenses: [FlickrLicense]
+    public var stat: String
+
+    public init(licenses: [FlickrLicense]) {
+        self.licenses = licenses
+        self.stat = "ok"
+    }
+
+    private struct Table: Decodable {
+        var license: [FlickrLicense]
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: FlickrPhoto.Key.self)
+        licenses = try container.decode(Table.self, forKey: .init("licenses")).license
+        stat = try container.decode(String.self, forKey: .init("stat"))
+    }
+
+    /// The whole body, in Flickr's key order.
+    var json: OrderedJSON {
+        .object([
+            ("licenses", .object([("license", .array(licenses.map(\.json)))])), ("stat", .string(stat)),
+        ])
+    }
+}
+
 /// The body of a failed Flickr REST call, sent with HTTP 200: `{"stat":"fail","code":100,"message":"…"}`.
 public struct FlickrFailure: Sendable, Equatable, Decodable, Error {
     public var stat: String

@@ -7,21 +7,26 @@ import Foundation
 extension SampleAPIRouter {
     static let thumbnailsPath: [Substring] = ["v2", "content", "misc", "media-coverages"]
 
-    /// `/services/rest/`: `flickr.photos.search` and `flickr.photos.getRecent`; every failure is HTTP 200 with
-    /// `{"stat":"fail",…}`.
+    /// `/services/rest/`: `flickr.photos.search`, `flickr.photos.getRecent` and `flickr.photos.licenses.getInfo`, each
+    /// with the `api_key` checked; every failure is HTTP 200 with `{"stat":"fail",…}`.
     func flickrREST(_ query: [String: String], baseURL: String) -> SampleAPIResponse {
         let method = query["method"] ?? ""
-        let listing: FlickrListing
+        let listing: FlickrListing?
         switch method {
         case "flickr.photos.getRecent":
             listing = .recent
         case "flickr.photos.search":
             listing = .search(FlickrCatalog.searchTerm(text: query["text"], tags: query["tags"]))
+        case "flickr.photos.licenses.getInfo":
+            listing = nil
         default:
             return .json(FlickrFailure.unknownMethod(method).json)
         }
         guard query["api_key"] == configuration.flickrKey else {
             return .json(FlickrFailure.invalidKey.json)
+        }
+        guard let listing else {
+            return .json(FlickrLicensesResponse(licenses: FlickrCatalog.licenses).json)
         }
         let perPage = min(Self.positive(query["per_page"]) ?? FlickrCatalog.defaultPerPage, FlickrCatalog.maxPerPage)
         let page = Self.positive(query["page"]) ?? 1

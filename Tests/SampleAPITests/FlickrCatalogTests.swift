@@ -234,3 +234,113 @@ struct FlickrCatalogTests {
         #expect(FlickrCatalog(counts: ["elbe": 3]).feed(tags: "elbe", baseURL: baseURL).items.count == 3)
     }
 }
+
+/// The id groups every page of 20 must show: All Rights Reserved, CC 2.0, public domain, and the ids Flickr added.
+private let allRightsReserved: Set<String> = ["0"]
+private let creativeCommons2: Set<String> = ["1", "2", "3", "4", "5", "6"]
+private let publicDomain: Set<String> = ["7", "8", "9", "10"]
+private let addedLater: Set<String> = ["11", "12", "13", "14", "15", "16"]
+private let licenseListings: [FlickrListing] = [
+    .recent, .search("hamburg"), .search("hamburg graffiti"), .search("elbe bridge"), .search("münchen"),
+]
+
+@Suite("Flickr licenses (no server)")
+struct FlickrLicenseTests {
+    @Test func tableHasFlickrsIdsNamesAndURLs() {
+        let table = FlickrCatalog.licenses
+        #expect(table.map(\.id) == (0...16).map(String.init))
+        let expected: [String: (String, String)] = [
+            "0": ("All Rights Reserved", ""),
+            "1": ("Attribution-NonCommercial-ShareAlike License", "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
+            "2": ("Attribution-NonCommercial License", "https://creativecommons.org/licenses/by-nc/2.0/"),
+            "3": ("Attribution-NonCommercial-NoDerivs License", "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
+            "4": ("Attribution License", "https://creativecommons.org/licenses/by/2.0/"),
+            "5": ("Attribution-ShareAlike License", "https://creativecommons.org/licenses/by-sa/2.0/"),
+            "6": ("Attribution-NoDerivs License", "https://creativecommons.org/licenses/by-nd/2.0/"),
+            "7": ("No known copyright restrictions", "https://www.flickr.com/commons/usage/"),
+            "8": ("United States Government Work", "http://www.usa.gov/copyright.shtml"),
+            "9": ("Public Domain Dedication (CC0)", "https://creativecommons.org/publicdomain/zero/1.0/"),
+            "10": ("Public Domain Mark", "https://creativecommons.org/publicdomain/mark/1.0/"),
+            "11": ("CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/"),
+            "12": ("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/"),
+            "13": ("CC BY-ND 4.0", "https://creativecommons.org/licenses/by-nd/4.0/"),
+            "14": ("CC BY-NC 4.0", "https://creativecommons.org/licenses/by-nc/4.0/"),
+            "15": ("CC BY-NC-SA 4.0", "https://creativecommons.org/licenses/by-nc-sa/4.0/"),
+            "16": ("CC BY-NC-ND 4.0", "https://creativecommons.org/licenses/by-nc-nd/4.0/"),
+        ]
+        for license in table {
+            #expect(license.name == expected[license.id]?.0, "\(license.id)")
+            #expect(license.url == expected[license.id]?.1, "\(license.id)")
+        }
+    }
+
+    @Test func theLicenseExtraCarriesAnIdOfTheTable() {
+        let catalog = FlickrCatalog()
+        let ids = Set(FlickrCatalog.licenses.map(\.id))
+        for listing in licenseListings {
+            let photos = catalog.page(of: listing, page: 1, perPage: 100, extras: ["license"], baseURL: baseURL).photos
+            #expect(photos.count == 100)
+            for (index, photo) in photos.enumerated() {
+                let license = photo.license ?? "none"
+                #expect(ids.contains(license), "\(listing) \(index): \(license)")
+                #expect(license == FlickrCatalog.license(at: index, in: listing))
+            }
+            let bare = catalog.page(of: listing, page: 1, perPage: 100, baseURL: baseURL).photos
+            #expect(bare.allSatisfy { $0.license == nil })
+        }
+        let again = FlickrCatalog(counts: ["hamburg": 3]).photo(
+            at: 7, in: .search("Hamburg"), extras: ["license"], baseURL: "")
+        #expect(
+            again.license == catalog.photo(at: 7, in: .search("hamburg"), extras: ["license"], baseURL: baseURL).license
+        )
+    }
+
+    @Test func everyPageOfTwentyHoldsEveryKindOfLicense() {
+        let catalog = FlickrCatalog()
+        for listing in licenseListings {
+            for page in 1...5 {
+                let photos = catalog.page(of: listing, page: page, perPage: 20, extras: ["license"], baseURL: baseURL)
+                    .photos
+                let licenses = Set(photos.compactMap(\.license))
+                #expect(photos.count == 20)
+                for group in [allRightsReserved, creativeCommons2, publicDomain, addedLater] {
+                    #expect(!licenses.isDisjoint(with: group), "\(listing) page \(page): \(licenses.sorted())")
+                }
+                #expect(licenses.contains { (Int($0) ?? 0) > 10 })
+            }
+            let all = (0..<600).map { FlickrCatalog.license(at: $0, in: listing) }
+            for start in 0...(all.count - 19) {
+                let window = Set(all[start..<start + 19])
+                #expect(
+                    [allRightsReserved, creativeCommons2, publicDomain, addedLater].allSatisfy {
+                        !window.isDisjoint(with: $0)
+                    },
+                    "\(listing) photos \(start)..<\(start + 19)"
+                )
+            }
+            #expect(Set(all) == Set(FlickrCatalog.licenses.map(\.id)), "every id comes up")
+            #expect(all.filter { $0 == "0" }.count == 240, "four in ten are All Rights Reserved")
+        }
+        let hamburg = (0..<60).map { FlickrCatalog.license(at: $0, in: .search("hamburg")) }
+        let recent = (0..<60).map { FlickrCatalog.license(at: $0, in: .recent) }
+        #expect(hamburg != recent, "each listing shuffles its cycle")
+    }
+
+    @Test func theLicenseExtraChangesNoOtherField() {
+        let catalog = FlickrCatalog()
+        let withoutLicense = everyExtra.filter { $0 != "license" }
+        for listing in licenseListings {
+            for index in 0..<40 {
+                var full = catalog.photo(at: index, in: listing, extras: everyExtra, baseURL: baseURL)
+                let rest = catalog.photo(at: index, in: listing, extras: withoutLicense, baseURL: baseURL)
+                #expect(full.license != nil && rest.license == nil)
+                full.license = nil
+                #expect(full == rest, "\(listing) photo \(index)")
+                var viewsAndLicense = catalog.photo(at: index, in: listing, extras: ["license", "views"], baseURL: "")
+                let views = catalog.photo(at: index, in: listing, extras: ["views"], baseURL: "")
+                viewsAndLicense.license = nil
+                #expect(viewsAndLicense == views)
+            }
+        }
+    }
+}

@@ -134,6 +134,8 @@ struct ProviderEndpointTests {
             ("method=flickr.photos.search&text=hamburg", invalidKey),
             ("method=flickr.photos.search&api_key=wrong&text=hamburg", invalidKey),
             ("method=flickr.photos.getRecent&api_key=", invalidKey),
+            ("method=flickr.photos.licenses.getInfo", invalidKey),
+            ("method=flickr.photos.licenses.getInfo&api_key=wrong", invalidKey),
             (
                 "method=flickr.photos.getInfo&api_key=\(key)",
                 #"{"stat":"fail","code":112,"message":"Method \"flickr.photos.getInfo\" not found"}"#
@@ -166,6 +168,46 @@ struct ProviderEndpointTests {
                     #expect(message.hasPrefix("Sorry, the Flickr search API will not return more than 4000 photos"))
                 }
             }
+        }
+    }
+
+    @Test func licensesGetInfoAnswersFlickrsTable() async throws {
+        try await withServer { server in
+            let rest = "\(await server.flickrEndpoint)rest/"
+            let response = try await SocketHTTPClient.fetch(
+                "\(rest)?method=flickr.photos.licenses.getInfo&api_key=\(key)&format=json&nojsoncallback=1")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(
+                response.text.hasPrefix(
+                    #"{"licenses":{"license":[{"id":"0","name":"All Rights Reserved","url":""},"#
+                        + #"{"id":"1","name":"Attribution-NonCommercial-ShareAlike License","#
+                        + #""url":"https://creativecommons.org/licenses/by-nc-sa/2.0/"},"#
+                )
+            )
+            #expect(
+                response.text.hasSuffix(
+                    #"{"id":"16","name":"CC BY-NC-ND 4.0","url":"https://creativecommons.org/licenses/by-nc-nd/4.0/"}"#
+                        + #"]},"stat":"ok"}"#
+                )
+            )
+            let root = try object(response.body)
+            #expect(Set(root.keys) == ["licenses", "stat"] && root["stat"] as? String == "ok")
+            let table = try #require(root["licenses"] as? [String: Any])
+            #expect(Set(table.keys) == ["license"])
+            let rows = try #require(table["license"] as? [[String: Any]])
+            #expect(rows.count == 17)
+            for row in rows {
+                #expect(Set(row.keys) == ["id", "name", "url"])
+                #expect(isString(row["id"]) && isString(row["name"]) && isString(row["url"]))
+            }
+            let decoded = try JSONDecoder().decode(FlickrLicensesResponse.self, from: response.body)
+            #expect(decoded == FlickrLicensesResponse(licenses: FlickrCatalog.licenses))
+            #expect(Set(decoded.licenses.map(\.id)).isSuperset(of: (11...16).map(String.init)))
+
+            let numeric = Data(
+                #"{"licenses":{"license":[{"id":4,"name":"Attribution License","url":""}]},"stat":"ok"}"#.utf8)
+            #expect(try JSONDecoder().decode(FlickrLicensesResponse.self, from: numeric).licenses.first?.id == "4")
         }
     }
 
