@@ -143,22 +143,42 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// Page `page` (1-based) of `perPage` photos with `extras` (Flickr's comma-list names); past the end: no photos.
+    ///
+    /// `licenses`, the ids of a `license=` filter (see ``licenseFilter(_:)``), narrows the list to the photos that
+    /// carry one of them: the filtered list is, in order, those of the first ``reachable(in:)`` photos of the
+    /// unfiltered list whose ``license(at:in:)`` is in the set, each one the very photo the unfiltered list has at its
+    /// index. `total` and `pages` count the filtered list, so they shrink with the filter and a filtered search's
+    /// `total` is at most 4,000; an empty set gives no photos and `total` 0. Photos therefore depend only on the
+    /// listing, the filter, the position and `extras`. (The REST route passes the filter for `flickr.photos.search`
+    /// only: `flickr.photos.getRecent` ignores `license=`, as Flickr's does.)
     public func page(
         of listing: FlickrListing,
         page: Int,
         perPage: Int,
         extras: [String] = [],
+        licenses: Set<String>? = nil,
         baseURL: String
     ) -> FlickrPhotoList {
         let perPage = max(perPage, 1)
-        let total = total(of: listing)
-        let reachable = reachable(in: listing)
+        var total = total(of: listing)
+        var reachable = reachable(in: listing)
+        var index: (Int) -> Int = { $0 }
+        if let licenses {
+            let cycle = Self.licenseCycle(of: listing)
+            let slots = cycle.indices.filter { licenses.contains(cycle[$0]) }
+            let length = Self.licenseCycleLength
+            let matching =
+                slots.isEmpty ? 0 : reachable / length * slots.count + slots.filter { $0 < reachable % length }.count
+            total = matching
+            reachable = matching
+            index = { position in position / slots.count * length + slots[position % slots.count] }
+        }
         let lastPage = (reachable + perPage - 1) / perPage
         var photos: [FlickrPhoto] = []
         if page >= 1, page <= lastPage {
             let start = (page - 1) * perPage
             photos = (start..<min(start + perPage, reachable)).map {
-                photo(at: $0, in: listing, extras: extras, baseURL: baseURL)
+                photo(at: index($0), in: listing, extras: extras, baseURL: baseURL)
             }
         }
         return FlickrPhotoList(
@@ -224,6 +244,16 @@ public struct FlickrCatalog: Sendable {
     public static func license(at index: Int, in listing: FlickrListing) -> String {
         precondition(index >= 0, "photo index must not be negative")
         return licenseCycle(of: listing)[index % licenseCycleLength]
+    }
+
+    /// The ids of a `license=` parameter (`"4,9, 11"`): nil, no filter, when it names none (missing, empty, only
+    /// commas); otherwise those of its ids that are in ``licenses``, possibly none, which then matches no photo.
+    public static func licenseFilter(_ parameter: String?) -> Set<String>? {
+        let ids = (parameter ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !ids.isEmpty else { return nil }
+        let known = Set(licenses.map(\.id))
+        return Set(ids.filter { known.contains($0) })
     }
 
     /// The licenses of photos `0..<60` of `listing`: each block of ten is ``licenseGroups``' pattern shuffled, and

@@ -9,6 +9,9 @@ extension SampleAPIRouter {
 
     /// `/services/rest/`: `flickr.photos.search`, `flickr.photos.getRecent` and `flickr.photos.licenses.getInfo`, each
     /// with the `api_key` checked; every failure is HTTP 200 with `{"stat":"fail",…}`.
+    ///
+    /// A search honours `license=ID,ID,…` (see ``FlickrCatalog/page(of:page:perPage:extras:licenses:baseURL:)``);
+    /// `flickr.photos.getRecent` ignores it, as Flickr's does.
     func flickrREST(_ query: [String: String], baseURL: String) -> SampleAPIResponse {
         let method = query["method"] ?? ""
         let listing: FlickrListing?
@@ -39,7 +42,9 @@ extension SampleAPIRouter {
             }
         }
         let extras = (query["extras"] ?? "").split(separator: ",").map(String.init)
-        let list = flickr.page(of: listing, page: page, perPage: perPage, extras: extras, baseURL: baseURL)
+        let licenses = listing == .recent ? nil : FlickrCatalog.licenseFilter(query["license"])
+        let list = flickr.page(
+            of: listing, page: page, perPage: perPage, extras: extras, licenses: licenses, baseURL: baseURL)
         return .json(list.responseJSON)
     }
 

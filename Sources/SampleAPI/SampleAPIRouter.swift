@@ -270,8 +270,10 @@ struct SampleAPIRouter: Sendable {
         GET /redirect-chain/{N}                       N redirects in a row, the last one to a JPEG
 
         GET /services/rest/?method=M&api_key=KEY&format=json&nojsoncallback=1
-                                                      flickr.photos.search (text, tags, extras, page, per_page)
-                                                      and flickr.photos.getRecent, as Flickr documents them
+                                                      flickr.photos.search (text, tags, license=ID,ID, extras,
+                                                      page, per_page), flickr.photos.getRecent (no license=)
+                                                      and flickr.photos.licenses.getInfo (ids 0-16), as Flickr
+                                                      documents them
         GET /services/feeds/photos_public.gne?format=json&nojsoncallback=1&tags=a,b
                                                       Flickr's public feed, \\' escapes and all
         GET /flickr/65535/{id}_{secret}[_{suffix}].jpg

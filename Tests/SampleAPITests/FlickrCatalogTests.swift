@@ -343,4 +343,63 @@ struct FlickrLicenseTests {
             }
         }
     }
+
+    @Test func licenseParameterIsReadLikeFlickrs() {
+        #expect(FlickrCatalog.licenseFilter(nil) == nil)
+        #expect(FlickrCatalog.licenseFilter("") == nil)
+        #expect(FlickrCatalog.licenseFilter(" , ,") == nil)
+        #expect(FlickrCatalog.licenseFilter("4") == ["4"])
+        #expect(FlickrCatalog.licenseFilter("4,9, 11,") == ["4", "9", "11"])
+        #expect(FlickrCatalog.licenseFilter("0,99,abc,-1") == ["0"])
+        #expect(FlickrCatalog.licenseFilter("99,04,x") == [])
+    }
+
+    @Test func theFilterKeepsThePhotosWithThoseLicensesInOrder() {
+        let catalog = FlickrCatalog(counts: ["short": 130, "huge": 9234])
+        let unfiltered = (0..<130).map {
+            catalog.photo(at: $0, in: .search("short"), extras: ["license", "url_m"], baseURL: baseURL)
+        }
+        for filter in [["4"], ["0"], ["4", "11"], ["9", "10", "7", "8"], ["16", "1"]] as [Set<String>] {
+            let expected = unfiltered.filter { filter.contains($0.license ?? "") }
+            let first = catalog.page(
+                of: .search("short"), page: 1, perPage: 20, extras: ["license", "url_m"], licenses: filter,
+                baseURL: baseURL)
+            #expect(first.total == expected.count && first.pages == (expected.count + 19) / 20, "\(filter)")
+            var filtered: [FlickrPhoto] = []
+            for page in 1...max(first.pages, 1) {
+                let list = catalog.page(
+                    of: .search("short"), page: page, perPage: 20, extras: ["license", "url_m"], licenses: filter,
+                    baseURL: baseURL)
+                #expect(list.total == first.total && list.pages == first.pages)
+                filtered += list.photos
+            }
+            #expect(filtered == expected, "\(filter)")
+            #expect(filtered.allSatisfy { filter.contains($0.license ?? "") })
+            let idsOnly = catalog.page(of: .search("short"), page: 1, perPage: 20, licenses: filter, baseURL: baseURL)
+            #expect(
+                idsOnly.photos.map(\.id) == first.photos.map(\.id) && idsOnly.photos.allSatisfy { $0.license == nil })
+        }
+
+        let everything = Set(FlickrCatalog.licenses.map(\.id))
+        let all = catalog.page(of: .search("short"), page: 2, perPage: 50, licenses: everything, baseURL: baseURL)
+        #expect(all == catalog.page(of: .search("short"), page: 2, perPage: 50, baseURL: baseURL))
+
+        let none = catalog.page(of: .search("short"), page: 1, perPage: 20, licenses: [], baseURL: baseURL)
+        #expect(none.photos.isEmpty && none.total == 0 && none.pages == 0)
+
+        let huge = catalog.page(of: .search("huge"), page: 1, perPage: 500, licenses: everything, baseURL: baseURL)
+        #expect(huge.total == 4000 && huge.pages == 8, "a filtered search counts the 4,000 it can reach")
+        let rare = catalog.page(
+            of: .search("huge"), page: 1, perPage: 500, extras: ["license"], licenses: ["8"], baseURL: baseURL)
+        #expect(
+            rare.total == 4000 / 60 * 3
+                + (0..<4000 % 60).filter { FlickrCatalog.license(at: $0, in: .search("huge")) == "8" }.count)
+        #expect(rare.photos.count == rare.total && rare.photos.allSatisfy { $0.license == "8" })
+        let lastPage = catalog.page(
+            of: .search("huge"), page: rare.total, perPage: 1, licenses: ["8"], baseURL: baseURL)
+        #expect(lastPage.photos.count == 1 && lastPage.photos.last?.id == rare.photos.last?.id)
+        #expect(
+            catalog.page(of: .search("huge"), page: rare.total + 1, perPage: 1, licenses: ["8"], baseURL: baseURL)
+                .photos.isEmpty)
+    }
 }

@@ -211,6 +211,43 @@ struct ProviderEndpointTests {
         }
     }
 
+    @Test func searchHonoursTheLicenseFilterAndGetRecentIgnoresIt() async throws {
+        try await withServer { server in
+            let rest = "\(await server.flickrEndpoint)rest/"
+            let baseURL = await server.baseURL
+            func list(_ query: String) async throws -> FlickrPhotoList {
+                let response = try await SocketHTTPClient.fetch("\(rest)?api_key=\(key)&\(query)")
+                return try JSONDecoder().decode(FlickrPhotosResponse.self, from: response.body).photos
+            }
+            let search = "method=flickr.photos.search&text=hamburg&per_page=20&extras=license"
+            let plain = try await list(search)
+            let licenses = Set(plain.photos.compactMap(\.license))
+            #expect(plain.photos.count == 20 && licenses.contains("0"))
+            #expect(licenses.contains { (1...6).contains(Int($0) ?? 0) })
+            #expect(licenses.contains { (7...10).contains(Int($0) ?? 0) })
+            #expect(licenses.contains { (Int($0) ?? 0) > 10 })
+
+            let filtered = try await list("\(search)&license=4,11")
+            #expect(filtered.photos.count == 20)
+            #expect(filtered.photos.allSatisfy { ["4", "11"].contains($0.license ?? "") })
+            #expect(filtered.total < plain.total)
+            let expected = FlickrCatalog().page(
+                of: .search("hamburg"), page: 1, perPage: 20, extras: ["license"], licenses: ["4", "11"],
+                baseURL: baseURL)
+            #expect(filtered == expected)
+            #expect(try await list("\(search)&license=4,%2011,99") == expected)
+            #expect(try await list("\(search)&license=") == plain)
+
+            let unknown = try await list("\(search)&license=99,abc")
+            #expect(unknown.total == 0 && unknown.pages == 0 && unknown.photos.isEmpty)
+
+            let recent = "method=flickr.photos.getRecent&per_page=20&extras=license"
+            let ignored = try await list("\(recent)&license=4")
+            #expect(try await list(recent) == ignored)
+            #expect(ignored.total == 1000 && ignored.photos.contains { $0.license != "4" })
+        }
+    }
+
     @Test func getRecentPagesThroughAThousandPhotos() async throws {
         try await withServer { server in
             let rest = "\(await server.flickrEndpoint)rest"
