@@ -202,7 +202,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineModel", "VitrineRender", "VitrinePublish",
-                "VitrinePipeline", "SampleAPI",
+                "VitrinePipeline", "SampleAPI", "VitrineTestSupport",
             ]
         ),
         .testTarget(name: "SampleAPITests", dependencies: ["SampleAPI"]),

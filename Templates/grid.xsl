@@ -122,7 +122,7 @@
             </xsl:choose>
           </xsl:for-each>
         </a>
-        <xsl:if test="normalize-space($main/caption) != '' or $main/credit or entry[count(. | $main) != 1] or @last-seen">
+        <xsl:if test="normalize-space($main/caption) != '' or $main/credit or $main/license or entry[count(. | $main) != 1] or @last-seen">
           <figcaption>
             <xsl:for-each select="$main">
               <xsl:if test="normalize-space(caption) != ''">
@@ -131,7 +131,7 @@
               <xsl:call-template name="credit">
                 <xsl:with-param name="element" select="'span'"/>
               </xsl:call-template>
-              <xsl:if test="not(credit)">
+              <xsl:if test="not(credit or license)">
                 <xsl:call-template name="last-seen"/>
               </xsl:if>
             </xsl:for-each>

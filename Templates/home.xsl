@@ -20,6 +20,15 @@
     </xsl:if>
   </xsl:template>
 
+  <!-- The home page's card: the site, with the first gallery's cover. -->
+  <xsl:template match="site" mode="card">
+    <xsl:call-template name="preview-card">
+      <xsl:with-param name="title" select="title"/>
+      <xsl:with-param name="description" select="concat(count(gallery), ' galleries: ', gallery[1]/title, substring(', …', 1, 3 * number(count(gallery) &gt; 1)))"/>
+      <xsl:with-param name="image" select="gallery/image[@role = 'cover'][@src or @url][1]"/>
+    </xsl:call-template>
+  </xsl:template>
+
   <xsl:template name="site-header">
     <header class="site">
       <a class="brand" href="{concat($root, /site/@href)}"><xsl:value-of select="/site/title"/></a>
@@ -66,13 +75,14 @@
   </xsl:template>
 
   <xsl:template match="gallery">
-    <xsl:variable name="cover" select="image[@role = 'cover'][@src]"/>
+    <xsl:variable name="cover" select="image[@role = 'cover'][@src or @url]"/>
     <li class="tile" id="{@id}">
       <figure>
         <a class="frame" href="{concat($root, @href)}">
           <xsl:choose>
             <xsl:when test="$cover">
-              <img src="{concat($root, $cover/@src)}" alt="">
+              <img alt="">
+                <xsl:attribute name="src"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$cover"/></xsl:call-template></xsl:attribute>
                 <xsl:if test="floor(number($cover/@width)) &gt; 0 and floor(number($cover/@height)) &gt; 0">
                   <xsl:attribute name="width"><xsl:value-of select="floor(number($cover/@width))"/></xsl:attribute>
                   <xsl:attribute name="height"><xsl:value-of select="floor(number($cover/@height))"/></xsl:attribute>

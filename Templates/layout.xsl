@@ -31,6 +31,8 @@
   <xsl:variable name="current" select="key('by-id', $page)"/>
   <xsl:variable name="source-label" select="/gallery/source/@label"/>
   <xsl:variable name="home-href" select="(/gallery/collection[1]/page[1]/@href | /gallery/random/@href)[1]"/>
+  <!-- The absolute URL the site is published at, ending in "/", when its config names one. -->
+  <xsl:variable name="base-url" select="(/gallery/site/@base-url | /site/@base-url)[1]"/>
 
   <!-- ============================================================ skeleton -->
 
@@ -51,6 +53,7 @@
         <meta name="generator" content="Vitrine"/>
         <link rel="stylesheet" href="{concat($root, 'assets/vitrine.css')}"/>
         <xsl:apply-templates select="$current" mode="head"/>
+        <xsl:apply-templates select="$current" mode="card"/>
         <script src="{concat($root, 'assets/vitrine.js')}" defer="defer"></script>
       </head>
       <body>
@@ -74,6 +77,7 @@
   <xsl:template match="*" mode="title"><xsl:value-of select="/gallery/title"/></xsl:template>
   <xsl:template match="*" mode="body-class"/>
   <xsl:template match="*" mode="head"/>
+  <xsl:template match="*" mode="card"/>
   <xsl:template match="*" mode="bar"/>
   <xsl:template match="*" mode="toolbar-extra"/>
 
@@ -256,23 +260,66 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- "Photo by NAME on Pixabay", or "Published by NAME" for a publication. Context: an entry. -->
+  <!--
+    The credit of an entry. On a tile ($full false): "Photo by NAME on Pixabay · CC BY 2.0", the name linked to
+    the picture's page. On a preview page ($full true), as Creative Commons asks (title, author, source, license,
+    each linked where the API says where): the title is the page's heading, then "Photo by NAME (linked to the
+    author's page) on SOURCE (linked to the picture's page) · LICENSE (linked to the license)". A picture
+    without a credit still gets its license and its link back. Context: an entry.
+  -->
   <xsl:template name="credit">
     <xsl:param name="element" select="'p'"/>
-    <xsl:if test="credit">
+    <xsl:param name="full" select="false()"/>
+    <xsl:if test="credit or license">
       <xsl:element name="{$element}">
         <xsl:attribute name="class">credit</xsl:attribute>
         <xsl:choose>
-          <xsl:when test="credit/@role = 'publication'">Published by </xsl:when>
-          <xsl:otherwise>Photo by </xsl:otherwise>
+          <xsl:when test="credit/@role = 'publication'">
+            <xsl:text>Published by </xsl:text>
+            <xsl:call-template name="external-link">
+              <xsl:with-param name="href" select="credit/@href"/>
+              <xsl:with-param name="text" select="credit/@name"/>
+            </xsl:call-template>
+          </xsl:when>
+          <xsl:when test="credit and $full">
+            <xsl:text>Photo by </xsl:text>
+            <xsl:call-template name="external-link">
+              <xsl:with-param name="href" select="credit/@author-href | credit/@href[not(../@author-href)]"/>
+              <xsl:with-param name="text" select="credit/@name"/>
+            </xsl:call-template>
+            <xsl:text> on </xsl:text>
+            <xsl:call-template name="external-link">
+              <xsl:with-param name="href" select="credit/@href"/>
+              <xsl:with-param name="text" select="$source-label"/>
+            </xsl:call-template>
+          </xsl:when>
+          <xsl:when test="credit">
+            <xsl:text>Photo by </xsl:text>
+            <xsl:call-template name="external-link">
+              <xsl:with-param name="href" select="credit/@href"/>
+              <xsl:with-param name="text" select="credit/@name"/>
+            </xsl:call-template>
+            <xsl:text> on </xsl:text>
+            <xsl:value-of select="$source-label"/>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:text>From </xsl:text>
+            <xsl:value-of select="$source-label"/>
+          </xsl:otherwise>
         </xsl:choose>
-        <xsl:call-template name="external-link">
-          <xsl:with-param name="href" select="credit/@href"/>
-          <xsl:with-param name="text" select="credit/@name"/>
-        </xsl:call-template>
-        <xsl:if test="not(credit/@role = 'publication')">
-          <xsl:text> on </xsl:text>
-          <xsl:value-of select="$source-label"/>
+        <xsl:for-each select="license">
+          <xsl:text> · </xsl:text>
+          <span class="license">
+            <xsl:if test="@copies != 'allowed'"><xsl:attribute name="data-copies"><xsl:value-of select="@copies"/></xsl:attribute></xsl:if>
+            <xsl:call-template name="external-link">
+              <xsl:with-param name="href" select="@href"/>
+              <xsl:with-param name="text" select="@label"/>
+            </xsl:call-template>
+          </span>
+        </xsl:for-each>
+        <xsl:if test="ai-generated">
+          <xsl:text> · </xsl:text>
+          <span class="ai">AI-generated</span>
         </xsl:if>
         <xsl:if test="../@last-seen">
           <xsl:text> · </xsl:text>
@@ -321,6 +368,16 @@
     </xsl:choose>
   </xsl:template>
 
+  <!-- Where the browser loads an <image> from: a file of the site (@src, relative to the root), or the API's own
+       URL (@url) for a picture whose license does not let it be copied. -->
+  <xsl:template name="image-href">
+    <xsl:param name="img"/>
+    <xsl:choose>
+      <xsl:when test="$img/@url"><xsl:value-of select="$img/@url"/></xsl:when>
+      <xsl:when test="$img/@src"><xsl:value-of select="concat($root, $img/@src)"/></xsl:when>
+    </xsl:choose>
+  </xsl:template>
+
   <!--
     An <img> for one rendition of an entry, or a placeholder box when the rendition
     is unavailable. Context: an entry.
@@ -335,8 +392,10 @@
     <xsl:param name="sizes" select="''"/>
     <!-- true() when text next to the image already says what it shows: alt="" -->
     <xsl:param name="decorative" select="false()"/>
-    <xsl:variable name="small" select="image[@role = 'tile'][@src]"/>
-    <xsl:variable name="large" select="image[@role = 'full'][@src]"/>
+    <xsl:variable name="small" select="image[@role = 'tile'][@src or @url]"/>
+    <xsl:variable name="large" select="image[@role = 'full'][@src or @url]"/>
+    <xsl:variable name="small-href"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$small"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="large-href"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$large"/></xsl:call-template></xsl:variable>
     <xsl:variable name="img" select="(image[@role = $role] | image[not(../image[@role = $role])])[1]"/>
     <xsl:variable name="alt">
       <xsl:if test="not($decorative)"><xsl:call-template name="caption-or-position"/></xsl:if>
@@ -345,14 +404,15 @@
     <xsl:variable name="h" select="floor(number($img/@height))"/>
     <xsl:variable name="sized" select="$w &gt; 0 and $h &gt; 0"/>
     <xsl:choose>
-      <xsl:when test="$img/@src">
-        <img src="{concat($root, $img/@src)}" alt="{$alt}">
-          <xsl:if test="$sizes != '' and $small and $large and $small/@src != $large/@src
+      <xsl:when test="$img/@src or $img/@url">
+        <img alt="{$alt}">
+          <xsl:attribute name="src"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$img"/></xsl:call-template></xsl:attribute>
+          <xsl:if test="$sizes != '' and $small and $large and $small-href != $large-href
                         and floor(number($small/@width)) &gt; 0
                         and floor(number($large/@width)) &gt; floor(number($small/@width))">
             <xsl:attribute name="srcset">
-              <xsl:value-of select="concat($root, $small/@src, ' ', floor(number($small/@width)), 'w, ',
-                                           $root, $large/@src, ' ', floor(number($large/@width)), 'w')"/>
+              <xsl:value-of select="concat($small-href, ' ', floor(number($small/@width)), 'w, ',
+                                           $large-href, ' ', floor(number($large/@width)), 'w')"/>
             </xsl:attribute>
             <xsl:attribute name="sizes"><xsl:value-of select="$sizes"/></xsl:attribute>
           </xsl:if>
@@ -381,6 +441,201 @@
         </span>
       </xsl:otherwise>
     </xsl:choose>
+  </xsl:template>
+
+
+  <!-- ============================================================ rights and link previews -->
+
+  <!-- $text as a JSON string, safe inside a <script> element: quotes, backslashes, line breaks and tabs escaped,
+       and every "<" written as \u003c so that no text can end the script. -->
+  <xsl:template name="json-string">
+    <xsl:param name="text"/>
+    <xsl:variable name="a"><xsl:call-template name="replace"><xsl:with-param name="text" select="$text"/><xsl:with-param name="from" select="'\'"/><xsl:with-param name="to" select="'\\'"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="b"><xsl:call-template name="replace"><xsl:with-param name="text" select="$a"/><xsl:with-param name="from" select="'&quot;'"/><xsl:with-param name="to" select="'\&quot;'"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="c"><xsl:call-template name="replace"><xsl:with-param name="text" select="$b"/><xsl:with-param name="from" select="'&lt;'"/><xsl:with-param name="to" select="'\u003c'"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="d"><xsl:call-template name="replace"><xsl:with-param name="text" select="$c"/><xsl:with-param name="from" select="'&#10;'"/><xsl:with-param name="to" select="'\n'"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="e"><xsl:call-template name="replace"><xsl:with-param name="text" select="$d"/><xsl:with-param name="from" select="'&#13;'"/><xsl:with-param name="to" select="'\r'"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="f"><xsl:call-template name="replace"><xsl:with-param name="text" select="$e"/><xsl:with-param name="from" select="'&#9;'"/><xsl:with-param name="to" select="'\t'"/></xsl:call-template></xsl:variable>
+    <xsl:value-of select="concat('&quot;', $f, '&quot;')"/>
+  </xsl:template>
+
+  <!-- $text with every $from replaced by $to. -->
+  <xsl:template name="replace">
+    <xsl:param name="text"/>
+    <xsl:param name="from"/>
+    <xsl:param name="to"/>
+    <xsl:choose>
+      <xsl:when test="contains($text, $from)">
+        <xsl:value-of select="concat(substring-before($text, $from), $to)"/>
+        <xsl:call-template name="replace">
+          <xsl:with-param name="text" select="substring-after($text, $from)"/>
+          <xsl:with-param name="from" select="$from"/>
+          <xsl:with-param name="to" select="$to"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- A JSON member "name": "value", with a leading comma unless $first; nothing when $value is empty. -->
+  <xsl:template name="json-member">
+    <xsl:param name="name"/>
+    <xsl:param name="value"/>
+    <xsl:param name="first" select="false()"/>
+    <xsl:if test="string($value) != ''">
+      <xsl:if test="not($first)">,</xsl:if>
+      <xsl:value-of select="concat('&quot;', $name, '&quot;:')"/>
+      <xsl:call-template name="json-string"><xsl:with-param name="text" select="$value"/></xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- The URL of a path relative to the output root: absolute with a base URL, else relative to this page. -->
+  <xsl:template name="page-url">
+    <xsl:param name="href"/>
+    <xsl:choose>
+      <xsl:when test="$base-url"><xsl:value-of select="concat($base-url, $href)"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat($root, $href)"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- The URL an <image> is at, absolute with a base URL (or when it is the API's own). -->
+  <xsl:template name="image-url">
+    <xsl:param name="img"/>
+    <xsl:choose>
+      <xsl:when test="$img/@url"><xsl:value-of select="$img/@url"/></xsl:when>
+      <xsl:when test="$img/@src"><xsl:call-template name="page-url"><xsl:with-param name="href" select="$img/@src"/></xsl:call-template></xsl:when>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- "Photo by NAME on SOURCE", or "Published by NAME", as plain text. Context: an entry. -->
+  <xsl:template name="credit-text">
+    <xsl:choose>
+      <xsl:when test="credit/@role = 'publication'"><xsl:value-of select="concat('Published by ', credit/@name)"/></xsl:when>
+      <xsl:when test="credit"><xsl:value-of select="concat('Photo by ', credit/@name, ' on ', $source-label)"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat('From ', $source-label)"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- One schema.org ImageObject, as JSON, for an entry with a picture: where it is, under which license, whom to
+       credit and where its license can be had. Context: an entry. -->
+  <xsl:template name="image-object">
+    <xsl:variable name="img" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])])[1]"/>
+    <xsl:variable name="content-url"><xsl:call-template name="image-url"><xsl:with-param name="img" select="$img"/></xsl:call-template></xsl:variable>
+    <xsl:variable name="credit-text"><xsl:call-template name="credit-text"/></xsl:variable>
+    <xsl:text>{"@type":"ImageObject"</xsl:text>
+    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'contentUrl'"/><xsl:with-param name="value" select="$content-url"/></xsl:call-template>
+    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="normalize-space(caption)"/></xsl:call-template>
+    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'license'"/><xsl:with-param name="value" select="license/@href"/></xsl:call-template>
+    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'acquireLicensePage'"/><xsl:with-param name="value" select="credit/@href"/></xsl:call-template>
+    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'creditText'"/><xsl:with-param name="value" select="$credit-text"/></xsl:call-template>
+    <xsl:if test="credit">
+      <xsl:text>,"creator":{</xsl:text>
+      <xsl:choose>
+        <xsl:when test="credit/@role = 'publication'">"@type":"Organization"</xsl:when>
+        <xsl:otherwise>"@type":"Person"</xsl:otherwise>
+      </xsl:choose>
+      <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="credit/@name"/></xsl:call-template>
+      <xsl:call-template name="json-member"><xsl:with-param name="name" select="'url'"/><xsl:with-param name="value" select="credit/@author-href | credit/@href[not(../@author-href)]"/></xsl:call-template>
+      <xsl:text>}</xsl:text>
+    </xsl:if>
+    <xsl:if test="credit[not(@role = 'publication')] and license[@copies = 'forbidden' or starts-with(@label, 'CC BY')]">
+      <xsl:call-template name="json-member">
+        <xsl:with-param name="name" select="'copyrightNotice'"/>
+        <xsl:with-param name="value">
+          <xsl:value-of select="concat('© ', credit/@name)"/>
+          <xsl:if test="license/@copies = 'forbidden'">. All rights reserved.</xsl:if>
+        </xsl:with-param>
+      </xsl:call-template>
+    </xsl:if>
+    <xsl:text>}</xsl:text>
+  </xsl:template>
+
+  <!-- A <script type="application/ld+json"> holding $json with the schema.org context. -->
+  <xsl:template name="json-ld">
+    <xsl:param name="json"/>
+    <script type="application/ld+json">
+      <xsl:value-of select="concat('{&quot;@context&quot;:&quot;https://schema.org&quot;,', substring($json, 2))"/>
+    </script>
+  </xsl:template>
+
+  <!-- A link-preview card (Open Graph and Twitter) for this page: only with a base URL, which every one of its
+       URLs needs. -->
+  <xsl:template name="preview-card">
+    <xsl:param name="title"/>
+    <xsl:param name="description"/>
+    <xsl:param name="image" select="/.."/>
+    <xsl:if test="$base-url">
+      <meta property="og:type" content="website"/>
+      <meta property="og:title" content="{normalize-space($title)}"/>
+      <xsl:if test="normalize-space($description) != ''">
+        <meta property="og:description" content="{normalize-space($description)}"/>
+      </xsl:if>
+      <meta property="og:url" content="{concat($base-url, $current/@href)}"/>
+      <xsl:if test="$image">
+        <meta property="og:image">
+          <xsl:attribute name="content"><xsl:call-template name="image-url"><xsl:with-param name="img" select="$image"/></xsl:call-template></xsl:attribute>
+        </meta>
+        <xsl:if test="floor(number($image/@width)) &gt; 0 and floor(number($image/@height)) &gt; 0">
+          <meta property="og:image:width" content="{floor(number($image/@width))}"/>
+          <meta property="og:image:height" content="{floor(number($image/@height))}"/>
+        </xsl:if>
+      </xsl:if>
+      <meta name="twitter:card">
+        <xsl:attribute name="content">
+          <xsl:choose>
+            <xsl:when test="$image">summary_large_image</xsl:when>
+            <xsl:otherwise>summary</xsl:otherwise>
+          </xsl:choose>
+        </xsl:attribute>
+      </meta>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- The rights data and card of a page showing one entry (preview and photo pages). -->
+  <xsl:template match="entry" mode="card">
+    <xsl:if test="not(missing)">
+      <xsl:variable name="object"><xsl:call-template name="image-object"/></xsl:variable>
+      <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$object"/></xsl:call-template>
+    </xsl:if>
+    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+    <xsl:variable name="description">
+      <xsl:if test="not(missing)">
+        <xsl:call-template name="credit-text"/>
+        <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:call-template name="preview-card">
+      <xsl:with-param name="title" select="$title"/>
+      <xsl:with-param name="description" select="$description"/>
+      <xsl:with-param name="image" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])] | ../entry/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- The rights data and card of a grid page: the collection, and an ImageObject per picture on the page. -->
+  <xsl:template match="page" mode="card">
+    <xsl:variable name="items" select="../item[@page = current()/@number]"/>
+    <xsl:variable name="name"><xsl:call-template name="collection-name"><xsl:with-param name="c" select=".."/></xsl:call-template></xsl:variable>
+    <xsl:variable name="url"><xsl:call-template name="page-url"><xsl:with-param name="href" select="@href"/></xsl:call-template></xsl:variable>
+    <xsl:if test="$items/entry[not(missing)]">
+      <xsl:variable name="json">
+        <xsl:text>{"@type":"ImageGallery"</xsl:text>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="$name"/></xsl:call-template>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'url'"/><xsl:with-param name="value" select="$url"/></xsl:call-template>
+        <xsl:text>,"associatedMedia":[</xsl:text>
+        <xsl:for-each select="$items/entry[not(missing)]">
+          <xsl:if test="position() &gt; 1">,</xsl:if>
+          <xsl:call-template name="image-object"/>
+        </xsl:for-each>
+        <xsl:text>]}</xsl:text>
+      </xsl:variable>
+      <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$json"/></xsl:call-template>
+    </xsl:if>
+    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+    <xsl:call-template name="preview-card">
+      <xsl:with-param name="title" select="$title"/>
+      <xsl:with-param name="description" select="concat(../@item-count, ' images from ', $source-label)"/>
+      <xsl:with-param name="image" select="($items/entry/image[@role = 'tile'][@src or @url] | ../image[@role = 'cover'][@src or @url])[1]"/>
+    </xsl:call-template>
   </xsl:template>
 
 </xsl:stylesheet>

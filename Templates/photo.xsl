@@ -64,10 +64,10 @@
     </xsl:variable>
     <xsl:choose>
       <xsl:when test="$to">
-        <xsl:variable name="img" select="($to/image[@role = 'full'][@src] | $to/image[@src])[1]"/>
+        <xsl:variable name="img" select="($to/image[@role = 'full'][@src or @url] | $to/image[@src or @url])[1]"/>
         <a class="step" rel="{$rel}" href="{concat($root, $to/@href)}">
           <xsl:if test="$img">
-            <xsl:attribute name="data-prefetch"><xsl:value-of select="concat($root, $img/@src)"/></xsl:attribute>
+            <xsl:attribute name="data-prefetch"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$img"/></xsl:call-template></xsl:attribute>
           </xsl:if>
           <span aria-hidden="true"><xsl:value-of select="$arrow"/></span>
           <span class="vh"><xsl:value-of select="$word"/></span>
@@ -114,7 +114,9 @@
           </dd>
         </xsl:if>
       </dl>
-      <xsl:call-template name="credit"/>
+      <xsl:call-template name="credit">
+        <xsl:with-param name="full" select="true()"/>
+      </xsl:call-template>
     </section>
   </xsl:template>
 

@@ -107,10 +107,10 @@
     </xsl:variable>
     <xsl:choose>
       <xsl:when test="$to">
-        <xsl:variable name="img" select="($to/image[@role = 'full'][@src] | $to/image[@src])[1]"/>
+        <xsl:variable name="img" select="($to/image[@role = 'full'][@src or @url] | $to/image[@src or @url])[1]"/>
         <a class="step" rel="{$rel}" href="{concat($root, $to/@href)}">
           <xsl:if test="$img">
-            <xsl:attribute name="data-prefetch"><xsl:value-of select="concat($root, $img/@src)"/></xsl:attribute>
+            <xsl:attribute name="data-prefetch"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$img"/></xsl:call-template></xsl:attribute>
           </xsl:if>
           <xsl:if test="$rel = 'prev'"><span aria-hidden="true">←</span></xsl:if>
           <span class="word"><xsl:value-of select="$text"/></span>
@@ -140,8 +140,10 @@
       </div>
       <figcaption>
         <h1><xsl:call-template name="caption-or-position"/></h1>
-        <xsl:call-template name="credit"/>
-        <xsl:if test="not(credit)">
+        <xsl:call-template name="credit">
+          <xsl:with-param name="full" select="true()"/>
+        </xsl:call-template>
+        <xsl:if test="not(credit or license)">
           <xsl:call-template name="last-seen">
             <xsl:with-param name="element" select="'p'"/>
           </xsl:call-template>

@@ -78,8 +78,9 @@
       <figure>
         <a class="frame" href="{concat($root, @href)}">
           <xsl:choose>
-            <xsl:when test="$image/@src">
-              <img src="{concat($root, $image/@src)}" alt="{normalize-space(caption)}" loading="lazy" decoding="async">
+            <xsl:when test="$image/@src or $image/@url">
+              <img alt="{normalize-space(caption)}" loading="lazy" decoding="async">
+                <xsl:attribute name="src"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$image"/></xsl:call-template></xsl:attribute>
                 <xsl:if test="floor(number($image/@width)) &gt; 0 and floor(number($image/@height)) &gt; 0">
                   <xsl:attribute name="width"><xsl:value-of select="floor(number($image/@width))"/></xsl:attribute>
                   <xsl:attribute name="height"><xsl:value-of select="floor(number($image/@height))"/></xsl:attribute>

@@ -57,7 +57,9 @@ public struct ArchiveAssembler: Sendable {
                                 Credit(
                                     name: $0.name, url: $0.url, role: $0.role == "publication" ? .publication : .author)
                             },
-                            tile: Self.remote(kept.tile), full: Self.remote(kept.full)),
+                            tile: Self.remote(kept.tile), full: Self.remote(kept.full),
+                            license: kept.license?.license ?? .unknown,
+                            aiGenerated: kept.aiGenerated ?? false),
                         images: images)
                 } else {
                     content = .missing(reason: "No “\(variant.query ?? variant.label)” picture was kept for this item.")

@@ -70,15 +70,19 @@ public struct GalleryAssembler: Sendable {
         switch entry {
         case .missing(let reason):
             return .missing(reason: reason)
-        case .found(let caption, let credit, let tile, let full):
+        case .found(let caption, let credit, let tile, let full, let license, let aiGenerated):
             return .picture(
-                caption: caption, credit: credit, tile: local(tile, images: images), full: local(full, images: images))
+                caption: caption, credit: credit, tile: local(tile, license: license, images: images),
+                full: local(full, license: license, images: images), license: license, aiGenerated: aiGenerated)
         }
     }
 
-    /// The local rendition of `image`: its size as read from the downloaded bytes where possible, else as the API
-    /// said.
-    func local(_ image: RemoteImage, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
+    /// The rendition of `image` as the pages show it: from the API's own URL when its license does not allow
+    /// copies; else the local file, its size as read from the downloaded bytes where possible, else as the API said.
+    func local(_ image: RemoteImage, license: License, images: [String: ImageOutcome]) -> GalleryModel.LocalImage {
+        guard license.allowsCopies else {
+            return GalleryModel.LocalImage(state: .remote(url: image.url), width: image.width, height: image.height)
+        }
         switch images[image.url] {
         case .stored(let record):
             let measured = record.width != nil && record.height != nil

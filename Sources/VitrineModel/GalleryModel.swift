@@ -53,10 +53,14 @@ public struct GalleryModel: Sendable {
         public var title: String
         /// The home page, relative to the output root.
         public var href: String
+        /// The absolute URL the site is published at, ending in "/", when its config names one: link-preview cards
+        /// and rights data need absolute URLs.
+        public var baseURL: String?
 
-        public init(title: String, href: String) {
+        public init(title: String, href: String, baseURL: String? = nil) {
             self.title = title
             self.href = href
+            self.baseURL = baseURL
         }
     }
 
@@ -197,9 +201,11 @@ public struct GalleryModel: Sendable {
         }
     }
 
-    /// What an entry shows.
+    /// What an entry shows: a picture under its license (and whether an AI made it), or why there is none.
     public enum Content: Sendable {
-        case picture(caption: String, credit: Credit?, tile: LocalImage, full: LocalImage)
+        case picture(
+            caption: String, credit: Credit?, tile: LocalImage, full: LocalImage, license: License,
+            aiGenerated: Bool)
         case missing(reason: String)
     }
 
@@ -208,6 +214,8 @@ public struct GalleryModel: Sendable {
         public enum State: Sendable, Hashable {
             /// A file under the output root, by its relative path.
             case available(path: String, mediaType: String)
+            /// Shown from the API's own URL and never copied, as the picture's license asks.
+            case remote(url: String)
             case unavailable(reason: String)
         }
         public var state: State

@@ -72,7 +72,7 @@ struct HierarchyAssembler: Sendable {
             id: id, title: group.title, tileShape: isList ? .natural : .square, pages: pages, collections: nested,
             items: items, kind: isList ? .list : .album, subtitle: group.subtitle,
             sourceID: group.sourceID.isEmpty ? nil : group.sourceID,
-            cover: group.cover.map { flat.local($0, images: images) })
+            cover: group.cover.map { flat.local($0, license: group.coverLicense, images: images) })
     }
 
     /// File-name-safe, unique names per folder.

@@ -73,6 +73,7 @@ package enum ModelXML {
         sink.cleanAttribute("lang", site.language)
         sink.attribute("href", SiteModel.homeHref)
         if let feed = site.feedHref { sink.cleanAttribute("feed", feed) }
+        if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
         sink.textElement("title", site.title)
         for gallery in site.galleries {
             sink.startElement("gallery")
@@ -304,9 +305,14 @@ package enum ModelXML {
         switch entry.content {
         case .missing(let reason):
             sink.textElement("missing", reason)
-        case .picture(let caption, let credit, let tile, let full):
+        case .picture(let caption, let credit, let tile, let full, let license, let aiGenerated):
             sink.textElement("caption", caption)
             if let credit { write(credit, to: &sink) }
+            write(license, to: &sink)
+            if aiGenerated {
+                sink.startElement("ai-generated")
+                sink.endElement()
+            }
             write(tile, role: "tile", to: &sink)
             write(full, role: "full", to: &sink)
         }
@@ -318,7 +324,19 @@ package enum ModelXML {
         sink.startElement("credit")
         sink.cleanAttribute("name", credit.name)
         if let url = credit.url { sink.cleanAttribute("href", url) }
+        if let url = credit.authorURL { sink.cleanAttribute("author-href", url) }
         if credit.role != .author { sink.attribute("role", credit.role.rawValue) }
+        sink.endElement()
+    }
+
+    /// A picture's `license`: its short label, name, link, id and whether it allows copies.
+    private static func write(_ license: License, to sink: inout some ModelXMLSink) {
+        sink.startElement("license")
+        if let id = license.id { sink.cleanAttribute("id", id) }
+        sink.cleanAttribute("label", license.label)
+        sink.cleanAttribute("name", license.name)
+        if let url = license.url { sink.cleanAttribute("href", url) }
+        sink.attribute("copies", license.copies.rawValue)
         sink.endElement()
     }
 
@@ -333,6 +351,12 @@ package enum ModelXML {
                 sink.attribute("height", String(height))
             }
             sink.cleanAttribute("type", mediaType)
+        case .remote(let url):
+            sink.cleanAttribute("url", url)
+            if let width = image.width, let height = image.height {
+                sink.attribute("width", String(width))
+                sink.attribute("height", String(height))
+            }
         case .unavailable(let reason):
             if let width = image.width, let height = image.height {
                 sink.attribute("width", String(width))
@@ -359,6 +383,7 @@ package enum ModelXML {
         sink.startElement("site")
         sink.cleanAttribute("title", site.title)
         sink.cleanAttribute("href", site.href)
+        if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
         sink.endElement()
     }
 }

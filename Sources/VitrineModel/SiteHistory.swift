@@ -1,5 +1,6 @@
 import Foundation
 import VitrineBasics
+import VitrineSources
 
 /// The history of a published site (`history.json` in its output, docs/model.md "History"): a snapshot for every
 /// build whose results differed from the one before, with the items each gallery gained and lost, and for every
@@ -84,15 +85,47 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         public var credit: ArchivedCredit?
         public var tile: ArchivedImage
         public var full: ArchivedImage
+        /// The picture's license as its source declared it; absent in histories from before licenses were kept.
+        public var license: ArchivedLicense?
+        /// Present and true when the source said an AI made the picture.
+        public var aiGenerated: Bool?
 
-        public init(variant: String, caption: String, credit: ArchivedCredit?, tile: ArchivedImage, full: ArchivedImage)
-        {
+        public init(
+            variant: String, caption: String, credit: ArchivedCredit?, tile: ArchivedImage, full: ArchivedImage,
+            license: ArchivedLicense? = nil, aiGenerated: Bool? = nil
+        ) {
             self.variant = variant
             self.caption = caption
             self.credit = credit
             self.tile = tile
             self.full = full
+            self.license = license
+            self.aiGenerated = aiGenerated
         }
+
+        enum CodingKeys: String, CodingKey {
+            case variant, caption, credit, tile, full, license
+            case aiGenerated = "ai-generated"
+        }
+    }
+
+    /// An archived picture's license, as `License` has it.
+    public struct ArchivedLicense: Codable, Sendable, Equatable {
+        public var id: String?
+        public var name: String
+        public var label: String
+        public var url: String?
+        public var copies: License.Copies
+
+        public init(_ license: License) {
+            id = license.id
+            name = license.name
+            label = license.label
+            url = license.url
+            copies = license.copies
+        }
+
+        public var license: License { License(id: id, name: name, label: label, url: url, copies: copies) }
     }
 
     /// Whom an archived picture is credited to, and the link back.
@@ -272,6 +305,15 @@ public struct SiteHistory: Codable, Sendable, Equatable {
                 }
                 guard credit.url.map(isWebURL) ?? true else { return "has a credit link that is not a web link" }
                 guard credit.role == nil || credit.role == "publication" else { return "has a credit of another role" }
+            }
+            if let license = entry.license {
+                guard !license.name.isEmpty, license.name.utf8.count <= 1_000, !license.label.isEmpty,
+                    license.label.utf8.count <= 1_000, (license.id?.utf8.count ?? 0) <= 64
+                else { return "has a license without a name or with one too long" }
+                guard license.url.map(isWebURL) ?? true else { return "has a license link that is not a web link" }
+                guard license.copies == .allowed else {
+                    return "keeps a copy of a picture its license does not let be copied"
+                }
             }
             for image in [entry.tile, entry.full] {
                 guard isWebURL(image.url) else { return "has an image URL that is not a web link" }

@@ -14,6 +14,8 @@ public struct SiteModel: Sendable {
     public var galleries: [Gallery]
     /// The site's Atom feed, relative to the output root, when it has one.
     public var feedHref: String?
+    /// The absolute URL the site is published at, ending in "/", when its config names one.
+    public var baseURL: String?
     /// The site's "What's new" page, when it keeps a history.
     public var changesHref: String?
     /// The snapshots of the site's history, newest first.
@@ -73,7 +75,7 @@ public struct SiteModel: Sendable {
         /// The tile of `item`: its first entry that has a picture.
         package init?(_ item: GalleryModel.Item) {
             for entry in item.entries {
-                if case .picture(let caption, let credit, let tile, _) = entry.content {
+                if case .picture(let caption, let credit, let tile, _, _, _) = entry.content {
                     self.init(href: entry.href, caption: caption, image: tile, credit: credit)
                     return
                 }
@@ -127,10 +129,14 @@ public struct SiteModel: Sendable {
     /// The home page's entry for `gallery`: its first grid page and its first available tile as the cover.
     package static func card(for gallery: GalleryModel, id: String) -> Gallery {
         let collection = gallery.collections.first
-        let cover = gallery.allItems.lazy.flatMap(\.entries).compactMap { entry -> GalleryModel.LocalImage? in
-            guard case .picture(_, _, let tile, _) = entry.content, case .available = tile.state else { return nil }
+        let tiles = gallery.allItems.lazy.flatMap(\.entries).compactMap { entry -> GalleryModel.LocalImage? in
+            guard case .picture(_, _, let tile, _, _, _) = entry.content else { return nil }
             return tile
-        }.first
+        }
+        // A file of the site first; a picture shown from its own URL when the gallery has no file.
+        let cover =
+            tiles.first { if case .available = $0.state { true } else { false } }
+            ?? tiles.first { if case .remote = $0.state { true } else { false } }
         return Gallery(
             id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
             queries: gallery.variants.compactMap(\.query),
@@ -138,13 +144,17 @@ public struct SiteModel: Sendable {
             cover: cover)
     }
 
-    /// The home page's entry for a random page: its page, its current image (a file of the site) as the cover,
+    /// The home page's entry for a random page: its page, its current image (a file of the site, or its URL) as the cover,
     /// and its schedule.
     package static func card(for page: RandomPageModel, id: String) -> Gallery {
-        let cover = page.images.last.flatMap { image -> GalleryModel.LocalImage? in
-            guard case .file(let path, let mediaType) = image.location else { return nil }
-            return GalleryModel.LocalImage(
-                state: .available(path: path, mediaType: mediaType), width: image.width, height: image.height)
+        let cover = page.images.last.map { image -> GalleryModel.LocalImage in
+            switch image.location {
+            case .file(let path, let mediaType):
+                GalleryModel.LocalImage(
+                    state: .available(path: path, mediaType: mediaType), width: image.width, height: image.height)
+            case .remote(let url):
+                GalleryModel.LocalImage(state: .remote(url: url), width: image.width, height: image.height)
+            }
         }
         return Gallery(
             id: id, title: page.title, href: page.pageJobs[0].href, source: page.source, queries: [], itemCount: 1,

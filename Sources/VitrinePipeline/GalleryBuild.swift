@@ -150,7 +150,7 @@ struct GalleryBuild {
             galleries = try await ShardReader(site: site, fingerprint: fingerprint, output: options.output).read(shards)
             return
         }
-        let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref) }
+        let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref, baseURL: $0.baseURL) }
         for part in parts {
             try Task.checkCancellation()
             switch part {
@@ -278,8 +278,10 @@ struct GalleryBuild {
         var records: [String: SiteHistory.ArchivedItem] = [:]
         for item in model.collections.first?.items ?? [] {
             let entries = item.entries.compactMap { entry -> SiteHistory.ArchivedEntry? in
-                guard case .picture(let caption, let credit, let tile, let full) = entry.content,
-                    let tile = archived(tile), let full = archived(full)
+                guard
+                    case .picture(let caption, let credit, let tile, let full, let license, let aiGenerated) = entry
+                        .content,
+                    license.allowsCopies, let tile = archived(tile), let full = archived(full)
                 else { return nil }
                 return SiteHistory.ArchivedEntry(
                     variant: entry.variant, caption: caption,
@@ -287,7 +289,8 @@ struct GalleryBuild {
                         SiteHistory.ArchivedCredit(
                             name: $0.name, url: $0.url.flatMap { SiteHistory.isWebURL($0) ? $0 : nil },
                             role: $0.role == .publication ? "publication" : nil)
-                    }, tile: tile, full: full)
+                    }, tile: tile, full: full, license: SiteHistory.ArchivedLicense(license),
+                    aiGenerated: aiGenerated ? true : nil)
             }
             let record = SiteHistory.ArchivedItem(entries: entries)
             if !entries.isEmpty, SiteHistory.problem(of: record) == nil { records[item.sourceID ?? item.id] = record }
@@ -358,6 +361,7 @@ struct GalleryBuild {
                 title: site.title,
                 galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
                 feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
+            model.baseURL = site.baseURL
             if history != nil {
                 model.changesHref = SiteModel.changesHref
                 model.snapshots = snapshots

@@ -509,7 +509,7 @@ extension GalleryPipeline.Prepared {
                 OutputManifest.Item(
                     id: item.sourceID ?? item.id,
                     credits: item.entries.compactMap { entry in
-                        guard case .picture(_, let credit?, _, _) = entry.content else { return nil }
+                        guard case .picture(_, let credit?, _, _, _, _) = entry.content else { return nil }
                         return OutputManifest.Credit(variant: entry.variant, name: credit.name, url: credit.url)
                     })
             }

@@ -72,12 +72,14 @@ struct ShardRecord: Codable, Equatable {
         var every: Int?
     }
 
-    /// A card's cover: an image file of the site.
+    /// A card's cover: an image file of the site, or (with `url`, and an empty path and type) a picture shown from
+    /// its own URL.
     struct Cover: Codable, Equatable {
         var path: String
         var mediaType: String
         var width: Int?
         var height: Int?
+        var url: String?
     }
 
     /// `SiteFeeds.Entry`, with its date as seconds since 1970.
@@ -100,8 +102,13 @@ extension ShardRecord.Gallery {
     init(_ prepared: GalleryPipeline.Prepared) {
         let card = prepared.card(id: "")
         var cover: ShardRecord.Cover?
-        if let image = card.cover, case .available(let path, let mediaType) = image.state {
-            cover = .init(path: path, mediaType: mediaType, width: image.width, height: image.height)
+        switch card.cover?.state {
+        case .available(let path, let mediaType):
+            cover = .init(path: path, mediaType: mediaType, width: card.cover?.width, height: card.cover?.height)
+        case .remote(let url):
+            cover = .init(path: "", mediaType: "", width: card.cover?.width, height: card.cover?.height, url: url)
+        case .unavailable, nil:
+            break
         }
         let feed = prepared.feedEntry
         self.init(
@@ -124,7 +131,8 @@ extension ShardRecord.Gallery {
             queries: card.queries, itemCount: card.itemCount,
             cover: card.cover.map {
                 GalleryModel.LocalImage(
-                    state: .available(path: $0.path, mediaType: $0.mediaType), width: $0.width, height: $0.height)
+                    state: $0.url.map { .remote(url: $0) } ?? .available(path: $0.path, mediaType: $0.mediaType),
+                    width: $0.width, height: $0.height)
             },
             every: card.every.flatMap(UpdateInterval.init(seconds:)))
     }
@@ -305,7 +313,10 @@ struct ShardReader {
             }
             let card = gallery.card
             guard gallery.files.contains(card.href), card.href.hasSuffix(".html"), gallery.feed.path == card.href,
-                card.cover.map({ images[$0.path] != nil && Self.isMediaType($0.mediaType) }) ?? true
+                card.cover.map({ cover in
+                    cover.url.map { Self.isWebAddress($0) && cover.path.isEmpty }
+                        ?? (images[cover.path] != nil && Self.isMediaType(cover.mediaType))
+                }) ?? true
             else { throw damaged("the card of its gallery \(folder) links outside the gallery's files") }
             let manifest = gallery.manifest
             guard card.title == manifest.title, gallery.feed.title == manifest.title, card.source == manifest.source,

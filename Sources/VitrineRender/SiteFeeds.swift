@@ -111,11 +111,16 @@ package struct SiteFeeds {
                 division, nil, "p", "\(Self.count(change.added, "new picture")), \(change.removed) gone")
             let tiles = xmlNewChild(division, nil, "p", nil)!
             for tile in change.tiles {
-                guard case .available(let path, _) = tile.image.state else { continue }
+                let source: String
+                switch tile.image.state {
+                case .available(let path, _): source = url(of: path)
+                case .remote(let remote): source = remote
+                case .unavailable: continue
+                }
                 let anchor = xmlNewChild(tiles, nil, "a", nil)!
                 xmlSetProp(anchor, "href", url(of: tile.href))
                 let image = xmlNewChild(anchor, nil, "img", nil)!
-                xmlSetProp(image, "src", url(of: path))
+                xmlSetProp(image, "src", source)
                 xmlSetProp(image, "alt", XMLText.clean(tile.caption))
                 if let width = tile.image.width, let height = tile.image.height {
                     xmlSetProp(image, "width", String(width))

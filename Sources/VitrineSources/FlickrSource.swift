@@ -9,19 +9,26 @@ public struct FlickrSource: ImageSource {
     /// Flickr's search returns at most this many results.
     public static let searchCap = 4_000
     static let maximumPerPage = 500
-    static let extras = "owner_name,tags,description,date_upload,url_q,url_n,url_z,url_c,url_l"
+    static let extras = "license,owner_name,tags,description,date_upload,url_q,url_n,url_z,url_c,url_l"
+    /// Flickr's API terms: "You shall not display more than 30 Flickr user photos per page".
+    public static let maximumPhotosPerPage = 30
 
     public var term: String?
     public var itemCount: Int
     /// Nil reads the public feed.
     public var key: String?
     public var endpoint: String
+    /// Which licenses the gallery shows; the search asks Flickr for those alone.
+    public var licenses: LicenseChoice
 
-    public init(term: String?, itemCount: Int, key: String?, endpoint: String = defaultEndpoint) {
+    public init(
+        term: String?, itemCount: Int, key: String?, endpoint: String = defaultEndpoint, licenses: LicenseChoice = .any
+    ) {
         self.term = term?.trimmingCharacters(in: .whitespaces).isEmpty == true ? nil : term
         self.itemCount = itemCount
         self.key = key?.isEmpty == true ? nil : key
         self.endpoint = endpoint.hasSuffix("/") ? endpoint : endpoint + "/"
+        self.licenses = licenses
     }
 
     public var configuration: String {
@@ -29,7 +36,7 @@ public struct FlickrSource: ImageSource {
             "flickr",
             [
                 "endpoint": endpoint, "mode": key == nil ? "feed" : "rest", "term": term, "items": String(itemCount),
-                "key": key.map(Self.keyDigest),
+                "key": key.map(Self.keyDigest), "licenses": licenses.configuration,
             ])
     }
 
@@ -49,7 +56,8 @@ public struct FlickrSource: ImageSource {
 
     // MARK: - REST API
 
-    func request(page: Int, perPage: Int) -> FetchRequest {
+    /// The request for page `page`, asking a search for the licenses of `licenseIDs` alone when there are any.
+    func request(page: Int, perPage: Int, licenseIDs: [String] = []) -> FetchRequest {
         var components = URLComponents(string: endpoint + "rest/") ?? URLComponents()
         var items = [
             URLQueryItem(name: "method", value: term == nil ? "flickr.photos.getRecent" : "flickr.photos.search"),
@@ -57,6 +65,9 @@ public struct FlickrSource: ImageSource {
         ]
         if let term {
             items += [URLQueryItem(name: "text", value: term), URLQueryItem(name: "sort", value: "relevance")]
+            if !licenseIDs.isEmpty {
+                items.append(URLQueryItem(name: "license", value: licenseIDs.joined(separator: ",")))
+            }
         }
         items += [
             URLQueryItem(name: "extras", value: Self.extras), URLQueryItem(name: "safe_search", value: "1"),
@@ -73,24 +84,42 @@ public struct FlickrSource: ImageSource {
     public static let quota = RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600))
 
     private func collectREST(using api: any APIResponseLoading) async throws -> SourceResult {
+        let (table, tableFetchedAt) = try await api.load(licensesRequest()) { response in
+            (try Self.decodeLicenses(response), response.fetchedAt)
+        }
+        let licenseIDs = try Self.licenseIDs(for: licenses, in: table)
         let wanted = min(max(itemCount, 0), term == nil ? Int.max : Self.searchCap)
         let pages = max(1, (wanted + Self.maximumPerPage - 1) / Self.maximumPerPage)
         let perPage = max(1, min(Self.maximumPerPage, (wanted + pages - 1) / pages))
         var photos: [SourceItem] = []
         var warnings: [String] = []
         var skipped = 0
-        var fetchedAt: Date?
+        var leftOut = 0
+        var fetchedAt: Date? = tableFetchedAt
         var page = 1
         while photos.count < wanted && page <= pages {
-            let (decoded, date) = try await api.load(request(page: page, perPage: perPage)) { response in
-                (try Self.decodeREST(response, page: page), response.fetchedAt)
+            let pageRequest = request(page: page, perPage: perPage, licenseIDs: licenseIDs)
+            let (decoded, date) = try await api.load(pageRequest) { response in
+                (try Self.decodeREST(response, page: page, licenses: table), response.fetchedAt)
             }
-            photos += decoded.items
+            let kept = decoded.items.filter { item in
+                item.entries.allSatisfy { entry in
+                    guard case .found(_, _, _, _, let license, _) = entry else { return true }
+                    return licenses.keeps(license)
+                }
+            }
+            leftOut += decoded.items.count - kept.count
+            photos += kept
             warnings += decoded.warnings
             skipped += decoded.warnings.count
             fetchedAt = min(fetchedAt ?? date, date)
             if decoded.items.count + decoded.warnings.count < perPage || page >= decoded.pages { break }
             page += 1
+        }
+        if leftOut > 0 {
+            warnings.append(
+                "Left out \(leftOut) Flickr photo\(leftOut == 1 ? "" : "s") under other licenses than "
+                    + "“\(licenses.description)”.")
         }
         if term != nil && itemCount > Self.searchCap {
             warnings.append("Flickr's search returns at most \(Self.searchCap) photos; the gallery stops there.")
@@ -106,7 +135,106 @@ public struct FlickrSource: ImageSource {
         var pages: Int
     }
 
-    static func decodeREST(_ response: APIResponse, page: Int) throws -> DecodedPage {
+    // MARK: - Licenses
+
+    /// `flickr.photos.licenses.getInfo`: Flickr's table of licenses, asked once and cached like any answer.
+    func licensesRequest() -> FetchRequest {
+        var components = URLComponents(string: endpoint + "rest/") ?? URLComponents()
+        components.setStrictQuery([
+            URLQueryItem(name: "method", value: "flickr.photos.licenses.getInfo"),
+            URLQueryItem(name: "api_key", value: key), URLQueryItem(name: "format", value: "json"),
+            URLQueryItem(name: "nojsoncallback", value: "1"),
+        ])
+        return FetchRequest(
+            url: components.string ?? endpoint, secretQueryNames: ["api_key"], maximumBodyBytes: 1 << 20,
+            quota: Self.quota)
+    }
+
+    /// The answer of `flickr.photos.licenses.getInfo`.
+    struct LicensesAnswer: Decodable {
+        var stat, message: LooseString?
+        var code: LooseInt?
+        var licenses: Tolerant<LicenseList>?
+
+        struct LicenseList: Decodable {
+            var license: [Tolerant<LicenseFields>]
+        }
+
+        struct LicenseFields: Decodable {
+            var id, name, url: LooseString?
+        }
+    }
+
+    /// Flickr's licenses by id, as getInfo names them (`License.flickr`); an entry without an id is passed over.
+    static func decodeLicenses(_ response: APIResponse) throws -> [String: License] {
+        let answer = try decodeAnswer(LicensesAnswer.self, from: response, document: "the table of licenses") {
+            ($0.stat, $0.code, $0.message)
+        }
+        guard let list = answer.licenses?.value?.license else {
+            throw SourceError.badData(source: "Flickr", detail: "the table of licenses has no “licenses.license” list")
+        }
+        var table: [String: License] = [:]
+        for entry in list.prefix(1_000) {
+            guard let fields = entry.value, let id = fields.id?.value?.trimmingCharacters(in: .whitespaces),
+                !id.isEmpty, id.count <= 16, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            else { continue }
+            table[id] = .flickr(id: id, name: fields.name?.value ?? "", url: fields.url?.value ?? "")
+        }
+        return table
+    }
+
+    /// The license ids a search asks for: none for every license, else those the choice keeps, in Flickr's order.
+    static func licenseIDs(for choice: LicenseChoice, in table: [String: License]) throws(LicenseChoiceError)
+        -> [String]
+    {
+        let ordered = table.values.sorted {
+            (Int($0.id ?? "") ?? .max, $0.id ?? "") < (Int($1.id ?? "") ?? .max, $1.id ?? "")
+        }
+        switch choice {
+        case .any:
+            return []
+        case .reusable:
+            let ids = ordered.filter(\.allowsCopies).compactMap(\.id)
+            if ids.isEmpty { throw .unknownNames([choice.description], source: "Flickr", known: ordered) }
+            return ids
+        case .named(let names):
+            let unknown = names.filter { name in !ordered.contains { LicenseChoice.names($0, name) } }
+            if !unknown.isEmpty { throw .unknownNames(unknown, source: "Flickr", known: ordered) }
+            return ordered.filter(choice.keeps).compactMap(\.id)
+        }
+    }
+
+    /// The license of a photo's `license` extra: the table's, or unknown (keeping the id) when the table lacks it.
+    static func license(_ id: String?, in table: [String: License]) -> License {
+        guard let id = id?.trimmingCharacters(in: .whitespaces), !id.isEmpty else { return .unknown }
+        if let known = table[id] { return known }
+        var unknown = License.unknown
+        unknown.id = String(id.prefix(16))
+        return unknown
+    }
+
+    // MARK: - Answers
+
+    /// A REST answer of `type`, once the HTTP status and the answer's `stat` (read by `status`) say it is no
+    /// failure; `document` names it in the error of an answer that cannot be read.
+    static func decodeAnswer<Answer: Decodable>(
+        _ type: Answer.Type, from response: APIResponse, document: String,
+        status: (Answer) -> (stat: LooseString?, code: LooseInt?, message: LooseString?)
+    ) throws -> Answer {
+        try requireSuccess(response)
+        let answer: Answer
+        do {
+            answer = try APIAnswer.decode(type, from: response.body)
+        } catch {
+            throw SourceError.unreadable(error, source: "Flickr", document: document)
+        }
+        let (stat, code, message) = status(answer)
+        try requireOK(stat: stat, code: code, message: message)
+        return answer
+    }
+
+    /// Throws the error of an HTTP failure.
+    static func requireSuccess(_ response: APIResponse) throws {
         guard (200..<300).contains(response.status) else {
             throw response.status == 429
                 ? SourceError.rateLimited(source: "Flickr", message: response.bodyText)
@@ -115,22 +243,26 @@ public struct FlickrSource: ImageSource {
                     : SourceError.rejected(
                         source: "Flickr", status: response.status, message: response.bodyText, hint: nil)
         }
-        let answer: RESTAnswer
-        do {
-            answer = try APIAnswer.decode(RESTAnswer.self, from: response.body)
-        } catch {
-            throw SourceError.unreadable(error, source: "Flickr", document: "the answer for page \(page)")
+    }
+
+    /// Throws the error of a REST answer with `stat` "fail".
+    static func requireOK(stat: LooseString?, code: LooseInt?, message: LooseString?) throws {
+        guard stat?.value == "fail" else { return }
+        let code = code?.value ?? 0
+        let message = message?.value.map { String($0.prefix(300)) } ?? "no message"
+        switch code {
+        case 100: throw SourceError.keyRejected(source: "Flickr", message: message)
+        case 105: throw SourceError.unavailable(source: "Flickr", status: 200, message: message)
+        default:
+            throw SourceError.rejected(source: "Flickr", status: 200, message: "error \(code): \(message)", hint: nil)
         }
-        if answer.stat?.value == "fail" {
-            let code = answer.code?.value ?? 0
-            let message = answer.message?.value.map { String($0.prefix(300)) } ?? "no message"
-            switch code {
-            case 100: throw SourceError.keyRejected(source: "Flickr", message: message)
-            case 105: throw SourceError.unavailable(source: "Flickr", status: 200, message: message)
-            default:
-                throw SourceError.rejected(
-                    source: "Flickr", status: 200, message: "error \(code): \(message)", hint: nil)
-            }
+    }
+
+    static func decodeREST(_ response: APIResponse, page: Int, licenses: [String: License] = [:]) throws
+        -> DecodedPage
+    {
+        let answer = try decodeAnswer(RESTAnswer.self, from: response, document: "the answer for page \(page)") {
+            ($0.stat, $0.code, $0.message)
         }
         guard answer.stat?.value == "ok", let photos = answer.photos?.value else {
             throw SourceError.badData(
@@ -139,7 +271,7 @@ public struct FlickrSource: ImageSource {
         var items: [SourceItem] = []
         var warnings: [String] = []
         for (index, photo) in photos.photo.enumerated() {
-            switch decodePhoto(photo.value) {
+            switch decodePhoto(photo.value, licenses: licenses) {
             case .success(let item): items.append(item)
             case .failure(let reason):
                 warnings.append("Skipped Flickr photo \(index + 1) of page \(page): \(reason).")
@@ -164,12 +296,12 @@ public struct FlickrSource: ImageSource {
 
     /// One photo with the extras Vitrine asks for, every field read loosely.
     struct PhotoFields: Decodable {
-        var id, owner, ownername, title, server, secret: LooseString?
+        var id, owner, ownername, title, server, secret, license: LooseString?
         var urlZ, urlN, urlC, urlL: LooseString?
         var widthZ, widthN, widthC, widthL, heightZ, heightN, heightC, heightL: LooseInt?
 
         enum CodingKeys: String, CodingKey {
-            case id, owner, ownername, title, server, secret
+            case id, owner, ownername, title, server, secret, license
             case urlZ = "url_z", urlN = "url_n", urlC = "url_c", urlL = "url_l"
             case widthZ = "width_z", widthN = "width_n", widthC = "width_c", widthL = "width_l"
             case heightZ = "height_z", heightN = "height_n", heightC = "height_c", heightL = "height_l"
@@ -190,7 +322,9 @@ public struct FlickrSource: ImageSource {
     }
 
     /// A photo Vitrine can show, from its fields (nil: the photo is not a JSON object).
-    static func decodePhoto(_ photo: PhotoFields?) -> Result<SourceItem, PixabaySource.SkipReason> {
+    static func decodePhoto(_ photo: PhotoFields?, licenses: [String: License] = [:]) -> Result<
+        SourceItem, PixabaySource.SkipReason
+    > {
         guard let photo, let id = photo.id?.value, id.allSatisfy(\.isNumber), !id.isEmpty, id.count <= 32 else {
             return .failure(.init(description: "field “id” is missing or not a number"))
         }
@@ -209,10 +343,15 @@ public struct FlickrSource: ImageSource {
         let page = owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }
         let name = photo.ownername?.value ?? owner ?? "a Flickr member"
         let caption = photo.title?.value ?? ""
+        let credit = Credit(name: name, url: page, authorURL: owner.map { "https://www.flickr.com/photos/\($0)/" })
         return .success(
             SourceItem(
                 sourceID: id,
-                entries: [.found(caption: caption, credit: Credit(name: name, url: page), tile: tile, full: full)]))
+                entries: [
+                    .found(
+                        caption: caption, credit: credit, tile: tile, full: full,
+                        license: license(photo.license?.value, in: licenses))
+                ]))
     }
 
     // MARK: - Public feed
@@ -229,6 +368,7 @@ public struct FlickrSource: ImageSource {
     }
 
     private func collectFeed(using api: any APIResponseLoading) async throws -> SourceResult {
+        try licenses.check(fixed: .unknown, source: "Flickr's public feed")
         let (decoded, fetchedAt) = try await api.load(feedRequest()) { response in
             guard (200..<300).contains(response.status) else {
                 throw SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
@@ -294,7 +434,11 @@ public struct FlickrSource: ImageSource {
             items.append(
                 SourceItem(
                     sourceID: id,
-                    entries: [.found(caption: entry.title?.value ?? "", credit: credit, tile: tile, full: full)]))
+                    entries: [
+                        .found(
+                            caption: entry.title?.value ?? "", credit: credit, tile: tile, full: full,
+                            license: .unknown)
+                    ]))
         }
         return (items, warnings)
     }

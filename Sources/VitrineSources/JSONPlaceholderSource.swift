@@ -6,6 +6,8 @@ import VitrineStore
 /// URLs point to via.placeholder.com, which no longer exists; they are rewritten to the agreed replacement on
 /// Lorem Picsum (`https://picsum.photos/seed/{hex}/{size}`, see ``PlaceholderURLRewrite``).
 public struct JSONPlaceholderSource: ImageSource {
+    /// The license of every picture of the source. JSONPlaceholder says nothing of its photos' licenses.
+    public static let license = License.unknown
     public static let defaultEndpoint = "https://jsonplaceholder.typicode.com"
     static let name = "JSONPlaceholder"
     /// How many album or photo lists are requested at the same time.
@@ -119,7 +121,7 @@ public struct JSONPlaceholderSource: ImageSource {
     /// random but is the same on every run (Swift's `Hasher` is seeded per process, so it is not used).
     static func cover(of photos: [SourceItem], albumID: Int) -> RemoteImage? {
         let pictures = photos.compactMap { item -> RemoteImage? in
-            guard case .found(_, _, let tile, _)? = item.entries.first else { return nil }
+            guard case .found(_, _, let tile, _, _, _)? = item.entries.first else { return nil }
             return tile
         }
         guard !pictures.isEmpty else { return nil }
@@ -266,7 +268,9 @@ public struct JSONPlaceholderSource: ImageSource {
             return SourceItem(
                 sourceID: String(id),
                 entries: [
-                    .found(caption: text(record.title) ?? "", credit: nil, tile: tileImage, full: fullImage)
+                    .found(
+                        caption: text(record.title) ?? "", credit: nil, tile: tileImage, full: fullImage,
+                        license: .unknown)
                 ])
         }
     }

@@ -86,6 +86,29 @@ struct LooseInt: Decodable, Sendable {
     }
 }
 
+/// A yes-or-no field as real APIs send it: a boolean, the numbers 1 and 0, or those words and digits as text
+/// (Pixabay has sent `isLowQuality` as both 0 and false); nil for anything else.
+struct LooseBool: Decodable, Sendable {
+    let value: Bool?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let flag = try? container.decode(Bool.self) {
+            value = flag
+        } else if let number = try? container.decode(Int.self) {
+            value = number == 1 ? true : number == 0 ? false : nil
+        } else if let text = try? container.decode(String.self) {
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1": value = true
+            case "false", "0": value = false
+            default: value = nil
+            }
+        } else {
+            value = nil
+        }
+    }
+}
+
 /// A fractional-number field: a finite number; strings and booleans are not read as numbers, and a number beyond
 /// `Double`'s range reads as nil.
 struct LooseDouble: Decodable, Sendable {

@@ -5,6 +5,8 @@ import VitrineStore
 /// Pixabay's image search, pairing every hit for a term with the same-numbered hit for the term plus a variant
 /// word ("Hamburg" and "Hamburg graffiti").
 public struct PixabaySource: ImageSource {
+    /// The license of every picture of the source. Every Pixabay image is under the Pixabay Content License.
+    public static let license = License.pixabay
     public static let defaultEndpoint = "https://pixabay.com/api/"
     public static let keySignup =
         "a free key comes with a Pixabay account: https://pixabay.com/api/docs/"
@@ -227,8 +229,16 @@ public struct PixabaySource: ImageSource {
     /// One hit as Pixabay sends it, every field read loosely (see ``decodeHit(_:)`` for what makes it usable).
     struct HitFields: Decodable {
         var id: LooseNumericString?
-        var tags, user, pageURL, previewURL, webformatURL, largeImageURL: LooseString?
+        var tags, user, pageURL, previewURL, webformatURL, largeImageURL, userURL: LooseString?
         var previewWidth, previewHeight, webformatWidth, webformatHeight, imageWidth, imageHeight: LooseInt?
+        var userID: LooseNumericString?
+        var isAiGenerated: LooseBool?
+
+        enum CodingKeys: String, CodingKey {
+            case id, tags, user, pageURL, previewURL, webformatURL, largeImageURL, userURL
+            case previewWidth, previewHeight, webformatWidth, webformatHeight, imageWidth, imageHeight
+            case userID = "user_id", isAiGenerated
+        }
     }
 
     /// Decodes one page of results; a hit without a usable picture is skipped with a warning.
@@ -285,9 +295,25 @@ public struct PixabaySource: ImageSource {
         let caption = hit.tags?.value ?? ""
         let pageURL = hit.pageURL?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
         let credit = hit.user?.value.flatMap { name in
-            name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : Credit(name: name, url: pageURL)
+            name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                ? nil : Credit(name: name, url: pageURL, authorURL: profile(of: hit, name: name))
         }
-        return .success(Hit(id: id, entry: .found(caption: caption, credit: credit, tile: tile, full: full)))
+        return .success(
+            Hit(
+                id: id,
+                entry: .found(
+                    caption: caption, credit: credit, tile: tile, full: full, license: Self.license,
+                    aiGenerated: hit.isAiGenerated?.value ?? false)))
+    }
+
+    /// The author's profile: the hit's `userURL`, else `https://pixabay.com/users/{user}-{user_id}/` when both are
+    /// plain (letters, digits, `_`, `-`; a numeric id).
+    static func profile(of hit: HitFields, name: String) -> String? {
+        if let url = hit.userURL?.value, RemoteURLPolicy.accepts(url) { return url }
+        guard let userID = hit.userID?.value, !userID.isEmpty, userID.count <= 20, userID.allSatisfy(\.isNumber),
+            name.count <= 100, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+        else { return nil }
+        return "https://pixabay.com/users/\(name)-\(userID)/"
     }
 
     private static func image(_ url: LooseString?, width: LooseInt?, height: LooseInt?) -> RemoteImage? {

@@ -15,7 +15,7 @@ public struct RemoteImage: Sendable, Hashable {
     }
 }
 
-/// Who made a picture, and where the source's page for it is.
+/// Who made a picture, and where the source's page for it (and the author's own page) is.
 public struct Credit: Sendable, Hashable {
     /// Whom a credit names.
     public enum Role: String, Sendable, Hashable {
@@ -26,19 +26,26 @@ public struct Credit: Sendable, Hashable {
     }
 
     public var name: String
+    /// The picture's page on its source, which every credit links back to.
     public var url: String?
     public var role: Role
+    /// The author's own page on the source (a profile or photostream).
+    public var authorURL: String?
 
-    public init(name: String, url: String?, role: Role = .author) {
+    public init(name: String, url: String?, role: Role = .author, authorURL: String? = nil) {
         self.name = name
         self.url = url
         self.role = role
+        self.authorURL = authorURL
     }
 }
 
-/// One variant of one item as the source found it: a picture in two renditions, or a plain reason why not.
+/// One variant of one item as the source found it: a picture in two renditions under its license (and whether
+/// the API says an AI made it), or a plain reason why not.
 public enum SourceEntry: Sendable, Hashable {
-    case found(caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage)
+    case found(
+        caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage, license: License,
+        aiGenerated: Bool = false)
     case missing(reason: String)
 }
 
@@ -119,6 +126,8 @@ public struct SourceGroup: Sendable, Hashable {
     public var subtitle: String?
     /// A picture standing for the group in the list of its parent, such as one photo of an album.
     public var cover: RemoteImage?
+    /// The license of the cover's picture.
+    public var coverLicense: License = .unknown
     /// The folder of the output its pages go in (`users`, `albums`): `FOLDER/ID/index.html`.
     public var folder: String
     /// The folder the pages of its items go in (`photos`): `FOLDER/ID.html`.
@@ -143,24 +152,29 @@ public struct SourceGroup: Sendable, Hashable {
     /// Every item of the group and of the groups below it, depth first.
     public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
 
-    /// Every cover of the group and of the groups below it, depth first.
-    public var allCovers: [RemoteImage] { [cover].compactMap { $0 } + groups.flatMap(\.allCovers) }
+    /// Every cover of the group and of the groups below it, depth first, with its license.
+    public var allCovers: [(image: RemoteImage, license: License)] {
+        [cover.map { ($0, coverLicense) }].compactMap { $0 } + groups.flatMap(\.allCovers)
+    }
 }
 
 extension SourceResult {
     /// Every item, of the flat list and of the groups.
     public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
 
-    /// Every remote picture the gallery needs, in a stable order: item renditions, then group covers.
+    /// Every remote picture the gallery downloads, in a stable order: item renditions, then group covers. A
+    /// picture whose license does not allow copies is shown from its own URL and never downloaded.
     public var remoteImageURLs: [String] {
         var seen = Set<String>()
         var urls: [String] = []
         for item in allItems {
-            for case .found(_, _, let tile, let full) in item.entries {
+            for case .found(_, _, let tile, let full, let license, _) in item.entries where license.allowsCopies {
                 for url in [tile.url, full.url] where seen.insert(url).inserted { urls.append(url) }
             }
         }
-        for cover in groups.flatMap(\.allCovers) where seen.insert(cover.url).inserted { urls.append(cover.url) }
+        for cover in groups.flatMap(\.allCovers) where cover.license.allowsCopies {
+            if seen.insert(cover.image.url).inserted { urls.append(cover.image.url) }
+        }
         return urls
     }
 }

@@ -5,6 +5,8 @@ import VitrineStore
 /// A list API whose elements carry `thumbnail {domain, basePath, key, qualities, aspectRatio}` (the media-coverage
 /// API): one square-tiled grid of every element, with preview pages.
 public struct ThumbnailSource: ImageSource {
+    /// The license of every picture of the source. The media-coverage list says nothing of its thumbnails' licenses.
+    public static let license = License.unknown
     public static let defaultEndpoint = "https://acharyaprashant.org/api/v2/content/misc/media-coverages"
     /// The nominal width given to tiles, whose true size only the aspect ratio tells.
     static let nominalWidth = 640
@@ -107,7 +109,9 @@ public struct ThumbnailSource: ImageSource {
             SourceItem(
                 sourceID: id,
                 entries: [
-                    .found(caption: element.title?.value ?? "", credit: credit, tile: tile, full: fullImage)
+                    .found(
+                        caption: element.title?.value ?? "", credit: credit, tile: tile, full: fullImage,
+                        license: .unknown)
                 ]))
     }
 }

@@ -8,6 +8,7 @@ struct AlbumsGallery: GalleryOptions {
     static let keyVariable: String? = nil
     static let configKeys: [String: ConfigKeyKind] = [
         "endpoint": .option, "image-endpoint": .option, "users": .option, "albums": .option, "per-page": .option,
+        "license": .option,
     ]
 
     @Option(
@@ -29,7 +30,11 @@ struct AlbumsGallery: GalleryOptions {
     @Option(name: .long, help: ArgumentHelp("Photos per album grid page.", valueName: "n"))
     var perPage = 25
 
+    @Option(name: .long, help: LicenseOption.help)
+    var license = LicenseChoice.any
+
     func validate() throws {
+        try LicenseOption.validate(license, fixed: JSONPlaceholderSource.license, source: "JSONPlaceholder")
         if let users, users < 1 { throw ValidationError("--users must be at least 1.") }
         if let albums, albums < 1 { throw ValidationError("--albums must be at least 1.") }
         guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500.") }

@@ -57,6 +57,8 @@ enum FailureReport {
             "The manifest of \(error.folder) (\(OutputManifest.fileName)) is damaged: \(error.reason); Vitrine "
                 + "cannot tell which files there are its own, so rebuild with --force (files it did not write are "
                 + "left alone)."
+        case let error as LicenseChoiceError:
+            LicenseOption.sentence(for: error)
         case let error as OutputOwnershipError:
             "Refusing to write into \(error.folder): it holds files Vitrine did not write (\(shown(error.foreignFiles, more: "…"))); "
                 + "pass --force to write there anyway, or choose another --out."

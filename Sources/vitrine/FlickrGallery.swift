@@ -7,13 +7,17 @@ struct FlickrGallery: GalleryOptions {
     static let sourceName = "flickr"
     static let keyVariable: String? = "FLICKR_API_KEY"
     static let configKeys: [String: ConfigKeyKind] = [
-        "term": .argument, "per-page": .option, "pages": .option, "endpoint": .option,
+        "term": .argument, "per-page": .option, "pages": .option, "endpoint": .option, "license": .option,
     ]
 
     @Argument(help: "The search term (optional with a key: without it, the most recent photos).")
     var term: String?
 
-    @Option(name: .long, help: ArgumentHelp("Items per grid page.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Items per grid page, at most 30 (Flickr's API terms: no more than 30 member photos on a page).",
+            valueName: "n"))
     var perPage = 25
 
     @Option(name: .long, help: ArgumentHelp("Number of grid pages (with a key).", valueName: "n"))
@@ -30,8 +34,16 @@ struct FlickrGallery: GalleryOptions {
         help: ArgumentHelp("The base URL of Flickr's services (rest/ and feeds/ below it).", valueName: "url"))
     var endpoint = FlickrSource.defaultEndpoint
 
+    @Option(name: .long, help: LicenseOption.help)
+    var license = LicenseChoice.any
+
     func validate() throws {
-        guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500.") }
+        let most = FlickrSource.maximumPhotosPerPage
+        guard (1...most).contains(perPage) else {
+            throw ValidationError(
+                "--per-page must be between 1 and \(most): Flickr's API terms allow no more than \(most) of its "
+                    + "members' photos on one page.")
+        }
         guard (1...500).contains(pages) else { throw ValidationError("--pages must be between 1 and 500.") }
     }
 
@@ -41,7 +53,8 @@ struct FlickrGallery: GalleryOptions {
         let key = key ?? environment["FLICKR_API_KEY"]
         let feed = key?.isEmpty != false
         let source = FlickrSource(
-            term: term, itemCount: feed ? min(20, perPage * pages) : perPage * pages, key: key, endpoint: endpoint)
+            term: term, itemCount: feed ? min(20, perPage * pages) : perPage * pages, key: key, endpoint: endpoint,
+            licenses: license)
         let label = term.map { "Flickr for “\($0)”" } ?? (feed ? "Flickr's public feed" : "Flickr's recent photos")
         return GallerySetup(
             plan: .gallery(GalleryPlan(folder: folder, source: source, label: label, itemsPerPage: perPage)),

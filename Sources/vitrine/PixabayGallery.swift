@@ -9,7 +9,7 @@ struct PixabayGallery: GalleryOptions {
     static let keyVariable: String? = "PIXABAY_API_KEY"
     static let configKeys: [String: ConfigKeyKind] = [
         "term": .argument, "variant": .option, "no-variant": .flag, "per-page": .option, "pages": .option,
-        "endpoint": .option, "hit-cap": .option,
+        "endpoint": .option, "hit-cap": .option, "license": .option,
     ]
 
     @Argument(help: "The search term.")
@@ -44,7 +44,11 @@ struct PixabayGallery: GalleryOptions {
             valueName: "n"))
     var hitCap = PixabaySource.hitCap
 
+    @Option(name: .long, help: LicenseOption.help)
+    var license = LicenseChoice.any
+
     func validate() throws {
+        try LicenseOption.validate(license, fixed: PixabaySource.license, source: "Pixabay")
         guard !term.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("TERM must not be empty.")
         }

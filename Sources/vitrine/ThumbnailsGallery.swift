@@ -6,7 +6,9 @@ import VitrineSources
 struct ThumbnailsGallery: GalleryOptions {
     static let sourceName = "thumbnails"
     static let keyVariable: String? = nil
-    static let configKeys: [String: ConfigKeyKind] = ["endpoint": .option, "limit": .option, "per-page": .option]
+    static let configKeys: [String: ConfigKeyKind] = [
+        "endpoint": .option, "limit": .option, "per-page": .option, "license": .option,
+    ]
 
     @Option(name: .long, help: ArgumentHelp("The list API's URL.", valueName: "url"))
     var endpoint = ThumbnailSource.defaultEndpoint
@@ -17,7 +19,11 @@ struct ThumbnailsGallery: GalleryOptions {
     @Option(name: .long, help: ArgumentHelp("Tiles per grid page (default: all on one page).", valueName: "n"))
     var perPage: Int?
 
+    @Option(name: .long, help: LicenseOption.help)
+    var license = LicenseChoice.any
+
     func validate() throws {
+        try LicenseOption.validate(license, fixed: ThumbnailSource.license, source: "The thumbnail list")
         guard (1...1_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
         if let perPage, perPage < 1 { throw ValidationError("--per-page must be positive.") }
     }

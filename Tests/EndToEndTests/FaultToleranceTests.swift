@@ -2,6 +2,7 @@ import Foundation
 import SampleAPI
 import Testing
 import VitrineTemplates
+import VitrineTestSupport
 
 @testable import VitrineBasics
 @testable import VitrinePublish
@@ -308,7 +309,9 @@ import VitrineTemplates
                         !$0.lowercased().hasPrefix("javascript:") && !$0.hasPrefix("file:") && !$0.hasPrefix("data:")
                             && !$0.hasPrefix("ftp:")
                     }, "\(page)")
-                #expect(html.strings("//script[not(@src)]").isEmpty)
+                let scripts = html.strings("//script[not(@src)]")
+                #expect(
+                    JSONLD.onlyDataBlocks(types: html.strings("//script[not(@src)]/@type"), texts: scripts), "\(page)")
                 let text = try String(contentsOf: scenario.site.root.appendingPathComponent(page), encoding: .utf8)
                 #expect(!text.contains("<script>alert"))
                 #expect(

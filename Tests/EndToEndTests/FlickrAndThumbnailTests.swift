@@ -32,11 +32,7 @@ import VitrineTemplates
     func flickr(_ server: SampleAPIServer, _ workspace: Workspace, _ extra: [String]) async throws
         -> VitrineProcess.Outcome
     {
-        try await VitrineProcess.run(
-            ["flickr"] + extra + [
-                "--endpoint", await server.flickrEndpoint, "--cache", workspace.path("cache"), "--out",
-                workspace.path("out"),
-            ])
+        try await runFlickr(server, workspace, extra)
     }
 
     /// Finding 3 of the hostile pass: a rejection sent with HTTP 200 was cached as an answer for 24 hours.
@@ -51,12 +47,13 @@ import VitrineTemplates
             #expect(wrongKey.status == 77, "\(wrongKey.stderr)")
             let fixed = try await flickr(server, workspace, ["Hamburg", "--key", Self.key])
             #expect(fixed.status == 0, "the right key and a working API give a gallery: \(fixed.stderr)")
-            #expect(requests() == 3, "neither the maintenance page nor the rejection was cached")
+            // The table of licenses, then the search: neither the maintenance page nor the rejection was cached.
+            #expect(requests() == 4, "neither the maintenance page nor the rejection was cached")
             // The answer to the right key is cached, and never served to another key.
             #expect(try await flickr(server, workspace, ["Hamburg", "--key", Self.key]).status == 0)
-            #expect(requests() == 3)
-            #expect(try await flickr(server, workspace, ["Hamburg", "--key", "not-the-key"]).status == 77)
             #expect(requests() == 4)
+            #expect(try await flickr(server, workspace, ["Hamburg", "--key", "not-the-key"]).status == 77)
+            #expect(requests() == 5)
             for (path, bytes) in try workspace.tree("cache") {
                 #expect(!path.contains(Self.key) && !String(decoding: bytes, as: UTF8.self).contains(Self.key))
             }
@@ -80,7 +77,10 @@ import VitrineTemplates
             #expect(try site.nextChain(from: first).chain.count == 50)
             #expect(!outcome.stderr.contains(Self.key))
             let requests = server.requests().filter { $0.path.hasPrefix("/services/rest") }
-            #expect(requests.count == 1 && requests.allSatisfy { $0.query["method"] == "flickr.photos.search" })
+            #expect(
+                requests.compactMap { $0.query["method"] } == [
+                    "flickr.photos.licenses.getInfo", "flickr.photos.search",
+                ])
         }
     }
 
@@ -187,17 +187,50 @@ import VitrineTemplates
         }
     }
 
-    @Test func thumbnailsThatFailBecomePlaceholdersAndTheRunFinishes() async throws {
+    /// The thumbnail list says nothing of its pictures' licenses: they are shown from their own URLs, never
+    /// downloaded, whatever the image host does, and the pages say so.
+    @Test func thumbnailsOfUnknownLicenseAreShownFromTheirOwnURLsAndNeverDownloaded() async throws {
         try await withServer(faults: [SampleAPIFault(.status(404, body: "Not Found"), on: .images, times: 3)]) {
             server, workspace in
             let outcome = try await VitrineProcess.run([
                 "thumbnails", "--endpoint", await server.thumbnailsEndpoint, "--limit", "30", "--retries", "0",
-                "--cache", workspace.path("cache"), "--out", workspace.path("out"),
+                "--cache", workspace.path("cache"), "--out", workspace.path("out"), "--strict",
             ])
             #expect(outcome.status == 0, "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("3 failed"))
+            #expect(outcome.stderr.contains("0 images downloaded"), "\(outcome.stderr)")
             let site = try checkSite(workspace, items: 30)
-            #expect(try site.page("index.html").strings("//main").joined().contains("HTTP 404"))
+            #expect(server.requests().filter { $0.path.hasPrefix("/images/") }.isEmpty)
+            #expect(try workspace.tree("out").keys.filter { $0.hasPrefix("images/") }.isEmpty)
+            #expect(try workspace.tree("cache").keys.filter { $0.hasPrefix("images/") }.isEmpty)
+            let index = try site.page("index.html")
+            let base = await server.baseURL
+            #expect(index.strings("//main//img/@src").count == 30)
+            #expect(index.strings("//main//img/@src").allSatisfy { $0.hasPrefix(base + "/") })
+            #expect(index.strings("//main//span[@class='license']").allSatisfy { $0 == "License unknown" })
+            #expect(index.strings("//main//span[@class='license']").count == 30)
+        }
+    }
+
+    @Test func aLicenseChoiceThatCanNeverMatchIsRefusedBeforeAnythingIsAsked() async throws {
+        try await withServer { server, workspace in
+            let thumbnails = try await VitrineProcess.run([
+                "thumbnails", "--endpoint", await server.thumbnailsEndpoint, "--license", "reusable", "--cache",
+                workspace.path("cache"), "--out", workspace.path("out"),
+            ])
+            #expect(thumbnails.status == 64, "\(thumbnails.stderr)")
+            #expect(thumbnails.stderr.contains("says nothing of licenses"), "\(thumbnails.stderr)")
+            let feed = try await flickr(server, workspace, ["Hamburg", "--license", "reusable"])
+            #expect(feed.status == 64, "\(feed.stderr)")
+            #expect(
+                feed.stderr.contains("--license reusable would leave no picture of Flickr's public feed"),
+                "\(feed.stderr)"
+            )
+            let unknown = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--license", "CC BY 9.0"])
+            #expect(unknown.status == 64, "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("--license \"CC BY 9.0\" names no Flickr license"), "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("11 (CC BY 4.0)"), "the table's ids beyond 10: \(unknown.stderr)")
+            #expect(server.requests().filter { $0.query["method"] == "flickr.photos.search" }.isEmpty)
+            #expect(try workspace.tree("out").isEmpty)
         }
     }
 

@@ -28,3 +28,14 @@ extension SampleAPIServer {
             """
     }
 }
+
+/// `vitrine flickr` with `extra` against the sample API's Flickr, with the workspace's `cache` and `out`.
+func runFlickr(_ server: SampleAPIServer, _ workspace: Workspace, _ extra: [String]) async throws
+    -> VitrineProcess.Outcome
+{
+    try await VitrineProcess.run(
+        ["flickr"] + extra + [
+            "--endpoint", await server.flickrEndpoint, "--cache", workspace.path("cache"), "--out",
+            workspace.path("out"),
+        ])
+}

@@ -332,7 +332,9 @@ import VitrineTemplates
         #expect(previews.allSatisfy { $0.hasPrefix("../hamburg/items/archived-") })
         let preview = try second.site.page(String(try #require(previews.first).dropFirst(3)))
         #expect(preview.strings("//*[@class='seen']/time/@datetime") == ["2026-09-22T14:13:20Z"])
-        #expect(preview.strings("//p[@class='credit']/a/@href").count == 1)
+        // The archived item keeps its credit in words: the author, the picture's page and its license.
+        #expect(preview.strings("//p[@class='credit']/a/@href").count == 2)
+        #expect(preview.strings("//p[@class='credit']//span[@class='license']") == ["Pixabay License"])
         #expect(
             try second.site.page("hamburg/index.html").strings("//a[@class='archive']") == [
                 "No longer in the results (2)"

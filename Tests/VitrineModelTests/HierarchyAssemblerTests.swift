@@ -165,7 +165,7 @@ import VitrineTestSupport
                 .found(
                     caption: "a new caption", credit: nil,
                     tile: RemoteImage(url: "https://img/2/150", width: 150, height: 150),
-                    full: RemoteImage(url: "https://img/2/600", width: 600, height: 600))
+                    full: RemoteImage(url: "https://img/2/600", width: 600, height: 600), license: .unsplash)
             ])
         let after = views(changed)
         let rendered = Set(after.keys.filter { after[$0]?.inputs != before[$0]?.inputs })

@@ -16,7 +16,7 @@ import VitrineTestSupport
         #expect(collection.items.map(\.page) == [1, 1, 2])
         #expect(collection.items[0].entries.map(\.href) == ["items/101-original.html", "items/101-graffiti.html"])
         #expect(gallery.pages(salt: "").count == 2 + 3 * 2)
-        guard case .picture(_, _, _, let full) = collection.items[2].entries[0].content else {
+        guard case .picture(_, _, _, let full, _, _) = collection.items[2].entries[0].content else {
             Issue.record("item 3 has a picture")
             return
         }

@@ -25,13 +25,17 @@ import VitrineTestSupport
     @Test func aChangedItemChangesItsPagesItsNeighboursAndItsGridPageOnly() {
         let before = digests(sampleGallery())
         var gallery = sampleGallery()
-        guard case .picture(_, let credit, let tile, let full) = gallery.collections[0].items[1].entries[0].content
+        guard
+            case .picture(_, let credit, let tile, let full, let license, let aiGenerated) = gallery.collections[0]
+                .items[1]
+                .entries[0].content
         else {
             Issue.record("item 2 has a picture")
             return
         }
         gallery.collections[0].items[1].entries[0].content = .picture(
-            caption: "a new caption", credit: credit, tile: tile, full: full)
+            caption: "a new caption", credit: credit, tile: tile, full: full, license: license, aiGenerated: aiGenerated
+        )
         #expect(
             changedPages(before, digests(gallery)) == [
                 "i102-original", "i102-graffiti", "i101-original", "i101-graffiti", "i103-original", "i103-graffiti",

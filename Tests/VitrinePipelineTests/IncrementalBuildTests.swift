@@ -22,7 +22,8 @@ import VitrineTestSupport
                 let picture = SourceEntry.found(
                     caption: caption, credit: Credit(name: "user\(index)", url: nil),
                     tile: RemoteImage(url: "https://cdn.example/\(index)_640.jpg", width: 640, height: 427),
-                    full: RemoteImage(url: "https://cdn.example/\(index)_1280.jpg", width: 1280, height: 853))
+                    full: RemoteImage(url: "https://cdn.example/\(index)_1280.jpg", width: 1280, height: 853),
+                    license: .pixabay)
                 return SourceItem(sourceID: String(index + 1), entries: [picture, picture])
             }
             return SourceResult(

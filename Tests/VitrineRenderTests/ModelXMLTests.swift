@@ -48,7 +48,9 @@ import VitrineTestSupport
                     id: "i\(position)-a", variant: "a", href: text(),
                     content: .picture(
                         caption: text(), credit: Credit(name: text(), url: text(), role: .publication), tile: image(),
-                        full: image())),
+                        full: image(),
+                        license: License(id: text(), name: text(), label: text(), url: text(), copies: .forbidden),
+                        aiGenerated: position % 2 == 0)),
                 GalleryModel.Entry(id: "i\(position)-b", variant: "b", href: text(), content: .missing(reason: text())),
             ]
             return .init(

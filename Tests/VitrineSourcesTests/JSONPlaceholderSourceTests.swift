@@ -108,7 +108,7 @@ final class FakeJSONPlaceholder: APIResponseLoading {
                 entries: [
                     .found(
                         caption: "", credit: nil, tile: RemoteImage(url: "https://x/\(id)/150"),
-                        full: RemoteImage(url: "https://x/\(id)/600"))
+                        full: RemoteImage(url: "https://x/\(id)/600"), license: .unknown)
                 ])
         }
         let covers = (1...100).map { JSONPlaceholderSource.cover(of: photos, albumID: $0)!.url }
@@ -161,7 +161,8 @@ final class FakeJSONPlaceholder: APIResponseLoading {
                 == .found(
                     caption: "two", credit: nil,
                     tile: RemoteImage(url: "https://picsum.photos/seed/def/150", width: 150, height: 150),
-                    full: RemoteImage(url: "https://picsum.photos/seed/def/150", width: 150, height: 150)))
+                    full: RemoteImage(url: "https://picsum.photos/seed/def/150", width: 150, height: 150),
+                    license: .unknown))
         #expect(
             photos.warnings == [
                 "Skipped photo 3 of album 1: neither “url” nor “thumbnailUrl” is an image URL Vitrine can use."
@@ -202,8 +203,17 @@ final class FakeJSONPlaceholder: APIResponseLoading {
         #expect(album.folder == "albums" && album.itemFolder == "photos")
         let cover = try #require(album.cover)
         #expect(cover.url.hasPrefix("https://img.example/seed/") && cover.url.hasSuffix("/150"))
-        #expect(result.remoteImageURLs.count == 2 * 3 * 5 * 2)
-        #expect(result.remoteImageURLs.allSatisfy { $0.hasPrefix("https://img.example/seed/") })
+        // JSONPlaceholder says nothing of licenses: every photo is shown from its own URL, none is downloaded.
+        #expect(result.remoteImageURLs.isEmpty && album.coverLicense == .unknown)
+        let pictures = result.allItems.flatMap(\.entries).compactMap { entry -> (RemoteImage, RemoteImage, License)? in
+            guard case .found(_, _, let tile, let full, let license, _) = entry else { return nil }
+            return (tile, full, license)
+        }
+        #expect(pictures.count == 2 * 3 * 5 && pictures.allSatisfy { $0.2 == .unknown })
+        #expect(
+            pictures.allSatisfy {
+                $0.0.url.hasPrefix("https://img.example/seed/") && $0.1.url.hasPrefix("https://img.example/seed/")
+            })
 
         let all = FakeJSONPlaceholder()
         let everything = try await JSONPlaceholderSource(endpoint: "https://api.example").collect(using: all)

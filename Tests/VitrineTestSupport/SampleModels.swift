@@ -12,7 +12,8 @@ package func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</scrip
             credit: Credit(name: "user\(index)", url: index == 2 ? nil : "https://pixabay.com/photos/p-\(index)/"),
             tile: RemoteImage(url: "https://cdn/\(index)_640.jpg", width: 640, height: 427),
             full: RemoteImage(
-                url: index == 3 ? "https://cdn/broken.jpg" : "https://cdn/\(index)_1280.jpg", width: 1280, height: 853))
+                url: index == 3 ? "https://cdn/broken.jpg" : "https://cdn/\(index)_1280.jpg", width: 1280, height: 853),
+            license: .pixabay)
         let variant: SourceEntry = index == 3 ? .missing(reason: "No “Hamburg graffiti” match for this item.") : picture
         return SourceItem(sourceID: String(100 + index), entries: [picture, variant])
     }
@@ -42,14 +43,16 @@ package func sampleHierarchyResult() -> SourceResult {
                 .found(
                     caption: id == 3 ? "" : "photo <\(id)>", credit: nil,
                     tile: RemoteImage(url: "https://img/\(id)/150", width: 150, height: 150),
-                    full: RemoteImage(url: "https://img/\(id)/600", width: 600, height: 600))
+                    full: RemoteImage(url: "https://img/\(id)/600", width: 600, height: 600), license: .unsplash)
             ])
     }
     func album(_ id: Int, _ photos: [Int]) -> SourceGroup {
-        SourceGroup(
+        var group = SourceGroup(
             sourceID: String(id), title: "album \(id)",
             cover: photos.first.map { RemoteImage(url: "https://img/\($0)/150") },
             folder: "albums", itemFolder: "photos", items: photos.map(photo))
+        group.coverLicense = .unsplash
+        return group
     }
     var result = SourceResult(
         title: "JSONPlaceholder albums",

@@ -1,0 +1,197 @@
+import Foundation
+import VitrineBasics
+
+/// Under what terms a picture may be shown and copied, as its source declares it: what the pages say of it, and
+/// whether Vitrine may download and republish it or must show it from the API's own URL.
+public struct License: Sendable, Hashable {
+    /// Whether the license lets anyone copy the picture.
+    public enum Copies: String, Sendable, Hashable, Codable {
+        /// A Creative Commons license, a public-domain mark, or a site license that allows reuse.
+        case allowed
+        /// All rights reserved.
+        case forbidden
+        /// The API says nothing, or something Vitrine cannot read.
+        case unknown
+    }
+
+    /// The source's own id of the license (Flickr's `license` extra), when it has one.
+    public var id: String?
+    /// The license's full name as its source gives it: "Attribution License".
+    public var name: String
+    /// A short label for a tile: "CC BY 2.0", "All rights reserved", "License unknown".
+    public var label: String
+    /// The license's own page, an http(s) URL.
+    public var url: String?
+    public var copies: Copies
+
+    public init(id: String?, name: String, label: String, url: String?, copies: Copies) {
+        self.id = id
+        self.name = name
+        self.label = label
+        self.url = url.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        self.copies = copies
+    }
+
+    /// Whether Vitrine may download the picture and publish a copy of it.
+    public var allowsCopies: Bool { copies == .allowed }
+
+    /// What a source that says nothing of licenses gives: the picture is shown from its own URL and never copied.
+    public static let unknown = License(
+        id: nil, name: "License unknown", label: "License unknown", url: nil, copies: .unknown)
+
+    /// Every Pixabay image: free to use and copy under Pixabay's own license.
+    public static let pixabay = License(
+        id: "pixabay", name: "Pixabay Content License", label: "Pixabay License",
+        url: "https://pixabay.com/service/license-summary/", copies: .allowed)
+
+    /// Every Unsplash image, and so every Lorem Picsum one.
+    public static let unsplash = License(
+        id: "unsplash", name: "Unsplash License", label: "Unsplash License", url: "https://unsplash.com/license",
+        copies: .allowed)
+
+    /// A license of Flickr's table (`flickr.photos.licenses.getInfo`), read from its URL: a Creative Commons license
+    /// or public-domain tool, Flickr Commons' "no known copyright restrictions", a United States Government work,
+    /// or (without a URL) all rights reserved. Anything else keeps its name and is of unknown terms.
+    public static func flickr(id: String, name: String, url: String) -> License {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = name.isEmpty ? "License \(id)" : String(name.prefix(200))
+        guard !url.isEmpty else {
+            let reserved = name.lowercased() == "all rights reserved"
+            return License(
+                id: id, name: shown, label: reserved ? "All rights reserved" : shown, url: nil,
+                copies: reserved ? .forbidden : .unknown)
+        }
+        guard let label = label(ofLicenseAt: url) else {
+            return License(id: id, name: shown, label: shown, url: url, copies: .unknown)
+        }
+        return License(id: id, name: shown, label: label, url: url, copies: .allowed)
+    }
+
+    /// The short label of a license that allows copies, from its URL; nil for any other URL.
+    static func label(ofLicenseAt url: String) -> String? {
+        guard RemoteURLPolicy.accepts(url), let components = URLComponents(string: url),
+            let host = components.host?.lowercased()
+        else { return nil }
+        let parts = components.path.lowercased().split(separator: "/").map(String.init)
+        let isVersion = { (text: String) in
+            !text.isEmpty && text.count <= 8 && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        }
+        switch host {
+        case "creativecommons.org", "www.creativecommons.org":
+            if parts.count >= 3, parts[0] == "licenses", isVersion(parts[2]),
+                case let elements = parts[1].split(separator: "-"), !elements.isEmpty, elements.first == "by",
+                elements.allSatisfy({ ["by", "sa", "nc", "nd"].contains($0) })
+            {
+                return "CC \(parts[1].uppercased()) \(parts[2])"
+            }
+            if parts.count >= 3, parts[0] == "publicdomain", isVersion(parts[2]) {
+                switch parts[1] {
+                case "zero": return "CC0 \(parts[2])"
+                case "mark": return "Public Domain Mark \(parts[2])"
+                default: return nil
+                }
+            }
+            return nil
+        case "www.flickr.com", "flickr.com":
+            return parts == ["commons", "usage"] ? "No known copyright restrictions" : nil
+        case "www.usa.gov", "usa.gov":
+            return parts.first == "copyright.shtml" || parts.first == "government-works"
+                ? "United States Government Work" : nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// Which licenses a gallery shows (`--license`): every photo, only those whose license allows copies, or only
+/// the licenses named.
+public enum LicenseChoice: Sendable, Hashable {
+    case any
+    case reusable
+    /// License ids or short labels ("4", "CC BY 2.0"), as the user wrote them.
+    case named([String])
+
+    /// `any`, `reusable`, or a comma-separated list of ids and labels; nil for an empty list.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch trimmed.lowercased() {
+        case "any": self = .any
+        case "reusable": self = .reusable
+        default:
+            let names = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard !names.isEmpty, names.allSatisfy({ $0.utf8.count <= 100 }) else { return nil }
+            self = .named(names)
+        }
+    }
+
+    /// The setting as a source's configuration records it.
+    var configuration: String {
+        switch self {
+        case .any: "any"
+        case .reusable: "reusable"
+        case .named(let names): "named:" + names.map { "\($0.utf8.count):\($0)" }.joined(separator: ",")
+        }
+    }
+
+    /// Whether `license` is one the choice keeps.
+    func keeps(_ license: License) -> Bool {
+        switch self {
+        case .any: true
+        case .reusable: license.allowsCopies
+        case .named(let names): names.contains { Self.names(license, $0) }
+        }
+    }
+
+    /// Whether `name` (an id or a short label, in any case and spacing) names `license`.
+    static func names(_ license: License, _ name: String) -> Bool {
+        let folded = { (text: String) in
+            text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" }).joined(separator: " ")
+        }
+        return license.id == name || folded(license.label) == folded(name) || folded(license.name) == folded(name)
+    }
+
+    /// Checks the choice against a source whose every picture has `license`, so that the gallery is not left
+    /// empty by a choice that can never match; `source` names the API in the sentence.
+    public func check(fixed license: License, source: String) throws(LicenseChoiceError) {
+        guard !keeps(license) else { return }
+        throw .neverMatches(choice: self, source: source, license: license)
+    }
+
+    /// The choice as the user wrote it.
+    public var description: String {
+        switch self {
+        case .any: "any"
+        case .reusable: "reusable"
+        case .named(let names): names.joined(separator: ",")
+        }
+    }
+}
+
+/// A license choice that cannot be followed.
+public enum LicenseChoiceError: UserFacingError {
+    /// The source's every picture has `license`, which the choice leaves out.
+    case neverMatches(choice: LicenseChoice, source: String, license: License)
+    /// Names in the choice that are neither an id nor a label of the source's licenses.
+    case unknownNames([String], source: String, known: [License])
+
+    public var sentence: String { sentence(choiceNamed: { "the license choice “\($0.description)”" }) }
+
+    /// The sentence, with `name` saying how the user made the choice (the command line names its option).
+    public func sentence(choiceNamed name: (LicenseChoice) -> String) -> String {
+        switch self {
+        case .neverMatches(let choice, let source, let license):
+            license.copies == .allowed
+                ? "\(name(choice)) would leave no picture of \(source): every one is under the \(license.name), which "
+                    + "allows copies."
+                : "\(name(choice)) would leave no picture of \(source): \(source) says nothing of licenses, so its "
+                    + "pictures are shown from their own URLs and only “any” applies."
+        case .unknownNames(let names, let source, let known):
+            "\(name(.named(names))) names no \(source) license; its licenses are "
+                + known.map { "\($0.id ?? "") (\($0.label))" }.joined(separator: ", ") + "."
+        }
+    }
+
+    public var kind: FailureKind { .invalidArgument }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import SampleAPI
+import Testing
+import VitrineTemplates
+import VitrineTestSupport
+
+@testable import VitrineBasics
+@testable import VitrineRender
+
+/// Every photo within its license and its API's terms, end to end: the real binary against the sample API, whose
+/// Flickr answers `extras=license`, `flickr.photos.licenses.getInfo` (with ids beyond 10) and `license=`.
+///
+/// What can be hostile or wrong: a photo all rights reserved, a license id the table lacks, a choice of licenses
+/// that matches nothing, a page of more photos than Flickr's terms allow. What we promise: the bytes of a photo
+/// that may not be copied are never requested nor stored, its pages say so and link back; every license link is
+/// the table's; a choice is sent to Flickr as its ids; a page never shows more than 30 Flickr photos.
+@Suite struct RightsTests {
+    static let key = "flickr-key-2323"
+
+    func withServer(_ body: (SampleAPIServer, Workspace) async throws -> Void) async throws {
+        try await withSampleAPI(SampleAPIConfiguration(flickrKey: Self.key), body)
+    }
+
+    func flickr(_ server: SampleAPIServer, _ workspace: Workspace, _ extra: [String]) async throws
+        -> VitrineProcess.Outcome
+    {
+        try await runFlickr(server, workspace, extra)
+    }
+
+    func model(_ workspace: Workspace) throws -> LibXMLDocument {
+        let document = try LibXMLDocument.parse(
+            [UInt8](Data(contentsOf: workspace.url.appendingPathComponent("out/gallery.xml"))))
+        #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+        return document
+    }
+
+    @Test func aPhotoAllRightsReservedIsNeverDownloadedAndItsPagesSaySoAndLinkBack() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--per-page", "30"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let document = try model(workspace)
+            let table = Dictionary(uniqueKeysWithValues: FlickrCatalog.licenses.map { ($0.id, $0) })
+            let ids = document.strings("//entry/license/@id")
+            #expect(ids.count == 30 && ids.contains("0") && ids.contains { (Int($0) ?? 0) > 10 })
+
+            let requested = Set(server.requests().map(\.path))
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            #expect(try site.crawl().broken == [])
+            var reserved = 0
+            for entry in 1...30 {
+                let path = "//item[\(entry)]/entry"
+                let id = try #require(document.strings(path + "/license/@id").first)
+                let license = try #require(table[id], "license \(id) is in the table")
+                let href = try #require(document.strings(path + "/@href").first)
+                let page = try site.page(href)
+                if id == "0" {
+                    reserved += 1
+                    // Never requested, never a file of the site: shown from Flickr's own URL.
+                    let urls = document.strings(path + "/image/@url")
+                    #expect(urls.count == 2 && document.strings(path + "/image/@src").isEmpty)
+                    for url in urls { #expect(!requested.contains(try #require(URL(string: url)).path), "\(url)") }
+                    #expect(page.strings("//main//img/@src") == [urls[1]])
+                    #expect(page.strings("//p[@class='credit']").joined().contains("All rights reserved"))
+                    let photoPage = try #require(document.strings(path + "/credit/@href").first)
+                    #expect(photoPage.hasPrefix("https://www.flickr.com/photos/"))
+                    #expect(page.strings("//p[@class='credit']/a/@href").contains(photoPage))
+                } else {
+                    #expect(document.strings(path + "/image/@url").isEmpty)
+                    #expect(document.strings(path + "/image/@src").count == 2)
+                    // The license's link is the one getInfo gives, whatever the id.
+                    #expect(document.strings(path + "/license/@href") == [license.url], "\(id)")
+                    #expect(page.strings("//span[@class='license']/a/@href") == [license.url], "\(id)")
+                }
+                let data = try #require(
+                    page.strings("//script[@type='application/ld+json']").first.flatMap(JSONLD.object))
+                #expect(data["acquireLicensePage"] as? String == document.strings(path + "/credit/@href").first)
+            }
+            #expect(reserved > 0)
+            // What is stored is exactly the licensed photos' renditions.
+            let stored = try workspace.tree("out").keys.filter { $0.hasPrefix("images/") }
+            #expect(stored.count == Set(document.strings("//image/@src")).count)
+            #expect(!outcome.stderr.contains(Self.key))
+        }
+    }
+
+    @Test func reusableAsksFlickrForTheLicensesThatAllowCopiesAndTheSiteIsSelfContained() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--license", "reusable"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let searches = server.requests().filter { $0.query["method"] == "flickr.photos.search" }
+            let reusable = FlickrCatalog.licenses.filter { !$0.url.isEmpty }.map(\.id)
+            #expect(
+                searches.count == 1 && searches.allSatisfy { $0.query["license"] == reusable.joined(separator: ",") })
+            let document = try model(workspace)
+            #expect(document.strings("//entry/license/@copies").allSatisfy { $0 == "allowed" })
+            #expect(document.strings("//image/@url").isEmpty && document.strings("//image/@src").count == 50)
+
+            let named = try await flickr(
+                server, workspace, ["Hamburg", "--key", Self.key, "--license", "4,CC BY 4.0", "--refresh"])
+            #expect(named.status == 0, "\(named.stderr)")
+            #expect(server.requests().last { $0.query["method"] == "flickr.photos.search" }?.query["license"] == "4,11")
+            #expect(Set(try model(workspace).strings("//entry/license/@label")) == ["CC BY 2.0", "CC BY 4.0"])
+        }
+    }
+
+    @Test func moreThanThirtyFlickrPhotosOnAPageAreRefusedOnTheCommandLineAndInTheConfig() async throws {
+        try await withServer { server, workspace in
+            let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--per-page", "31"])
+            #expect(outcome.status == 64, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("Flickr's API terms allow no more than 30"), "\(outcome.stderr)")
+            let config = workspace.path("vitrine.toml")
+            try """
+            title = "x"
+
+            [[gallery]]
+            source = "flickr"
+            term = "Hamburg"
+            per-page = 31
+            endpoint = "\(await server.flickrEndpoint)"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            let built = try await VitrineProcess.run(
+                ["build", "--config", config, "--cache", workspace.path("cache"), "--out", workspace.path("site")],
+                environment: ["FLICKR_API_KEY": Self.key])
+            #expect(built.status == 64, "\(built.stderr)")
+            #expect(built.stderr.contains("line 6, key per-page"), "\(built.stderr)")
+            #expect(built.stderr.contains("Flickr's API terms"), "\(built.stderr)")
+            #expect(server.requests().isEmpty)
+        }
+    }
+
+    @Test func pixabayPagesNameItsLicenseAndMarkWhatAnAIMade() async throws {
+        try await withSampleAPI(SampleAPIConfiguration()) { server, workspace in
+            let outcome = try await VitrineProcess.run([
+                "pixabay", "Hamburg", "--key", SampleAPIServer.demoKey, "--per-page", "20", "--endpoint",
+                await server.pixabayEndpoint, "--cache", workspace.path("cache"), "--out", workspace.path("out"),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let document = try model(workspace)
+            #expect(Set(document.strings("//entry/license/@href")) == ["https://pixabay.com/service/license-summary/"])
+            let made = document.strings("//entry[ai-generated]/@href")
+            #expect(!made.isEmpty && made.count < 20, "some hits, not most, are marked: \(made.count)")
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            let page = try site.page(try #require(made.first))
+            #expect(page.strings("//span[@class='ai']") == ["AI-generated"])
+            #expect(page.strings("//span[@class='license']/a") == ["Pixabay License"])
+            let grid = try site.page("index.html")
+            #expect(!grid.strings("//li[@class='tile']//span[@class='ai']").isEmpty)
+        }
+    }
+}
