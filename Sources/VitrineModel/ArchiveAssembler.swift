@@ -55,7 +55,8 @@ public struct ArchiveAssembler: Sendable {
                             caption: kept.caption,
                             credit: kept.credit.map {
                                 Credit(
-                                    name: $0.name, url: $0.url, role: $0.role == "publication" ? .publication : .author)
+                                    name: $0.name, url: $0.url, role: $0.role == "publication" ? .publication : .author,
+                                    authorURL: $0.authorURL)
                             },
                             tile: Self.remote(kept.tile), full: Self.remote(kept.full),
                             license: kept.license?.license ?? .unknown,

@@ -134,20 +134,30 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         public var url: String?
         /// "publication" for a publication's credit; absent for an author.
         public var role: String?
+        /// The author's own page.
+        public var authorURL: String?
 
-        public init(name: String, url: String?, role: String?) {
+        public init(name: String, url: String?, role: String?, authorURL: String? = nil) {
             self.name = name
             self.url = url
             self.role = role
+            self.authorURL = authorURL
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, url, role
+            case authorURL = "author-url"
         }
     }
 
-    /// An archived image: where it was downloaded from, and its bytes by digest, size and type.
+    /// An archived image: where it was downloaded from, and its bytes by digest, size and type; or, for a picture
+    /// whose license does not allow copies, only the URL it is shown from (no digest, type or size: it was never
+    /// downloaded).
     public struct ArchivedImage: Codable, Sendable, Equatable {
         public var url: String
-        public var sha256: String
-        public var type: String
-        public var bytes: Int
+        public var sha256: String?
+        public var type: String?
+        public var bytes: Int?
         public var width: Int?
         public var height: Int?
 
@@ -159,6 +169,16 @@ public struct SiteHistory: Codable, Sendable, Equatable {
             self.width = width
             self.height = height
         }
+
+        /// An image shown from its own URL, never downloaded.
+        public init(shownFrom url: String, width: Int?, height: Int?) {
+            self.url = url
+            self.width = width
+            self.height = height
+        }
+
+        /// Whether the archive keeps the image's bytes (and finds them again by their digest).
+        public var isDownloaded: Bool { sha256 != nil }
     }
 
     /// A history with no snapshot yet.
@@ -303,7 +323,9 @@ public struct SiteHistory: Codable, Sendable, Equatable {
                 guard !credit.name.isEmpty, credit.name.utf8.count <= 1_000 else {
                     return "has a credit without a name"
                 }
-                guard credit.url.map(isWebURL) ?? true else { return "has a credit link that is not a web link" }
+                guard credit.url.map(isWebURL) ?? true, credit.authorURL.map(isWebURL) ?? true else {
+                    return "has a credit link that is not a web link"
+                }
                 guard credit.role == nil || credit.role == "publication" else { return "has a credit of another role" }
             }
             if let license = entry.license {
@@ -311,21 +333,29 @@ public struct SiteHistory: Codable, Sendable, Equatable {
                     license.label.utf8.count <= 1_000, (license.id?.utf8.count ?? 0) <= 64
                 else { return "has a license without a name or with one too long" }
                 guard license.url.map(isWebURL) ?? true else { return "has a license link that is not a web link" }
-                guard license.copies == .allowed else {
-                    return "keeps a copy of a picture its license does not let be copied"
-                }
             }
+            // A picture is downloaded exactly when its license allows copies (a record from before licenses were
+            // kept was downloaded).
+            let downloaded = entry.license.map { $0.copies == .allowed } ?? true
             for image in [entry.tile, entry.full] {
                 guard isWebURL(image.url) else { return "has an image URL that is not a web link" }
-                guard image.sha256.utf8.count == 64, image.sha256.utf8.allSatisfy(Self.isLowercaseHex) else {
-                    return "names an image by something other than a SHA-256"
+                guard [image.width, image.height].allSatisfy({ $0.map { (1...100_000).contains($0) } ?? true }) else {
+                    return "has an image of an impossible size"
                 }
-                guard ImageFormat(mediaType: image.type) != nil else {
+                guard downloaded else {
+                    guard image.sha256 == nil, image.type == nil, image.bytes == nil else {
+                        return "keeps a copy of a picture its license does not let be copied"
+                    }
+                    continue
+                }
+                guard let sha256 = image.sha256, sha256.utf8.count == 64, sha256.utf8.allSatisfy(Self.isLowercaseHex)
+                else { return "names an image by something other than a SHA-256" }
+                guard let type = image.type, ImageFormat(mediaType: type) != nil else {
                     return "has an image of a type Vitrine does not accept"
                 }
-                guard (1...(1 << 30)).contains(image.bytes),
-                    [image.width, image.height].allSatisfy({ $0.map { (1...100_000).contains($0) } ?? true })
-                else { return "has an image of an impossible size" }
+                guard let bytes = image.bytes, (1...(1 << 30)).contains(bytes) else {
+                    return "has an image of an impossible size"
+                }
             }
         }
         return nil

@@ -22,7 +22,8 @@ struct ArchivedImages {
         outcomes: [String: ImageOutcome], stamps: [String: FileStamp]
     ) {
         var seen = Set<String>()
-        let distinct = images.filter { seen.insert($0.url).inserted }
+        // An image shown from its own URL is never looked for: it was never downloaded, and may not be.
+        let distinct = images.filter { $0.isDownloaded && seen.insert($0.url).inserted }
         var outcomes: [String: ImageOutcome] = [:]
         var stamps: [String: FileStamp] = [:]
         // As many at once as the fetcher runs transfers: most come from the cache, the rest from the network.
@@ -47,11 +48,12 @@ struct ArchivedImages {
     }
 
     private func find(_ image: SiteHistory.ArchivedImage) async -> (CacheStore.ImageRecord, FileStamp?)? {
-        if let record = cache.imageRecord(for: image.url), record.sha256 == image.sha256 { return (record, nil) }
-        if let (record, stamp) = recovery?.recover(image.url), record.sha256 == image.sha256 { return (record, stamp) }
-        guard let format = ImageFormat(mediaType: image.type) else { return nil }
+        guard let sha256 = image.sha256, let type = image.type, let byteCount = image.bytes else { return nil }
+        if let record = cache.imageRecord(for: image.url), record.sha256 == sha256 { return (record, nil) }
+        if let (record, stamp) = recovery?.recover(image.url), record.sha256 == sha256 { return (record, stamp) }
+        guard let format = ImageFormat(mediaType: type) else { return nil }
         let name = GalleryAssembler.localPath(
-            of: CacheStore.ImageRecord(sha256: image.sha256, format: format, byteCount: image.bytes))
+            of: CacheStore.ImageRecord(sha256: sha256, format: format, byteCount: byteCount))
         if let bytes = await fromPreviousPublish(name), let found = keep(bytes, of: image, format: format) {
             return found
         }

@@ -270,10 +270,17 @@ struct GalleryBuild {
             if byPath[path] == nil { byPath[path] = (url, record) }
         }
         func archived(_ image: GalleryModel.LocalImage) -> SiteHistory.ArchivedImage? {
-            guard case .available(let path, let type) = image.state, let found = byPath[path] else { return nil }
-            return SiteHistory.ArchivedImage(
-                url: found.url, sha256: found.record.sha256, type: type, bytes: found.record.byteCount,
-                width: image.width, height: image.height)
+            switch image.state {
+            case .available(let path, let type):
+                guard let found = byPath[path] else { return nil }
+                return SiteHistory.ArchivedImage(
+                    url: found.url, sha256: found.record.sha256, type: type, bytes: found.record.byteCount,
+                    width: image.width, height: image.height)
+            case .remote(let url):
+                return SiteHistory.ArchivedImage(shownFrom: url, width: image.width, height: image.height)
+            case .unavailable:
+                return nil
+            }
         }
         var records: [String: SiteHistory.ArchivedItem] = [:]
         for item in model.collections.first?.items ?? [] {
@@ -281,14 +288,15 @@ struct GalleryBuild {
                 guard
                     case .picture(let caption, let credit, let tile, let full, let license, let aiGenerated) = entry
                         .content,
-                    license.allowsCopies, let tile = archived(tile), let full = archived(full)
+                    let tile = archived(tile), let full = archived(full)
                 else { return nil }
                 return SiteHistory.ArchivedEntry(
                     variant: entry.variant, caption: caption,
                     credit: credit.map {
                         SiteHistory.ArchivedCredit(
                             name: $0.name, url: $0.url.flatMap { SiteHistory.isWebURL($0) ? $0 : nil },
-                            role: $0.role == .publication ? "publication" : nil)
+                            role: $0.role == .publication ? "publication" : nil,
+                            authorURL: $0.authorURL.flatMap { SiteHistory.isWebURL($0) ? $0 : nil })
                     }, tile: tile, full: full, license: SiteHistory.ArchivedLicense(license),
                     aiGenerated: aiGenerated ? true : nil)
             }

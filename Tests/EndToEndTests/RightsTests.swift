@@ -5,6 +5,7 @@ import VitrineTemplates
 import VitrineTestSupport
 
 @testable import VitrineBasics
+@testable import VitrineModel
 @testable import VitrineRender
 
 /// Every photo within its license and its API's terms, end to end: the real binary against the sample API, whose
@@ -146,5 +147,76 @@ import VitrineTestSupport
             let grid = try site.page("index.html")
             #expect(!grid.strings("//li[@class='tile']//span[@class='ai']").isEmpty)
         }
+    }
+
+    /// The archive (`keep = "all"`) keeps each photo's license: a photo that may not be copied stays shown from its
+    /// own URL, never looked for in the cache, the output or the network, and a licensed one keeps its file.
+    @Test func theArchiveKeepsEachLicenseAndNeverCopiesWhatMayNotBeCopied() async throws {
+        let workspace = try Workspace()
+        func build(results: Int, day: Int) async throws -> (VitrineProcess.Outcome, Set<String>) {
+            let server = SampleAPIServer(
+                configuration: SampleAPIConfiguration(flickrKey: Self.key, flickrCounts: ["harbour": results]))
+            try await server.start()
+            do {
+                try """
+                title = "Rights"
+                history = true
+
+                [[gallery]]
+                source = "flickr"
+                term = "harbour"
+                per-page = 30
+                keep = "all"
+                endpoint = "\(await server.flickrEndpoint)"
+                """.write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
+                let outcome = try await VitrineProcess.run(
+                    [
+                        "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"),
+                        "--out", workspace.path("out"),
+                    ],
+                    environment: [
+                        "FLICKR_API_KEY": Self.key, "SOURCE_DATE_EPOCH": String(1_790_000_000 + day * 86_400),
+                    ])
+                let requested = Set(server.requests().map(\.path))
+                await server.stop()
+                return (outcome, requested)
+            } catch {
+                await server.stop()
+                throw error
+            }
+        }
+        let (first, _) = try await build(results: 24, day: 1)
+        #expect(first.status == 0, "\(first.stderr)")
+        let (second, requested) = try await build(results: 12, day: 2)
+        #expect(second.status == 0, "\(second.stderr)")
+        let document = try LibXMLDocument.parse(
+            [UInt8](Data(contentsOf: workspace.url.appendingPathComponent("out/harbour/gallery.xml"))))
+        #expect(document.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
+        let archived = "//collection[@id='c-archive']/item/entry"
+        #expect(document.strings(archived).count == 12)
+        let reserved = document.strings(archived + "[license/@copies != 'allowed']/image/@url")
+        #expect(!reserved.isEmpty, "some archived photos are all rights reserved")
+        #expect(document.strings(archived + "[license/@copies != 'allowed']/image/@src").isEmpty)
+        for url in reserved { #expect(!requested.contains(try #require(URL(string: url)).path), "\(url)") }
+        #expect(
+            document.strings(archived + "[license/@copies = 'allowed']/image/@src").count
+                == 2 * document.strings(archived + "[license/@copies = 'allowed']").count)
+        #expect(document.strings(archived + "/license/@label").allSatisfy { !$0.isEmpty })
+        #expect(document.strings(archived + "/credit/@author-href").count == 12)
+        let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+        #expect(try site.crawl().broken == [])
+        let bytes = [UInt8](try Data(contentsOf: workspace.url.appendingPathComponent("out/history.json")))
+        let records = try SiteHistory.decode(bytes, file: "history.json").galleries.flatMap(\.items).compactMap(
+            \.record)
+        let entries = records.flatMap(\.entries)
+        #expect(entries.count == 24 && entries.allSatisfy { $0.license != nil && $0.credit?.authorURL != nil })
+        #expect(
+            entries.filter { $0.license?.copies != .allowed }.allSatisfy {
+                !$0.tile.isDownloaded && !$0.full.isDownloaded
+            })
+        #expect(
+            entries.filter { $0.license?.copies == .allowed }.allSatisfy {
+                $0.tile.isDownloaded && $0.full.isDownloaded
+            })
     }
 }

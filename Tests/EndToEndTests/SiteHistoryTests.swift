@@ -323,7 +323,9 @@ import VitrineTemplates
         }
         #expect(images.count == 2)
         let expected = Set(
-            first.history.galleries[0].items.suffix(2).compactMap(\.record).flatMap { $0.entries.map(\.tile.sha256) })
+            first.history.galleries[0].items.suffix(2).compactMap(\.record).flatMap {
+                $0.entries.compactMap(\.tile.sha256)
+            })
         for image in images {
             let bytes = try Data(contentsOf: second.site.root.appendingPathComponent(image))
             #expect(expected.contains(SHA256Hasher.hex(of: bytes)), "\(image)")

@@ -3,6 +3,7 @@ import Testing
 import VitrineTestSupport
 
 @testable import VitrineModel
+@testable import VitrineSources
 
 /// The history of a site: a snapshot only when results change, items that leave and come back, and a history file
 /// that is refused, in one sentence naming it, when it is damaged or hostile.
@@ -100,6 +101,66 @@ import VitrineTestSupport
         let sentence = error?.sentence ?? ""
         #expect(sentence.hasPrefix("The history public/history.json cannot be used: "), "\(sentence)")
         #expect(sentence.contains(expected), "\(sentence)")
+    }
+
+    /// The rights an archived record holds are checked like everything else in the file: a hostile history cannot
+    /// make Vitrine keep a copy of a picture whose license does not allow one, nor look for its bytes, nor put a
+    /// link that is not a web link on a page.
+    @Test(arguments: [
+        (
+            #"{"license":{"name":"All Rights Reserved","label":"All rights reserved","copies":"forbidden"},"tile":"#
+                + #"{"url":"https://x.example/1.jpg","sha256":"\#(String(repeating: "a", count: 64))","type":"image/jpeg","bytes":5},"#
+                + #""full":{"url":"https://x.example/2.jpg"}}"#,
+            "keeps a copy of a picture its license does not let be copied"
+        ),
+        (
+            #"{"license":{"name":"CC BY 2.0","label":"CC BY 2.0","copies":"allowed"},"tile":"#
+                + #"{"url":"https://x.example/1.jpg"},"full":{"url":"https://x.example/2.jpg"}}"#,
+            "names an image by something other than a SHA-256"
+        ),
+        (
+            #"{"license":{"name":"CC","label":"CC","url":"javascript:alert(1)","copies":"unknown"},"tile":"#
+                + #"{"url":"https://x.example/1.jpg"},"full":{"url":"https://x.example/2.jpg"}}"#,
+            "has a license link that is not a web link"
+        ),
+        (
+            #"{"license":{"name":"","label":"x","copies":"unknown"},"tile":"#
+                + #"{"url":"https://x.example/1.jpg"},"full":{"url":"https://x.example/2.jpg"}}"#,
+            "has a license without a name"
+        ),
+        (
+            #"{"credit":{"name":"a","author-url":"file:///etc/passwd"},"license":{"name":"n","label":"l","copies":"unknown"},"#
+                + #""tile":{"url":"https://x.example/1.jpg"},"full":{"url":"https://x.example/2.jpg"}}"#,
+            "has a credit link that is not a web link"
+        ),
+        (
+            #"{"license":{"name":"n","label":"l","copies":"forbidden"},"tile":{"url":"javascript:alert(1)"},"#
+                + #""full":{"url":"https://x.example/2.jpg"}}"#,
+            "has an image URL that is not a web link"
+        ),
+    ])
+    func anArchivedRecordsRightsAreChecked(entry: String, expected: String) {
+        let fields = String(entry.dropFirst().dropLast())
+        let text =
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-01-01T00:00:00Z","#
+            + #""galleries":[{"path":"a/","added":["1"],"removed":[]}]}],"galleries":[{"path":"a/","items":[{"id":"1","#
+            + #""first-seen":1,"last-seen":1,"current":true,"record":{"entries":[{"variant":"original","caption":"c","#
+            + fields + "}]}}]}]}"
+        let error = #expect(throws: HistoryFileError.self) { try SiteHistory.decode(Array(text.utf8), file: "h.json") }
+        #expect(error?.sentence.contains(expected) == true, "\(error?.sentence ?? "")")
+    }
+
+    @Test func aPictureShownFromItsOwnURLIsKeptWithoutACopy() throws {
+        let entry = SiteHistory.ArchivedEntry(
+            variant: "original", caption: "c",
+            credit: .init(name: "a", url: nil, role: nil, authorURL: "https://a.example/"),
+            tile: .init(shownFrom: "https://x.example/1.jpg", width: 640, height: 480),
+            full: .init(shownFrom: "https://x.example/2.jpg", width: nil, height: nil),
+            license: .init(.flickr(id: "0", name: "All Rights Reserved", url: "")))
+        #expect(SiteHistory.problem(of: .init(entries: [entry])) == nil)
+        let encoded = try JSONEncoder().encode(entry)
+        #expect(try JSONDecoder().decode(SiteHistory.ArchivedEntry.self, from: encoded) == entry)
+        #expect(!String(decoding: encoded, as: UTF8.self).contains("sha256"))
     }
 
     @Test func aLargerFileThanTheLimitIsRefusedUnread() {
