@@ -100,6 +100,15 @@
             <xsl:with-param name="href" select="$photo/credit/@source-href"/>
             <xsl:with-param name="text" select="/gallery/source/@label"/>
           </xsl:call-template>
+          <xsl:for-each select="$photo/license">
+            <xsl:text> · </xsl:text>
+            <span class="license">
+              <xsl:call-template name="external-link">
+                <xsl:with-param name="href" select="@href"/>
+                <xsl:with-param name="text" select="@label"/>
+              </xsl:call-template>
+            </span>
+          </xsl:for-each>
         </p>
       </figcaption>
     </figure>

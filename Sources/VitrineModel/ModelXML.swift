@@ -150,6 +150,7 @@ package enum ModelXML {
         if let url = page.credit.authorURL { sink.cleanAttribute("href", url) }
         if let url = page.credit.sourceURL { sink.cleanAttribute("source-href", url) }
         sink.endElement()
+        write(page.license, to: &sink)
         for (index, image) in page.images.enumerated() {
             sink.startElement("image")
             sink.attribute("role", index == page.images.count - 1 ? "full" : "tile")

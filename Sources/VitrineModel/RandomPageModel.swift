@@ -58,6 +58,8 @@ public struct RandomPageModel: Sendable {
     public var photoID: String
     public var caption: String
     public var credit: RandomCredit
+    /// The photo's license: the source's, which every one of its photos has.
+    public var license: License
     /// Smallest first; the last is the main one.
     public var images: [Image]
     public var fields: [Field]
@@ -80,6 +82,8 @@ public struct RandomPageModel: Sendable {
         let photo = state.photo
         photoID = photo.id
         credit = policy.credit(for: photo, source: source)
+        license = policy.license
+        license.url = policy.link(policy.license.url)
         caption = photo.caption ?? "Photo by \(credit.author) on \(source.label)"
         images = state.images.map { shown in
             if let path = shown.path {

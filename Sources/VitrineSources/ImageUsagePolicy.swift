@@ -18,23 +18,28 @@ public struct ImageUsagePolicy: Sendable, Hashable {
     public var referralApp: String?
     /// Whether the API must be told each time a new photo is shown (Unsplash's `download_location`).
     public var reportsUse: Bool
+    /// The license of every photo of the API.
+    public var license: License
 
-    public init(delivery: Delivery, referralApp: String?, reportsUse: Bool) {
+    public init(delivery: Delivery, referralApp: String?, reportsUse: Bool, license: License) {
         self.delivery = delivery
         self.referralApp = referralApp
         self.reportsUse = reportsUse
+        self.license = license
     }
 
     /// The application name Unsplash's referral links carry.
     public static let applicationName = "vitrine"
 
-    /// Lorem Picsum: its images may be downloaded; credit the author with a plain link.
-    public static let picsum = ImageUsagePolicy(delivery: .download, referralApp: nil, reportsUse: false)
+    /// Lorem Picsum: its images (Unsplash's photos, under the Unsplash License) may be downloaded; credit the author
+    /// with a plain link.
+    public static let picsum = ImageUsagePolicy(
+        delivery: .download, referralApp: nil, reportsUse: false, license: .unsplash)
 
     /// Unsplash: hotlink the image URLs, credit "Photo by NAME on Unsplash" with referral links, and request
     /// `download_location` when a photo is used.
     public static let unsplash = ImageUsagePolicy(
-        delivery: .hotlink, referralApp: applicationName, reportsUse: true)
+        delivery: .hotlink, referralApp: applicationName, reportsUse: true, license: .unsplash)
 
     /// `url` as a page may link to it: with the referral parameters when the policy has them; nil for anything
     /// but an http(s) URL.

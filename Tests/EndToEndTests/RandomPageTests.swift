@@ -171,9 +171,10 @@ import VitrineTemplates
             #expect(html.strings("//img/@srcset").first?.contains(" 1080w") == true)
             #expect(try workspace.tree("out").keys.allSatisfy { !$0.hasPrefix("images/") })
             let credit = html.strings("//p[@class='credit']//a/@href")
-            #expect(credit.count == 2 && credit.allSatisfy { $0.hasSuffix("utm_source=vitrine&utm_medium=referral") })
+            // The author, Unsplash and the Unsplash License, each with the referral Unsplash's guidelines ask for.
+            #expect(credit.count == 3 && credit.allSatisfy { $0.hasSuffix("utm_source=vitrine&utm_medium=referral") })
             #expect(html.strings("//p[@class='credit']").first?.hasPrefix("Photo by ") == true)
-            #expect(html.strings("//p[@class='credit']").first?.hasSuffix(" on Unsplash") == true)
+            #expect(html.strings("//p[@class='credit']").first?.hasSuffix(" on Unsplash · Unsplash License") == true)
             let pings = server.requests().filter { $0.path == "/unsplash/photos/\(shown.photo.id)/download" }
             #expect(pings.count == 1 && pings[0].headers["authorization"] == "Client-ID \(Self.key)")
             for request in server.requests() {

@@ -88,7 +88,11 @@ import VitrineTemplates
         let unsplashLinks = html.strings("//a/@href").filter { $0.contains("unsplash.com") }
         #expect(unsplashLinks.count >= 4)
         #expect(unsplashLinks.allSatisfy { $0.hasSuffix("utm_source=vitrine&utm_medium=referral") })
-        #expect(html.strings("//p[@class='credit']").first?.hasSuffix("on Unsplash") == true)
+        #expect(html.strings("//p[@class='credit']").first?.hasSuffix("on Unsplash · Unsplash License") == true)
+        #expect(
+            html.strings("//p[@class='credit']//span[@class='license']/a/@href") == [
+                "https://unsplash.com/license?utm_source=vitrine&utm_medium=referral"
+            ])
     }
 
     @Test func theFavoritesPageLinksBackAndSaysWhatItNeeds() throws {
