@@ -51,6 +51,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var flags: BuildFlags
 
+    func validate() throws {
+        let most = FlickrSource.maximumPhotosPerPage
+        if source == .flickr, let perPage, perPage > most {
+            throw ValidationError(
+                "--per-page must be at most \(most) for Flickr: its API terms allow no more than \(most) of its "
+                    + "members' photos on one page.")
+        }
+    }
+
     func run() async throws {
         let server = SampleAPIServer()
         do {
@@ -64,7 +73,13 @@ struct DemoCommand: AsyncParsableCommand {
             await server.stop()
             throw error
         }
+        let (base, shownPort) = (await server.baseURL, await server.port)
         await server.stop()
+        if [.flickr, .flickrFeed, .thumbnails, .albums].contains(source), !flags.run.quiet {
+            StandardStreams.error(
+                "Pictures whose license does not allow copies are shown from the sample API's own URLs (\(base)): "
+                    + "run `vitrine sample-api --port \(shownPort)` to see them.\n")
+        }
     }
 
     private func build(from server: SampleAPIServer) async throws {
