@@ -33,11 +33,23 @@
           <section class="snapshot" id="snapshot-{@number}" aria-labelledby="snapshot-{@number}-title">
             <h2 id="snapshot-{@number}-title"><time datetime="{@time}"><xsl:value-of select="@label"/></time></h2>
             <p class="count"><xsl:call-template name="change-line"/></p>
-            <xsl:variable name="tiles" select="key('by-id', added/@item)"/>
+            <!-- A source whose terms limit its photos on a page (Flickr: 30) has its newest tiles shown, up to that. -->
+            <xsl:variable name="most" select="number(/gallery/source/@most-per-page)"/>
+            <xsl:variable name="room" select="$most - count(preceding-sibling::snapshot/added)"/>
+            <xsl:variable name="all" select="key('by-id', added/@item)"/>
+            <xsl:variable name="tiles" select="$all[not(/gallery/source/@most-per-page) or position() &lt;= $room]"/>
             <xsl:if test="$tiles">
               <ol class="grid">
                 <xsl:apply-templates select="$tiles" mode="tile"/>
               </ol>
+            </xsl:if>
+            <xsl:if test="count($tiles) &lt; count($all)">
+              <p class="count">
+                <xsl:value-of select="$source-label"/>
+                <xsl:text>’s terms allow </xsl:text>
+                <xsl:value-of select="$most"/>
+                <xsl:text> of its photos on a page: the other new ones are in the gallery.</xsl:text>
+              </p>
             </xsl:if>
           </section>
         </xsl:for-each>

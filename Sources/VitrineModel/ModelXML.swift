@@ -373,6 +373,7 @@ package enum ModelXML {
         sink.cleanAttribute("name", source.name)
         sink.cleanAttribute("label", source.label)
         if let home = source.home { sink.cleanAttribute("home", home) }
+        if let limit = source.photosPerPageLimit { sink.attribute("most-per-page", String(limit)) }
         sink.endElement()
     }
 

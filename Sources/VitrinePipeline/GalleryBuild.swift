@@ -331,15 +331,23 @@ struct GalleryBuild {
                 Dictionary(model.allItems.map { ($0.sourceID ?? $0.id, $0) }, uniquingKeysWith: { first, _ in first })
             )
         }
+        // The tiles a source's terms still let the page show, newest first (Flickr: 30 photos a page).
+        var room: [String: Int] = [:]
         return history.snapshots.reversed().compactMap { snapshot in
             let changes = snapshot.galleries.compactMap { change -> SiteModel.Change? in
                 guard let (index, model, byID) = itemsByFolder[change.path], let href = model.changesHref else {
                     return nil
                 }
-                let tiles = change.added.lazy.compactMap { byID[$0] }.compactMap(SiteModel.Tile.init)
+                let source = model.source.name
+                let limit = min(tilesPerGallery, room[source] ?? model.source.photosPerPageLimit ?? .max)
+                let tiles = Array(
+                    change.added.lazy.compactMap { byID[$0] }.compactMap(SiteModel.Tile.init).prefix(limit))
+                if model.source.photosPerPageLimit != nil {
+                    room[source] = (room[source] ?? model.source.photosPerPageLimit ?? 0) - tiles.count
+                }
                 return SiteModel.Change(
                     gallery: "g\(index + 1)", title: model.title, href: href, added: change.added.count,
-                    removed: change.removed.count, tiles: Array(tiles.prefix(tilesPerGallery)))
+                    removed: change.removed.count, tiles: tiles)
             }
             return changes.isEmpty
                 ? nil : SiteModel.Snapshot(number: snapshot.number, time: snapshot.time, galleries: changes)

@@ -65,6 +65,8 @@ struct ShardRecord: Codable, Equatable {
         var source: String
         var sourceLabel: String
         var sourceHome: String?
+        /// The most of the source's photos a page may show, by its terms.
+        var sourcePhotosPerPage: Int?
         var queries: [String]
         var itemCount: Int
         var cover: Cover?
@@ -115,7 +117,8 @@ extension ShardRecord.Gallery {
             folder: prepared.folder, files: prepared.files,
             card: .init(
                 title: card.title, href: card.href, source: card.source.name, sourceLabel: card.source.label,
-                sourceHome: card.source.home, queries: card.queries, itemCount: card.itemCount, cover: cover,
+                sourceHome: card.source.home, sourcePhotosPerPage: card.source.photosPerPageLimit,
+                queries: card.queries, itemCount: card.itemCount, cover: cover,
                 every: card.every?.seconds),
             feed: .init(
                 path: feed.path, title: feed.title, summary: feed.summary,
@@ -127,7 +130,9 @@ extension ShardRecord.Gallery {
     func siteCard(id: String) -> SiteModel.Gallery {
         SiteModel.Gallery(
             id: id, title: card.title, href: card.href,
-            source: SourceDescription(name: card.source, label: card.sourceLabel, home: card.sourceHome),
+            source: SourceDescription(
+                name: card.source, label: card.sourceLabel, home: card.sourceHome,
+                photosPerPageLimit: card.sourcePhotosPerPage.flatMap { (1...1_000).contains($0) ? $0 : nil }),
             queries: card.queries, itemCount: card.itemCount,
             cover: card.cover.map {
                 GalleryModel.LocalImage(

@@ -40,7 +40,8 @@ public struct FlickrSource: ImageSource {
             ])
     }
 
-    static let source = SourceDescription(name: "flickr", label: "Flickr", home: "https://www.flickr.com/")
+    static let source = SourceDescription(
+        name: "flickr", label: "Flickr", home: "https://www.flickr.com/", photosPerPageLimit: maximumPhotosPerPage)
 
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "Flickr")

@@ -73,16 +73,20 @@ public struct SourceVariant: Sendable, Hashable {
     }
 }
 
-/// Names a source by a machine id, a display label and its home page.
+/// Names a source by a machine id, a display label and its home page, with how many of its photos its terms let
+/// one page show.
 public struct SourceDescription: Sendable, Hashable {
     public var name: String
     public var label: String
     public var home: String?
+    /// The most of the source's photos one page may show (Flickr's API terms: 30); nil for no limit.
+    public var photosPerPageLimit: Int?
 
-    public init(name: String, label: String, home: String?) {
+    public init(name: String, label: String, home: String?, photosPerPageLimit: Int? = nil) {
         self.name = name
         self.label = label
         self.home = home
+        self.photosPerPageLimit = photosPerPageLimit
     }
 }
 

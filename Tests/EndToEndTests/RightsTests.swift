@@ -219,4 +219,33 @@ import VitrineTestSupport
                 $0.tile.isDownloaded && $0.full.isDownloaded
             })
     }
+
+    /// Flickr's API terms allow 30 of its photos on a page: the "What's new" pages, which show the tiles of what each
+    /// snapshot added, keep to it too, the site's across all its Flickr galleries.
+    @Test func whatsNewPagesShowNoMoreThanThirtyFlickrPhotos() async throws {
+        try await withServer { server, workspace in
+            let endpoint = await server.flickrEndpoint
+            let galleries = ["harbour", "bridge", "crane"].map { term in
+                "[[gallery]]\nsource = \"flickr\"\nterm = \"\(term)\"\npages = 2\nendpoint = \"\(endpoint)\"\n"
+            }
+            try ("title = \"Rights\"\nhistory = true\n\n" + galleries.joined(separator: "\n"))
+                .write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
+            let outcome = try await VitrineProcess.run(
+                [
+                    "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
+                    workspace.path("out"),
+                ], environment: ["FLICKR_API_KEY": Self.key, "SOURCE_DATE_EPOCH": "1790000000"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            #expect(try site.crawl().broken == [])
+            let gallery = try site.page("harbour/changes.html")
+            #expect(gallery.strings("//main//li[@class='tile']").count == 30)
+            #expect(gallery.strings("//main").joined().contains("Flickr’s terms allow 30 of its photos on a page"))
+            #expect(gallery.strings("//main").joined().contains("50 new images"))
+            #expect(try site.page("changes.html").strings("//main//li[@class='tile']").count == 30)
+            for page in try site.crawl().pages {
+                #expect(try site.page(page).strings("//main//li[contains(@class, 'tile')]").count <= 30, "\(page)")
+            }
+        }
+    }
 }
