@@ -248,4 +248,56 @@ import VitrineTestSupport
             }
         }
     }
+
+    /// Pictures shown from their own URLs change nothing of what a rebuild promises: the same inputs give the same
+    /// bytes, a rebuild with nothing changed writes nothing, and with the API gone `--offline` and `--frozen`
+    /// rebuild the same site from the cache, which never held those pictures.
+    @Test func picturesShownFromTheirOwnURLsRebuildOfflineFrozenAndByteForByte() async throws {
+        let workspace = try Workspace()
+        let server = SampleAPIServer(configuration: SampleAPIConfiguration(flickrKey: Self.key))
+        try await server.start()
+        try """
+        title = "Rights"
+
+        [[gallery]]
+        source = "flickr"
+        term = "Hamburg"
+        endpoint = "\(await server.flickrEndpoint)"
+        """.write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
+        func run(_ out: String, _ extra: [String] = []) async throws -> VitrineProcess.Outcome {
+            try await VitrineProcess.run(
+                [
+                    "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
+                    workspace.path(out),
+                ] + extra,
+                environment: ["FLICKR_API_KEY": Self.key, "SOURCE_DATE_EPOCH": "1790000000"])
+        }
+        let first: VitrineProcess.Outcome
+        let again: VitrineProcess.Outcome
+        do {
+            first = try await run("a")
+            again = try await run("b")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        #expect(first.status == 0 && again.status == 0, "\(first.stderr) \(again.stderr)")
+        let model = try String(
+            contentsOf: workspace.url.appendingPathComponent("a/hamburg/gallery.xml"), encoding: .utf8)
+        #expect(model.contains(" url=\"") && model.contains(" src=\""), "both kinds of picture")
+        func files(_ out: String) throws -> [String: Data] {
+            try workspace.tree(out).filter { !$0.key.hasPrefix(".vitrine") }
+        }
+        #expect(try files("a") == files("b"))
+
+        let unchanged = try await run("a", ["--offline"])
+        #expect(unchanged.status == 0 && unchanged.stderr.contains("Up to date"), "\(unchanged.stderr)")
+        let offline = try await run("c", ["--offline"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(try files("c") == files("a"))
+        let frozen = try await run("a", ["--frozen"])
+        #expect(frozen.status == 0, "\(frozen.stderr)")
+        #expect(try files("a") == files("b"))
+    }
 }
