@@ -101,6 +101,14 @@ import VitrineTestSupport
             #expect(named.status == 0, "\(named.stderr)")
             #expect(server.requests().last { $0.query["method"] == "flickr.photos.search" }?.query["license"] == "4,11")
             #expect(Set(try model(workspace).strings("//entry/license/@label")) == ["CC BY 2.0", "CC BY 4.0"])
+
+            // Flickr's recent photos cannot be asked for by license: the others are left out, with a warning.
+            let recent = try await flickr(server, workspace, ["--key", Self.key, "--license", "reusable"])
+            #expect(recent.status == 0, "\(recent.stderr)")
+            #expect(recent.stderr.contains("under other licenses than “reusable”"), "\(recent.stderr)")
+            #expect(server.requests().last { $0.query["method"] == "flickr.photos.getRecent" }?.query["license"] == nil)
+            let kept = try model(workspace).strings("//entry/license/@copies")
+            #expect(!kept.isEmpty && kept.allSatisfy { $0 == "allowed" })
         }
     }
 

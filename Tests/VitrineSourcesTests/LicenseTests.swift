@@ -149,3 +149,42 @@ import VitrineHTTP
         }
     }
 }
+
+/// Pixabay's rights fields, as loosely as the API sends them: `isAiGenerated` as a boolean, 0/1 or text, and the
+/// author's profile from `userURL` (only an http(s) one) or from the user's name and id.
+@Suite struct PixabayRightsTests {
+    func hit(_ fields: String) throws -> PixabaySource.Hit {
+        let json = """
+            {"totalHits":1,"hits":[{"id":7,"tags":"t","user":"jane_doe","pageURL":"https://pixabay.com/photos/t-7/",
+             "webformatURL":"https://cdn.pixabay.com/7_640.jpg",\(fields)}]}
+            """
+        let page = try PixabaySource.decodePage(Array(json.utf8), query: "t", page: 1, fetchedAt: nil)
+        return try #require(page.hits.first)
+    }
+
+    func parts(_ hit: PixabaySource.Hit) -> (credit: Credit?, license: License, ai: Bool)? {
+        guard case .found(_, let credit, _, _, let license, let ai) = hit.entry else { return nil }
+        return (credit, license, ai)
+    }
+
+    @Test(arguments: [
+        (#""isAiGenerated":true"#, true), (#""isAiGenerated":1"#, true), (#""isAiGenerated":"true""#, true),
+        (#""isAiGenerated":false"#, false), (#""isAiGenerated":0"#, false), (#""isAiGenerated":null"#, false),
+        (#""isAiGenerated":2"#, false), (#""isAiGenerated":{"x":1}"#, false), (#""isLowQuality":1"#, false),
+    ])
+    func anAIMarkIsReadHoweverItIsSent(fields: String, expected: Bool) throws {
+        let found = try #require(parts(try hit(fields)))
+        #expect(found.ai == expected)
+        #expect(found.license == .pixabay)
+    }
+
+    @Test func theAuthorsProfileIsAWebLinkOrBuiltFromThePlainNameAndID() throws {
+        let given = try #require(parts(try hit(#""userURL":"https://pixabay.com/users/jane_doe-42/","user_id":42"#)))
+        #expect(given.credit?.authorURL == "https://pixabay.com/users/jane_doe-42/")
+        #expect(given.credit?.url == "https://pixabay.com/photos/t-7/")
+        let built = try #require(parts(try hit(#""userURL":"javascript:alert(1)","user_id":"42""#)))
+        #expect(built.credit?.authorURL == "https://pixabay.com/users/jane_doe-42/")
+        let none = try #require(parts(try hit(#""user_id":"4 2""#)))
+        #expect(none.credit?.authorURL == nil)
+    }
+}
