@@ -77,7 +77,15 @@
   <xsl:template match="*" mode="title"><xsl:value-of select="/gallery/title"/></xsl:template>
   <xsl:template match="*" mode="body-class"/>
   <xsl:template match="*" mode="head"/>
-  <xsl:template match="*" mode="card"/>
+  <!-- Every other page's card: its title, and the random page's picture. -->
+  <xsl:template match="*" mode="card">
+    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+    <xsl:call-template name="preview-card">
+      <xsl:with-param name="title" select="$title"/>
+      <xsl:with-param name="description" select="''"/>
+      <xsl:with-param name="image" select="self::random/photo/image[@role = 'full'][@src or @url]"/>
+    </xsl:call-template>
+  </xsl:template>
   <xsl:template match="*" mode="bar"/>
   <xsl:template match="*" mode="toolbar-extra"/>
 

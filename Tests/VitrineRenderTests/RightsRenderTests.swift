@@ -145,7 +145,12 @@ import VitrineTestSupport
         let grid = try render(.init(kind: .grid, id: "c1-p1", href: "harbour/index.html"), gallery)
         #expect(meta(grid, "og:url") == ["https://example.org/photos/harbour/index.html"])
         #expect(meta(grid, "og:image") == ["https://live.staticflickr.com/1/1_z.jpg"])
-        for html in [preview, hotlinked, grid] {
+        var withHistory = gallery
+        withHistory.changesHref = "harbour/changes.html"
+        let changes = try render(.init(kind: .changes, id: "changes", href: "harbour/changes.html"), withHistory)
+        #expect(meta(changes, "og:url") == ["https://example.org/photos/harbour/changes.html"])
+        #expect(meta(changes, "og:title").count == 1)
+        for html in [preview, hotlinked, grid, changes] {
             for url in meta(html, "og:url") + meta(html, "og:image") { #expect(url.hasPrefix("https://")) }
         }
     }
