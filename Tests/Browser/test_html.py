@@ -4,7 +4,7 @@ import pytest
 
 from browserlib import run_vnu
 
-SITES = ("pixabay", "flickr", "thumbnails", "placeholders", "site", "albums", "albums-broken")
+SITES = ("pixabay", "flickr", "thumbnails", "placeholders", "site", "albums")
 
 
 @pytest.mark.parametrize("site_name", SITES)

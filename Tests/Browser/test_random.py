@@ -3,15 +3,13 @@ page, not the session), the reload when the next image is due (and no reload loo
 yet), favorites (add, list, remove from the list, from nginx and from disk), the page without JavaScript, the
 image fitted to the width in its proportions at 320 and 1440 px, axe-core and the Nu HTML Checker.
 
-The sites are built by the real binary from a sample API that keeps running for the session: the Unsplash site
-hotlinks its images from it, as Unsplash's terms require. `VITRINE_TEST_NOW` moves the binary's clock, so a site
+The sites are built by the real binary from the sample API that keeps running for the session (conftest's
+`sample_api`): the Unsplash site hotlinks its images from it, as Unsplash's terms require. `VITRINE_TEST_NOW` moves the binary's clock, so a site
 whose next image is due in a few seconds needs no waiting for minutes."""
 
 from __future__ import annotations
 
 import datetime
-import signal
-import subprocess
 import time
 from pathlib import Path
 
@@ -24,19 +22,6 @@ from test_screenshots import SETTLED, stable_screenshot
 
 def _iso(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@pytest.fixture(scope="session")
-def sample_api(workdir, request) -> str:
-    """The sample API for the whole session; returns its base URL (`http://127.0.0.1:PORT/`)."""
-    log = workdir / "random-sample-api.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [str(bl.vitrine_binary()), "sample-api", "--port", "0"], stdin=subprocess.DEVNULL, stdout=out,
-            stderr=subprocess.STDOUT, env=bl.clean_env(workdir), preexec_fn=bl._die_with_parent,
-        )
-    request.addfinalizer(lambda: bl.stop_process(proc, signal.SIGINT))
-    return bl._wait_for_endpoint(proc, log, timeout=30)[: -len("api/")]
 
 
 class RandomSites:

@@ -52,3 +52,28 @@ def test_screenshot_comparison(bad_page, browser):
     browser.js("document.querySelector('div').textContent = 'Changed'")
     after = browser.driver.get_screenshot_as_png()
     assert not same_picture(browser.driver, before, after), "a changed text went unnoticed"
+
+
+def test_rights_checks_fail_on_wrong_data():
+    """The ImageObject check of test_rights.py fails on an object that names another picture, another license
+    page or no credit."""
+    from browserlib import Entry
+    from test_rights import check_image_object
+
+    entry = Entry(
+        id="e", variant="original", href="items/e.html", missing=None,
+        images=[("tile", "images/t.jpg"), ("full", "http://127.0.0.1:9/full.jpg")], caption="A ship",
+        credit={"name": "A. Author", "href": "https://example.com/photo/1"},
+        license={"label": "All rights reserved", "copies": "forbidden"},
+    )
+    good = {"@type": "ImageObject", "contentUrl": "http://127.0.0.1:9/full.jpg", "name": "A ship",
+            "acquireLicensePage": "https://example.com/photo/1", "creditText": "Photo by A. Author on Flickr",
+            "creator": {"@type": "Person", "name": "A. Author"}, "copyrightNotice": "© A. Author. All rights reserved."}
+    base = "file:///site/"
+    check_image_object(good, entry, base, base + entry.href, "good")
+    for key, value in (("contentUrl", "../images/t.jpg"), ("acquireLicensePage", None), ("creditText", None),
+                       ("license", "https://creativecommons.org/licenses/by/2.0/"), ("copyrightNotice", None),
+                       ("creator", {"name": "Someone else"})):
+        bad = {k: v for k, v in {**good, key: value}.items() if v is not None}
+        with pytest.raises(AssertionError):
+            check_image_object(bad, entry, base, base + entry.href, f"bad {key}")
