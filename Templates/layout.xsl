@@ -601,7 +601,7 @@
 
   <!-- The rights data and card of a page showing one entry (preview and photo pages). -->
   <xsl:template match="entry" mode="card">
-    <xsl:if test="not(missing)">
+    <xsl:if test="image[@src or @url]">
       <xsl:variable name="object"><xsl:call-template name="image-object"/></xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$object"/></xsl:call-template>
     </xsl:if>
@@ -624,13 +624,13 @@
     <xsl:variable name="items" select="../item[@page = current()/@number]"/>
     <xsl:variable name="name"><xsl:call-template name="collection-name"><xsl:with-param name="c" select=".."/></xsl:call-template></xsl:variable>
     <xsl:variable name="url"><xsl:call-template name="page-url"><xsl:with-param name="href" select="@href"/></xsl:call-template></xsl:variable>
-    <xsl:if test="$items/entry[not(missing)]">
+    <xsl:if test="$items/entry[image[@src or @url]]">
       <xsl:variable name="json">
         <xsl:text>{"@type":"ImageGallery"</xsl:text>
         <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="$name"/></xsl:call-template>
         <xsl:call-template name="json-member"><xsl:with-param name="name" select="'url'"/><xsl:with-param name="value" select="$url"/></xsl:call-template>
         <xsl:text>,"associatedMedia":[</xsl:text>
-        <xsl:for-each select="$items/entry[not(missing)]">
+        <xsl:for-each select="$items/entry[image[@src or @url]]">
           <xsl:if test="position() &gt; 1">,</xsl:if>
           <xsl:call-template name="image-object"/>
         </xsl:for-each>
