@@ -33,6 +33,8 @@
   <xsl:variable name="home-href" select="(/gallery/collection[1]/page[1]/@href | /gallery/random/@href)[1]"/>
   <!-- The absolute URL the site is published at, ending in "/", when its config names one. -->
   <xsl:variable name="base-url" select="(/gallery/site/@base-url | /site/@base-url)[1]"/>
+  <!-- What a path relative to the output root is prefixed with to make a URL of it: the base URL, else $root. -->
+  <xsl:variable name="url-prefix" select="concat($base-url, substring($root, 1, 100000 * number(not($base-url))))"/>
 
   <!-- ============================================================ skeleton -->
 
@@ -79,12 +81,14 @@
   <xsl:template match="*" mode="head"/>
   <!-- Every other page's card: its title, and the random page's picture. -->
   <xsl:template match="*" mode="card">
-    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
-    <xsl:call-template name="preview-card">
-      <xsl:with-param name="title" select="$title"/>
-      <xsl:with-param name="description" select="''"/>
-      <xsl:with-param name="image" select="self::random/photo/image[@role = 'full'][@src or @url]"/>
-    </xsl:call-template>
+    <xsl:if test="$base-url">
+      <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:call-template name="preview-card">
+        <xsl:with-param name="title" select="$title"/>
+        <xsl:with-param name="description" select="''"/>
+        <xsl:with-param name="image" select="self::random/photo/image[@role = 'full'][@src or @url]"/>
+      </xsl:call-template>
+    </xsl:if>
   </xsl:template>
   <xsl:template match="*" mode="bar"/>
   <xsl:template match="*" mode="toolbar-extra"/>
@@ -402,8 +406,9 @@
     <xsl:param name="decorative" select="false()"/>
     <xsl:variable name="small" select="image[@role = 'tile'][@src or @url]"/>
     <xsl:variable name="large" select="image[@role = 'full'][@src or @url]"/>
-    <xsl:variable name="small-href"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$small"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="large-href"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$large"/></xsl:call-template></xsl:variable>
+    <!-- image-href's rule in plain XPath (this runs for every tile): the API's own URL, else the file's path. -->
+    <xsl:variable name="small-href" select="concat($small/@url, substring(concat($root, $small/@src), 1, 100000 * number(not($small/@url))))"/>
+    <xsl:variable name="large-href" select="concat($large/@url, substring(concat($root, $large/@src), 1, 100000 * number(not($large/@url))))"/>
     <xsl:variable name="img" select="(image[@role = $role] | image[not(../image[@role = $role])])[1]"/>
     <xsl:variable name="alt">
       <xsl:if test="not($decorative)"><xsl:call-template name="caption-or-position"/></xsl:if>
@@ -413,8 +418,7 @@
     <xsl:variable name="sized" select="$w &gt; 0 and $h &gt; 0"/>
     <xsl:choose>
       <xsl:when test="$img/@src or $img/@url">
-        <img alt="{$alt}">
-          <xsl:attribute name="src"><xsl:call-template name="image-href"><xsl:with-param name="img" select="$img"/></xsl:call-template></xsl:attribute>
+        <img src="{concat($img/@url, substring(concat($root, $img/@src), 1, 100000 * number(not($img/@url))))}" alt="{$alt}">
           <xsl:if test="$sizes != '' and $small and $large and $small-href != $large-href
                         and floor(number($small/@width)) &gt; 0
                         and floor(number($large/@width)) &gt; floor(number($small/@width))">
@@ -457,6 +461,18 @@
   <!-- $text as a JSON string, safe inside a <script> element: quotes, backslashes, line breaks and tabs escaped,
        and every "<" written as \u003c so that no text can end the script. -->
   <xsl:template name="json-string">
+    <xsl:param name="text"/>
+    <xsl:choose>
+      <!-- Most text needs no escape: one translate() finds out, and the text goes out as it is. -->
+      <xsl:when test="translate($text, '\&quot;&lt;&#10;&#13;&#9;', '') = $text">
+        <xsl:value-of select="concat('&quot;', $text, '&quot;')"/>
+      </xsl:when>
+      <xsl:otherwise><xsl:call-template name="json-escaped"><xsl:with-param name="text" select="$text"/></xsl:call-template></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- $text as a JSON string, each character that needs it escaped. -->
+  <xsl:template name="json-escaped">
     <xsl:param name="text"/>
     <xsl:variable name="a"><xsl:call-template name="replace"><xsl:with-param name="text" select="$text"/><xsl:with-param name="from" select="'\'"/><xsl:with-param name="to" select="'\\'"/></xsl:call-template></xsl:variable>
     <xsl:variable name="b"><xsl:call-template name="replace"><xsl:with-param name="text" select="$a"/><xsl:with-param name="from" select="'&quot;'"/><xsl:with-param name="to" select="'\&quot;'"/></xsl:call-template></xsl:variable>
@@ -528,8 +544,9 @@
        credit and where its license can be had. Context: an entry. -->
   <xsl:template name="image-object">
     <xsl:variable name="img" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])])[1]"/>
-    <xsl:variable name="content-url"><xsl:call-template name="image-url"><xsl:with-param name="img" select="$img"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="credit-text"><xsl:call-template name="credit-text"/></xsl:variable>
+    <!-- Plain XPath, not templates: this runs for every picture of every grid page. -->
+    <xsl:variable name="content-url" select="concat($img/@url, substring(concat($url-prefix, $img/@src), 1, 100000 * number(not($img/@url))))"/>
+    <xsl:variable name="credit-text" select="concat(substring(concat('Published by ', credit/@name), 1, 100000 * number(credit/@role = 'publication')), substring(concat('Photo by ', credit/@name, ' on ', $source-label), 1, 100000 * number(boolean(credit) and not(credit/@role = 'publication'))), substring(concat('From ', $source-label), 1, 100000 * number(not(credit))))"/>
     <xsl:text>{"@type":"ImageObject"</xsl:text>
     <xsl:call-template name="json-member"><xsl:with-param name="name" select="'contentUrl'"/><xsl:with-param name="value" select="$content-url"/></xsl:call-template>
     <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="normalize-space(caption)"/></xsl:call-template>
@@ -605,18 +622,20 @@
       <xsl:variable name="object"><xsl:call-template name="image-object"/></xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$object"/></xsl:call-template>
     </xsl:if>
-    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
-    <xsl:variable name="description">
-      <xsl:if test="not(missing)">
-        <xsl:call-template name="credit-text"/>
-        <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
-      </xsl:if>
-    </xsl:variable>
-    <xsl:call-template name="preview-card">
-      <xsl:with-param name="title" select="$title"/>
-      <xsl:with-param name="description" select="$description"/>
-      <xsl:with-param name="image" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])] | ../entry/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
-    </xsl:call-template>
+    <xsl:if test="$base-url">
+      <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:variable name="description">
+        <xsl:if test="not(missing)">
+          <xsl:call-template name="credit-text"/>
+          <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
+        </xsl:if>
+      </xsl:variable>
+      <xsl:call-template name="preview-card">
+        <xsl:with-param name="title" select="$title"/>
+        <xsl:with-param name="description" select="$description"/>
+        <xsl:with-param name="image" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])] | ../entry/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
+      </xsl:call-template>
+    </xsl:if>
   </xsl:template>
 
   <!-- The rights data and card of a grid page: the collection, and an ImageObject per picture on the page. -->
@@ -638,12 +657,14 @@
       </xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$json"/></xsl:call-template>
     </xsl:if>
-    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
-    <xsl:call-template name="preview-card">
-      <xsl:with-param name="title" select="$title"/>
-      <xsl:with-param name="description" select="concat(../@item-count, ' images from ', $source-label)"/>
-      <xsl:with-param name="image" select="($items/entry/image[@role = 'tile'][@src or @url] | ../image[@role = 'cover'][@src or @url])[1]"/>
-    </xsl:call-template>
+    <xsl:if test="$base-url">
+      <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:call-template name="preview-card">
+        <xsl:with-param name="title" select="$title"/>
+        <xsl:with-param name="description" select="concat(../@item-count, ' images from ', $source-label)"/>
+        <xsl:with-param name="image" select="($items/entry/image[@role = 'tile'][@src or @url] | ../image[@role = 'cover'][@src or @url])[1]"/>
+      </xsl:call-template>
+    </xsl:if>
   </xsl:template>
 
 </xsl:stylesheet>
