@@ -23,13 +23,17 @@ import VitrineTestSupport
 
     /// Dates every shard folder of the cache an hour back, as if nothing had changed in it since.
     func age(_ folder: TemporaryFolder) throws {
-        let hourAgo = Date().addingTimeInterval(-3600)
+        try date(folder, Date().addingTimeInterval(-3600))
+    }
+
+    /// Dates every shard folder of the cache to `time`.
+    func date(_ folder: TemporaryFolder, _ time: Date) throws {
         for kind in ["urls", "images"] {
             let shards = try FileManager.default.contentsOfDirectory(
                 atPath: folder.url.appendingPathComponent(kind).path)
             for shard in shards {
                 try FileManager.default.setAttributes(
-                    [.modificationDate: hourAgo],
+                    [.modificationDate: time],
                     ofItemAtPath: folder.url.appendingPathComponent("\(kind)/\(shard)").path)
             }
         }
@@ -121,7 +125,12 @@ import VitrineTestSupport
 
     @Test func foldersChangedJustBeforeTheSnapshotAreLeftOut() async throws {
         let (folder, cache, records) = try cache(with: 10, settled: false)
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        // Every folder changed half the margin before the snapshot's time, however long the machine took to get here.
+        let changed = Date()
+        try date(folder, changed)
+        let snapshot = cache.snapshot(
+            of: records, stamps: await stamps(cache, records),
+            now: changed.addingTimeInterval(ImageIndexSnapshot.racyMargin / 2))
         #expect(snapshot.records.isEmpty)
         #expect(await cache.imageRecords(for: Array(records.keys), snapshot: snapshot).records == records)
         #expect(FileManager.default.fileExists(atPath: folder.url.path))
