@@ -30,16 +30,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let files = StaticFolderFiles(root: root)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
-                    try channel.pipeline.syncOperations.addHandler(StaticFolderHTTPHandler(files: files))
+        let server = try await ListeningPort.bind(Int(port)) {
+            try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 64)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+                        try channel.pipeline.syncOperations.addHandler(StaticFolderHTTPHandler(files: files))
+                    }
                 }
-            }
-            .bind(host: "127.0.0.1", port: Int(port)).get()
+                .bind(host: "127.0.0.1", port: Int(port)).get()
+        }
         let boundPort = server.localAddress?.port ?? Int(port)
         let banner = "Serving \(directory) at http://127.0.0.1:\(boundPort)/ ; Ctrl-C stops it.\n"
         StandardStreams.output(Array(banner.utf8))
