@@ -68,6 +68,8 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--merge reads the shards' folders, not the cache, so --frozen does not apply.")
         }
         _ = try siteShard()
+        try PathArgument.requireNonEmpty(config, "--config")
+        for folder in merge { try PathArgument.requireNonEmpty(folder, "A folder given to --merge") }
     }
 
     /// The shard `--shard` names, if any.

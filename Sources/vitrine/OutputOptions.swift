@@ -34,6 +34,12 @@ struct OutputOptions: ParsableArguments {
             valueName: "path-or-url"))
     var historyFrom: String?
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(out, "--out")
+        try PathArgument.requireNonEmpty(templates, "--templates")
+        try PathArgument.requireNonEmpty(historyFrom, "--history-from")
+    }
+
     /// The history settings these options ask for, with `configured` (the site config's `history = true`).
     func historyOptions(configured: Bool = false) -> HistoryOptions? {
         guard history || configured || historyFrom != nil else { return nil }

@@ -22,6 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port; 0 picks a free one.", valueName: "n"))
     var port: UInt16 = 8080
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(directory, "The folder to serve")
+    }
+
     func run() async throws {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         var isFolder: ObjCBool = false

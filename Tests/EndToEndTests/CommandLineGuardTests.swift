@@ -2,6 +2,126 @@ import Foundation
 import SampleAPI
 import Testing
 
+/// Values that used to pass the command line and config checks and then poisoned the output or failed late
+/// (issue 24): each is refused up front with one sentence and exit 64, before any request or write.
+@Suite struct CommandLineGuardTests {
+    /// A site of one thumbnail gallery whose endpoint refuses connections at once, so that a value the checks let
+    /// through ends in a network failure, never in exit 64.
+    static func unreachableSite(_ extra: String = "", gallery: String = "") -> String {
+        """
+        title = "x"
+        \(extra)
+        [[gallery]]
+        source = "thumbnails"
+        endpoint = "http://127.0.0.1:9/list"
+        \(gallery)
+        """
+    }
+
+    func build(_ config: String, _ extra: [String] = [], environment: [String: String] = [:]) async throws
+        -> (VitrineProcess.Outcome, Workspace)
+    {
+        let workspace = try Workspace()
+        try config.write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
+        let outcome = try await VitrineProcess.run(
+            [
+                "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
+                workspace.path("site"), "--retries", "0",
+            ] + extra, environment: environment)
+        return (outcome, workspace)
+    }
+
+    /// Item 7: a time past 9999-12-31T23:59:59Z has no RFC 3339 form, and the history it stamped was refused by
+    /// every later build.
+    @Test(arguments: ["253402300800", "9223372036854775807", "-1", "1e10", "12abc", ""])
+    func aSourceDateEpochOutsideYearsZeroToNineThousandNineHundredNinetyNineIsRefused(value: String) async throws {
+        let (outcome, workspace) = try await build(
+            Self.unreachableSite("history = true"), environment: ["SOURCE_DATE_EPOCH": value])
+        #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("SOURCE_DATE_EPOCH"), "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("253402300799"), "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("site")))
+    }
+
+    /// Item 12: a user name and password in base-url were published in sitemap.xml and feed.xml.
+    @Test(arguments: [
+        "https://alice:s3cr3t-pw@example.org/photos/", "https://alice@example.org/", "https://:s3cr3t-pw@example.org/",
+    ])
+    func aBaseURLWithCredentialsIsRefusedWithoutEchoingThePassword(url: String) async throws {
+        let (outcome, workspace) = try await build(Self.unreachableSite("base-url = \"\(url)\""))
+        #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("line 2, key base-url"), "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("user name or password"), "stderr: \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("s3cr3t-pw"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("site")))
+    }
+
+    /// Item 13: gallery folders that clash with the site's own files, or with another gallery's, passed the config
+    /// check and failed at write time with a sentence about symbolic links.
+    @Test(arguments: [
+        ("path = \"index.html\"", "", "line 6, key path of the 1st"),
+        ("path = \"feed.xml\"", "", "line 6, key path"),
+        ("path = \"sitemap.xml\"", "", "line 6, key path"),
+        ("path = \"site.xml\"", "", "line 6, key path"),
+        ("path = \"history.json\"", "", "line 6, key path"),
+        ("path = \"changes.html\"", "", "line 6, key path"),
+        ("path = \"changes-2.html\"", "", "line 6, key path"),
+        ("path = \"a/page-2.html\"", "", "line 6, key path"),
+        (
+            "path = \"a\"", "[[gallery]]\nsource = \"thumbnails\"\npath = \"a/page-2.html\"",
+            "line 9, key path of the 2nd"
+        ),
+        ("path = \"a\"", "[[gallery]]\nsource = \"thumbnails\"\npath = \"a/items\"", "line 9, key path of the 2nd"),
+        ("path = \"a/b\"", "[[gallery]]\nsource = \"thumbnails\"\npath = \"a\"", "line 9, key path of the 2nd"),
+        ("path = \"thumbnails/y\"", "[[gallery]]\nsource = \"thumbnails\"", "line 7, key path of the 2nd"),
+    ])
+    func aGalleryFolderThatClashesWithTheSitesFilesIsRefusedNamingTheLine(
+        path: String, more: String, expected: String
+    ) async throws {
+        let (outcome, workspace) = try await build(Self.unreachableSite(gallery: path + "\n" + more))
+        #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains(expected), "stderr: \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("link"), "stderr: \(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("site")))
+    }
+
+    /// Item 15: `--cache ''` silently meant the current folder; every path option is checked the same way.
+    @Test(arguments: [
+        ["pixabay", "x", "--cache", ""], ["pixabay", "x", "--out", ""], ["pixabay", "x", "--templates", ""],
+        ["pixabay", "x", "--history-from", ""], ["build", "--config", ""], ["build", "--merge", ""],
+        ["serve", ""],
+    ])
+    func anEmptyPathIsRefused(arguments: [String]) async throws {
+        let workspace = try Workspace()
+        let running = try VitrineProcess.launch(
+            arguments + ["--port", "0"].filter { _ in arguments[0] == "serve" }, in: workspace.url)
+        // `serve ''` used to serve the current folder until stopped.
+        let process = running.process.processIdentifier
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            kill(process, SIGKILL)
+        }
+        let outcome = try await running.wait()
+        watchdog.cancel()
+        #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("empty"), "stderr: \(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).isEmpty)
+    }
+
+    /// Item 19: a cache inside the output folder would be published with the site.
+    @Test(arguments: [("site/cache", "site"), ("site/a/../cache", "site/")])
+    func aCacheInsideTheOutputFolderIsRefused(cache: String, out: String) async throws {
+        let workspace = try Workspace()
+        let outcome = try await VitrineProcess.run(
+            ["pixabay", "x", "--key", "k", "--endpoint", "http://127.0.0.1:9/", "--cache", cache, "--out", out],
+            in: workspace.url)
+        #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("--cache") && outcome.stderr.contains("--out"), "stderr: \(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).isEmpty)
+    }
+}
+
 /// Item 15: `serve` and `sample-api` on a port that is taken said so in a raw library string, with exit 1.
 @Suite struct PortInUseTests {
     @Test(arguments: ["serve", "sample-api"])
