@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VitrinePipeline
+import VitrinePublish
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -96,13 +97,18 @@ struct BuildCommand: AsyncParsableCommand {
             var options = options
             options.history = flags.output.historyOptions(configured: site.history)
             let plan = SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan))
+            let warning = options.history == nil ? site.keepAllWithoutHistoryWarning : nil
+            if let warning { pipeline.progress(.warning(warning)) }
+            var summary: BuildSummary
             if let shard {
-                return try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
+                summary = try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
+            } else if !shards.isEmpty {
+                summary = try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
+            } else {
+                summary = try await pipeline.build(plan, options: options)
             }
-            if !shards.isEmpty {
-                return try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
-            }
-            return try await pipeline.build(plan, options: options)
+            summary.warnings += warning.map { [$0] } ?? []
+            return summary
         }
     }
 }

@@ -29,6 +29,18 @@ struct SiteConfig {
         [".html", ".xml", ".json"].contains { name.hasSuffix($0) }
     }
 
+    /// The warning a build without history gives when galleries ask to keep every item: an archive needs the
+    /// history's records, so `keep = "all"` does nothing there.
+    var keepAllWithoutHistoryWarning: String? {
+        let folders = galleries.compactMap { gallery -> String? in
+            guard case .gallery(let plan) = gallery.plan, plan.keepAll else { return nil }
+            return plan.folder
+        }
+        guard !folders.isEmpty else { return nil }
+        return "keep = \"all\" (in \(folders.joined(separator: ", "))) does nothing without history, so items that "
+            + "leave the results are not kept; set history = true in the config (or pass --history) to keep them."
+    }
+
     /// The API keys of every source that reads one from the environment, for keeping them out of messages.
     static func secrets(in environment: [String: String]) -> [String] {
         galleryTypes.compactMap { $0.keyVariable.flatMap { environment[$0] } }.filter { !$0.isEmpty }

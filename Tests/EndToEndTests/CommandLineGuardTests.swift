@@ -140,3 +140,85 @@ import Testing
         #expect(!outcome.stderr.contains("NIO") && !outcome.stderr.contains("errno"), "stderr: \(outcome.stderr)")
     }
 }
+
+/// Site builds against the sample API that used to end without saying what the user could do (issue 24).
+@Suite struct SiteGuardTests {
+    static let key = "guard-key-24"
+
+    func writeConfig(_ workspace: Workspace, server: SampleAPIServer, top: String, gallery: String = "") async throws {
+        let text = """
+            title = "Guards"
+            \(top)
+
+            [[gallery]]
+            source = "pixabay"
+            term = "Hamburg"
+            per-page = 5
+            no-variant = true
+            endpoint = "\(await server.pixabayEndpoint)"
+            \(gallery)
+
+            """
+        try text.write(toFile: workspace.path("vitrine.toml"), atomically: true, encoding: .utf8)
+    }
+
+    func build(_ workspace: Workspace, _ extra: [String] = [], environment: [String: String] = [:]) async throws
+        -> VitrineProcess.Outcome
+    {
+        try await VitrineProcess.run(
+            [
+                "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
+                workspace.path("site"), "--retries", "0",
+            ] + extra, environment: ["PIXABAY_API_KEY": Self.key].merging(environment) { $1 })
+    }
+
+    /// Item 7: the last second that has an RFC 3339 form is accepted, and the history it stamps is read again.
+    @Test func theLastSecondOfYear9999IsAcceptedAndItsHistoryReadAgain() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(apiKey: Self.key)) { server, workspace in
+            try await writeConfig(workspace, server: server, top: "history = true")
+            let first = try await build(workspace, environment: ["SOURCE_DATE_EPOCH": "253402300799"])
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let history = try String(contentsOfFile: workspace.path("site/history.json"), encoding: .utf8)
+            #expect(history.contains("9999-12-31T23:59:59Z"))
+            let second = try await build(workspace, ["--refresh"], environment: ["SOURCE_DATE_EPOCH": "253402300799"])
+            #expect(second.status == 0, "stderr: \(second.stderr)")
+        }
+    }
+
+    /// Item 19: `keep = "all"` does nothing without history, and said nothing.
+    @Test func keepAllWithoutHistoryWarnsInOneSentence() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(apiKey: Self.key)) { server, workspace in
+            try await writeConfig(workspace, server: server, top: "", gallery: "keep = \"all\"")
+            let outcome = try await build(workspace, ["--json"])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let warnings = outcome.stderr.split(separator: "\n").filter { $0.contains("keep = \"all\"") }
+            #expect(warnings.count == 1, "stderr: \(outcome.stderr)")
+            #expect(warnings.first?.contains("history = true") == true, "stderr: \(outcome.stderr)")
+            #expect(outcome.stdout.contains("keep = \\\"all\\\""), "the --json report lists the warning too")
+            try await writeConfig(workspace, server: server, top: "history = true", gallery: "keep = \"all\"")
+            let kept = try await build(workspace)
+            #expect(kept.status == 0 && !kept.stderr.contains("keep = \"all\""), "stderr: \(kept.stderr)")
+        }
+    }
+
+    /// Item 19: the first publish of a site whose base-url does not answer stopped (exit 69, rightly) without a
+    /// way to start its history on purpose; `--new-history` is that way, and the sentence names it.
+    @Test func aBaseURLThatDoesNotAnswerNamesNewHistoryWhichStartsOne() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(apiKey: Self.key)) { server, workspace in
+            try await writeConfig(workspace, server: server, top: "history = true\nbase-url = \"http://127.0.0.1:9/\"")
+            let stopped = try await build(workspace)
+            #expect(stopped.status == ExitStatus.unavailable.rawValue, "stderr: \(stopped.stderr)")
+            #expect(stopped.stderr.contains("--new-history"), "stderr: \(stopped.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.path("site/history.json")))
+            let contradicting = try await build(workspace, ["--new-history", "--history-from", workspace.path("h")])
+            #expect(contradicting.status == ExitStatus.usage.rawValue, "stderr: \(contradicting.stderr)")
+            let started = try await build(workspace, ["--new-history"])
+            #expect(started.status == 0, "stderr: \(started.stderr)")
+            #expect(started.stderr.contains("Starting a new history"), "stderr: \(started.stderr)")
+            #expect(FileManager.default.fileExists(atPath: workspace.path("site/history.json")))
+            // The output folder's own history is read from now on: the base-url is not asked again.
+            let later = try await build(workspace)
+            #expect(later.status == 0, "stderr: \(later.stderr)")
+        }
+    }
+}

@@ -281,7 +281,7 @@ import VitrineTemplates
         }
         #expect(
             sections["OUTPUT OPTIONS"] == [
-                "--out", "--templates", "--force", "--no-wait", "--history", "--history-from",
+                "--out", "--templates", "--force", "--no-wait", "--history", "--history-from", "--new-history",
             ])
         #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
         #expect(
