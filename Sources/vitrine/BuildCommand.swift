@@ -16,7 +16,8 @@ struct BuildCommand: AsyncParsableCommand {
             (Atom) are written too. With history = true (or --history), every build whose results differ \
             from the last one records a snapshot in history.json, and each gallery and the site get a What's \
             new page (changes.html) and the feed an entry per snapshot; when the output folder has no \
-            history.json, the previous one is read from --history-from, else from base-url. The same config and cache give the same bytes; files that did not change are \
+            history.json, the previous one is read from --history-from, else from base-url (--new-history \
+            starts a new one instead, for a site's first publish). The same config and cache give the same bytes; files that did not change are \
             not rewritten, and pages whose inputs and templates did not change are not rendered again.
 
             A random gallery (source = "random", folder random/ by default) keeps its image until its next update \

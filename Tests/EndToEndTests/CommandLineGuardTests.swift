@@ -99,7 +99,7 @@ import Testing
         // `serve ''` used to serve the current folder until stopped.
         let process = running.process.processIdentifier
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(20))
+            try await Task.sleep(for: .seconds(90))
             kill(process, SIGKILL)
         }
         let outcome = try await running.wait()
