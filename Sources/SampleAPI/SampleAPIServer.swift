@@ -28,6 +28,8 @@ public enum SampleAPIServerError: Error, Sendable, Equatable {
     case alreadyRunning
     /// The listening socket was not ready within the allowed time.
     case startTimedOut
+    /// Another socket is bound to the port asked for.
+    case portInUse(UInt16)
 }
 
 /// Image APIs on 127.0.0.1 serving bundled sample images: Pixabay's search, Flickr's REST photo lists and public
@@ -71,6 +73,9 @@ public final class SampleAPIServer: Sendable {
             try await launch(port: port)
         } catch {
             lifecycle.withLock { $0.isStarting = false }
+            if case .failed(_, let code, _) = error as? SocketError, code == EADDRINUSE {
+                throw SampleAPIServerError.portInUse(port)
+            }
             throw error
         }
     }
@@ -82,6 +87,8 @@ public final class SampleAPIServer: Sendable {
             logger: .disabled,
             handler: SampleAPIHTTPHandler(service: service)
         )
+        // Cleared before the task starts: a bind that fails at once must not have its mark cleared after it.
+        lifecycle.withLock { $0.runFailed = false }
         let runTask = Task { [weak self] in
             do {
                 try await server.run()
@@ -90,10 +97,7 @@ public final class SampleAPIServer: Sendable {
                 throw error
             }
         }
-        lifecycle.withLock { state in
-            state.runFailed = false
-            state.runTask = runTask
-        }
+        lifecycle.withLock { $0.runTask = runTask }
         let deadline = ContinuousClock.now + .seconds(10)
         while await !server.isListening {
             if lifecycle.withLock({ $0.runFailed }) {

@@ -7,9 +7,13 @@ import VitrineModel
 public struct HistoryOptions: Sendable {
     /// Where the previous history is when the output folder has none.
     public var previous: HistorySource?
+    /// When the output folder has no history, start a new one on purpose instead of reading the previous
+    /// publish's (a site's first publish, whose address does not answer yet).
+    public var startNew: Bool
 
-    public init(previous: HistorySource? = nil) {
+    public init(previous: HistorySource? = nil, startNew: Bool = false) {
         self.previous = previous
+        self.startNew = startNew
     }
 }
 
@@ -62,6 +66,8 @@ struct PreviousHistory {
     let source: HistorySource?
     let fetcher: any HTTPFetching
     let offline: Bool
+    /// A new history was asked for: `source` is not read.
+    var startNew = false
 
     /// What was found: the history, the warning to give when there is none, and the bytes of the output's
     /// `history.json` when it is the last finished build's (which must be kept while it is replaced).
@@ -98,9 +104,12 @@ struct PreviousHistory {
 
     /// The history `source` names, or a new one with the warning that says why.
     private func fromSource() async throws -> (SiteHistory, warning: String?) {
-        guard let source else {
+        guard let source, !startNew else {
             return (
-                .empty, "Starting a new history: the output folder has no history.json and no previous one was named."
+                .empty,
+                startNew
+                    ? "Starting a new history, as asked: the output folder has no history.json."
+                    : "Starting a new history: the output folder has no history.json and no previous one was named."
             )
         }
         switch source {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VitrinePipeline
+import VitrinePublish
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +16,8 @@ struct BuildCommand: AsyncParsableCommand {
             (Atom) are written too. With history = true (or --history), every build whose results differ \
             from the last one records a snapshot in history.json, and each gallery and the site get a What's \
             new page (changes.html) and the feed an entry per snapshot; when the output folder has no \
-            history.json, the previous one is read from --history-from, else from base-url. The same config and cache give the same bytes; files that did not change are \
+            history.json, the previous one is read from --history-from, else from base-url (--new-history \
+            starts a new one instead, for a site's first publish). The same config and cache give the same bytes; files that did not change are \
             not rewritten, and pages whose inputs and templates did not change are not rendered again.
 
             A random gallery (source = "random", folder random/ by default) keeps its image until its next update \
@@ -68,6 +70,8 @@ struct BuildCommand: AsyncParsableCommand {
             throw ValidationError("--merge reads the shards' folders, not the cache, so --frozen does not apply.")
         }
         _ = try siteShard()
+        try PathArgument.requireNonEmpty(config, "--config")
+        for folder in merge { try PathArgument.requireNonEmpty(folder, "A folder given to --merge") }
     }
 
     /// The shard `--shard` names, if any.
@@ -94,13 +98,18 @@ struct BuildCommand: AsyncParsableCommand {
             var options = options
             options.history = flags.output.historyOptions(configured: site.history)
             let plan = SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan))
+            let warning = options.history == nil ? site.keepAllWithoutHistoryWarning : nil
+            if let warning { pipeline.progress(.warning(warning)) }
+            var summary: BuildSummary
             if let shard {
-                return try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
+                summary = try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
+            } else if !shards.isEmpty {
+                summary = try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
+            } else {
+                summary = try await pipeline.build(plan, options: options)
             }
-            if !shards.isEmpty {
-                return try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
-            }
-            return try await pipeline.build(plan, options: options)
+            summary.warnings += warning.map { [$0] } ?? []
+            return summary
         }
     }
 }

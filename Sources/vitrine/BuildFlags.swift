@@ -29,6 +29,12 @@ struct BuildFlags: ParsableArguments {
         }
     }
 
+    func validate() throws {
+        // Empty paths are refused by the options' own checks, with a sentence of their own.
+        guard caching.cache?.isEmpty != true, !output.out.isEmpty else { return }
+        try PathArgument.requireOutside(cache: cacheRoot, output: outputFolder)
+    }
+
     var cacheRoot: URL { caching.cache.map { URL(fileURLWithPath: $0) } ?? CacheStore.defaultRoot() }
     var outputFolder: URL { URL(fileURLWithPath: output.out) }
     var policy: CachePolicy { CachePolicy(offline: caching.offline, refresh: caching.refresh) }
@@ -44,7 +50,9 @@ struct BuildFlags: ParsableArguments {
     {
         var timestamp: Date?
         if let epoch = environment["SOURCE_DATE_EPOCH"] {
-            guard let seconds = Int(epoch.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            guard let seconds = Int(epoch.trimmingCharacters(in: .whitespaces)),
+                SourceDateEpochError.allowed.contains(seconds)
+            else {
                 throw SourceDateEpochError(value: epoch)
             }
             timestamp = Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -56,11 +64,16 @@ struct BuildFlags: ParsableArguments {
     }
 }
 
-/// `SOURCE_DATE_EPOCH` is set but is not a number of seconds.
+/// `SOURCE_DATE_EPOCH` is set but is not a number of seconds that RFC 3339 can write (years 1970 to 9999).
 struct SourceDateEpochError: CommandLineFailure {
+    /// 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z: a later time has no four-digit year, so a history stamped
+    /// with it could never be read again.
+    static let allowed = 0...253_402_300_799
+
     let value: String
     var sentence: String {
-        "SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, not “\(value)”; unset it or fix it."
+        "SOURCE_DATE_EPOCH must be a whole number of seconds from \(Self.allowed.lowerBound) to \(Self.allowed.upperBound) "
+            + "(1970 to the end of 9999), not “\(value)”; unset it or fix it."
     }
     var exitStatus: ExitStatus { .usage }
 }

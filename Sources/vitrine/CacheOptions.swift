@@ -15,6 +15,7 @@ struct CacheOptions: ParsableArguments {
     var refresh = false
 
     func validate() throws {
+        try PathArgument.requireNonEmpty(cache, "--cache")
         if offline && refresh { throw ValidationError("--offline and --refresh contradict each other; pick one.") }
     }
 }

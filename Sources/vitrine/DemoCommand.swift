@@ -62,10 +62,14 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = SampleAPIServer()
-        do {
-            try await server.start(port: port ?? 8717)
-        } catch  where port == nil {
-            try await server.start(port: 0)
+        if let port {
+            try await ListeningPort.bind(Int(port)) { try await server.start(port: port) }
+        } else {
+            do {
+                try await server.start(port: 8717)
+            } catch {
+                try await server.start(port: 0)
+            }
         }
         do {
             try await build(from: server)

@@ -42,7 +42,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: "the command line is wrong"
         case .badData: "the API or a shard folder held data Vitrine cannot read"
         case .nothingCached: "--offline or --frozen was given and something needed is not cached"
-        case .unavailable: "the API could not be reached or refused the request"
+        case .unavailable: "the API could not be reached, or the port to listen on was taken"
         case .cannotWrite: "the output or cache folder could not be written"
         case .keyProblem: "the API key is missing or was rejected"
         case .timedOut: "the run passed --deadline, or --no-wait found another run writing"

@@ -67,6 +67,10 @@ enum FailureReport {
         case let error as HistoryFileError:
             "The history \(error.file) cannot be used: \(error.problem); fix or remove it, or name another publish's "
                 + "history.json with --history-from."
+        case let error as PreviousHistoryUnavailableError:
+            "The previous history at \(error.location) could not be read (\(error.reason)), so the build stopped "
+                + "rather than start the site's history over; if this is the site's first publish, pass --new-history "
+                + "to start one, or name the previous history.json with --history-from."
         case let error as HistoryUnsupportedError:
             "A site's history cannot be kept \(error.detail) yet; build it without --shard and --merge, or without "
                 + "history."

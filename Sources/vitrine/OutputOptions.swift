@@ -34,9 +34,26 @@ struct OutputOptions: ParsableArguments {
             valueName: "path-or-url"))
     var historyFrom: String?
 
+    @Flag(
+        name: .long,
+        help:
+            "When the output folder has no history.json, start a new history instead of reading the previous publish's (a site's first publish); implies --history."
+    )
+    var newHistory = false
+
+    func validate() throws {
+        try PathArgument.requireNonEmpty(out, "--out")
+        try PathArgument.requireNonEmpty(templates, "--templates")
+        try PathArgument.requireNonEmpty(historyFrom, "--history-from")
+        if newHistory && historyFrom != nil {
+            throw ValidationError(
+                "--new-history starts a history and --history-from names the previous one to continue; pick one.")
+        }
+    }
+
     /// The history settings these options ask for, with `configured` (the site config's `history = true`).
     func historyOptions(configured: Bool = false) -> HistoryOptions? {
-        guard history || configured || historyFrom != nil else { return nil }
-        return HistoryOptions(previous: historyFrom.map(HistorySource.init(argument:)))
+        guard history || configured || historyFrom != nil || newHistory else { return nil }
+        return HistoryOptions(previous: historyFrom.map(HistorySource.init(argument:)), startNew: newHistory)
     }
 }

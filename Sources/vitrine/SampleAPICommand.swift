@@ -86,7 +86,7 @@ struct SampleAPICommand: AsyncParsableCommand {
             hitCounts: try hitCounts(), hitCap: hitCap, revisedHits: Set(revise), distinctImages: distinctImages,
             rateLimit: rateLimit, rateWindowSeconds: rateWindow, faults: faults)
         let server = SampleAPIServer(configuration: configuration)
-        try await server.start(port: port)
+        try await ListeningPort.bind(Int(port)) { try await server.start(port: port) }
         let endpoint = await server.pixabayEndpoint
         let banner =
             "Sample API listening on \(endpoint) (key: \(SampleAPIServer.demoKey)); Lorem Picsum at "

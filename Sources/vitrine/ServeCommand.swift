@@ -22,6 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port; 0 picks a free one.", valueName: "n"))
     var port: UInt16 = 8080
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(directory, "The folder to serve")
+    }
+
     func run() async throws {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         var isFolder: ObjCBool = false
@@ -30,16 +34,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let files = StaticFolderFiles(root: root)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
-                    try channel.pipeline.syncOperations.addHandler(StaticFolderHTTPHandler(files: files))
+        let server = try await ListeningPort.bind(Int(port)) {
+            try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 64)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+                        try channel.pipeline.syncOperations.addHandler(StaticFolderHTTPHandler(files: files))
+                    }
                 }
-            }
-            .bind(host: "127.0.0.1", port: Int(port)).get()
+                .bind(host: "127.0.0.1", port: Int(port)).get()
+        }
         let boundPort = server.localAddress?.port ?? Int(port)
         let banner = "Serving \(directory) at http://127.0.0.1:\(boundPort)/ ; Ctrl-C stops it.\n"
         StandardStreams.output(Array(banner.utf8))

@@ -23,6 +23,24 @@ struct SiteConfig {
     /// Folder names the site itself uses.
     static let reservedFolders: Set<String> = ["assets", "images"]
 
+    /// Whether a folder name ends like a file the site or a gallery writes (`index.html`, `page-2.html`,
+    /// `changes-3.html`, `feed.xml`, `history.json`, …), so that a gallery in it could clash with one.
+    static func looksLikeAFile(_ name: Substring) -> Bool {
+        [".html", ".xml", ".json"].contains { name.hasSuffix($0) }
+    }
+
+    /// The warning a build without history gives when galleries ask to keep every item: an archive needs the
+    /// history's records, so `keep = "all"` does nothing there.
+    var keepAllWithoutHistoryWarning: String? {
+        let folders = galleries.compactMap { gallery -> String? in
+            guard case .gallery(let plan) = gallery.plan, plan.keepAll else { return nil }
+            return plan.folder
+        }
+        guard !folders.isEmpty else { return nil }
+        return "keep = \"all\" (in \(folders.joined(separator: ", "))) does nothing without history, so items that "
+            + "leave the results are not kept; set history = true in the config (or pass --history) to keep them."
+    }
+
     /// The API keys of every source that reads one from the environment, for keeping them out of messages.
     static func secrets(in environment: [String: String]) -> [String] {
         galleryTypes.compactMap { $0.keyVariable.flatMap { environment[$0] } }.filter { !$0.isEmpty }
@@ -83,6 +101,13 @@ private struct SiteConfigReader {
                 throw error(
                     "base-url", problem: "it must be an absolute http or https URL, like https://example.org/photos/")
             }
+            guard url.user == nil, url.password == nil else {
+                throw error(
+                    "base-url",
+                    problem:
+                        "it must not hold a user name or password, which sitemap.xml and feed.xml would publish; "
+                        + "give the address readers use, like https://example.org/photos/")
+            }
             baseURL = text.hasSuffix("/") ? text : text + "/"
         }
         guard let array = table["gallery"]?.array, !array.isEmpty else {
@@ -141,6 +166,24 @@ private struct SiteConfigReader {
         }
         if SiteConfig.reservedFolders.contains(folder.split(separator: "/").first.map(String.init) ?? "") {
             throw error("path", in: index, problem: "the site keeps its own files in \(folder)/; choose another folder")
+        }
+        if let name = folder.split(separator: "/").first(where: SiteConfig.looksLikeAFile) {
+            throw error(
+                "path", in: index,
+                problem:
+                    "the folder name \(name) ends like the files the site and its galleries write (index.html, "
+                    + "page-2.html, changes.html, feed.xml, history.json, …) and could clash with one; choose a name "
+                    + "without .html, .xml or .json")
+        }
+        for (other, otherIndex) in folders.sorted(by: { $0.value < $1.value })
+        where folder.hasPrefix(other + "/") || other.hasPrefix(folder + "/") {
+            let place = lines.line(of: "path", inGallery: otherIndex) ?? lines.galleryHeader(otherIndex)
+            throw error(
+                "path", in: index,
+                problem:
+                    "the folder \(folder) and the folder \(other) of the \(Self.ordinal(otherIndex + 1)) [[gallery]]"
+                    + (place.map { " (line \($0))" } ?? "") + " lie one inside the other, where their pages would "
+                    + "clash; give each gallery a folder of its own beside the others")
         }
         folders[folder] = index
         var setup = options.setup(folder: folder + "/", environment: environment)

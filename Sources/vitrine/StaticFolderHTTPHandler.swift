@@ -17,12 +17,15 @@ final class StaticFolderHTTPHandler: ChannelInboundHandler, RemovableChannelHand
 
     private let files: StaticFolderFiles
     private var head: HTTPRequestHead?
+    /// A request head could not be parsed and was answered; the connection is closing, and nothing more is answered.
+    private var refused = false
 
     init(files: StaticFolderFiles) {
         self.files = files
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
         switch unwrapInboundIn(data) {
         case .head(let request): head = request
         case .body: break
@@ -33,9 +36,17 @@ final class StaticFolderHTTPHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
+    /// Answers a head the parser refused, once, and closes the connection. Any other error (a reset, bytes after
+    /// the refusal) only closes it: NIO's pipeline handler admits a response only after a request or a parser error,
+    /// and a response written in any other state stops the process.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        let status: HTTPResponseStatus =
-            (error as? HTTPParserError) == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+        head = nil
+        guard let parserError = error as? HTTPParserError, !refused else {
+            context.close(promise: nil)
+            return
+        }
+        refused = true
+        let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
         send(status, body: nil, keepAlive: false, version: .http1_1, context: context)
     }
 

@@ -281,7 +281,7 @@ import VitrineTemplates
         }
         #expect(
             sections["OUTPUT OPTIONS"] == [
-                "--out", "--templates", "--force", "--no-wait", "--history", "--history-from",
+                "--out", "--templates", "--force", "--no-wait", "--history", "--history-from", "--new-history",
             ])
         #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
         #expect(
@@ -314,21 +314,34 @@ import VitrineTemplates
         }
     }
 
-    private static func blockingExchange(_ request: [UInt8], port: Int) throws -> String {
+    /// A socket connected to `port` on 127.0.0.1, or nil; its calls (connect included, so that a server that
+    /// stopped accepting cannot hold a test until the kernel gives up) time out after 5 s.
+    private static func connectedSocket(port: Int) -> Int32? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw ProcessError(message: "cannot connect to port \(port)") }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    private static func blockingExchange(_ request: [UInt8], port: Int) throws -> String {
+        guard let descriptor = connectedSocket(port: port) else {
+            throw ProcessError(message: "cannot connect to port \(port)")
+        }
+        defer { close(descriptor) }
         _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -361,6 +374,57 @@ import VitrineTemplates
         #expect(fine.hasPrefix("HTTP/1.1 200") && fine.hasSuffix("<title>x</title>"))
         let head = try await exchange(Array("HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
         #expect(head.hasPrefix("HTTP/1.1 200") && head.contains("Content-Length: 31") && head.hasSuffix("\r\n\r\n"))
+        withExtendedLifetime(workspace) {}
+    }
+
+    /// Connects, sends `bytes` (maybe none) and resets the connection (SO_LINGER 0, then close), on a thread of
+    /// its own.
+    private static func sendAndReset(_ bytes: [UInt8], port: Int) {
+        guard let descriptor = connectedSocket(port: port) else { return }
+        if !bytes.isEmpty {
+            _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        var abort = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
+        close(descriptor)
+    }
+
+    /// Item 14 of issue 24: one client that connected and reset without sending anything stopped `vitrine serve`
+    /// (a response written in the idle state). No client may stop it: resets before, in the middle of and after a
+    /// request head, garbage, and many of them at once.
+    @Test func clientsThatResetOrSendGarbageNeverStopIt() async throws {
+        let (running, url, workspace) = try await serve()
+        defer { running.send(SIGKILL) }
+        let port = try #require(Int(url.split(separator: ":").last!.split(separator: "/").first!))
+        let openings: [[UInt8]] = [
+            [], Array("GET / HTTP/1.1\r\nHo".utf8), Array("\u{0}\u{1}\u{7f}garbage\r\n\r\n".utf8),
+            Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8),
+            Array("GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n".utf8),
+            Array("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\n".utf8),
+        ]
+        for opening in openings {
+            Self.sendAndReset(opening, port: port)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        Thread {
+                            Self.sendAndReset(openings[index % openings.count], port: port)
+                            continuation.resume()
+                        }.start()
+                    }
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(running.process.isRunning, "vitrine serve stopped")
+        let fine = try await exchange(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
+        #expect(fine.hasPrefix("HTTP/1.1 200") && fine.hasSuffix("<title>x</title>"), "\(fine.prefix(40))")
+        let garbage = try await exchange(Array("\u{1}\u{2} nonsense\r\n\r\n".utf8), port: port)
+        #expect(garbage.hasPrefix("HTTP/1.1 400"), "\(garbage.prefix(40))")
         withExtendedLifetime(workspace) {}
     }
 
