@@ -292,6 +292,25 @@ import VitrineTemplates
         #expect(linked.outcome.stderr.contains("history.json cannot be used: it is not a regular file"))
     }
 
+    /// Issue 24, item 3: a previous publish whose `history.json` trickles in without end held the build forever;
+    /// the transfer time limit ends it, naming the history's URL (exit 69, nothing written).
+    @Test func aHistoryURLThatNeverFinishesRunsOutOfTime() async throws {
+        let workspace = try Workspace()
+        let trickling = SampleAPIServer(
+            configuration: .init(faults: [SampleAPIFault(.trickle(bytesPerSecond: 300), on: .all)]))
+        try await trickling.start()
+        let base = await trickling.baseURL + "/"
+        let publish = try await publish(
+            day: 1, hits: 3, baseURL: base, in: workspace, extra: ["--transfer-timeout", "3", "--deadline", "90"])
+        await trickling.stop()
+        #expect(publish.outcome.status == 69, "\(publish.outcome.stderr)")
+        #expect(
+            publish.outcome.stderr.contains(
+                "The previous history at \(base)history.json could not be read (Gave up on \(base)history.json: it had "
+                    + "not finished after 3 s"), "\(publish.outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("day-1")))
+    }
+
     @Test func keepAllLeavesTheItemsThatLeftBrowsableWithImagesFromThePreviousPublish() async throws {
         let workspace = try Workspace()
         let (host, base) = try await startHost(in: workspace)
