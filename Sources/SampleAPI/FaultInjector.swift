@@ -87,6 +87,14 @@ enum FaultResponses {
                 duration: .seconds(max(seconds, 0))
             )
             return response
+        case .trickle(let rate):
+            var response = normal()
+            response.delivery = .trickled(bytesPerSecond: max(rate, 1))
+            return response
+        case .truncatedImage(let bytes):
+            var response = normal()
+            response.body = response.body.prefix(max(bytes, 0))
+            return response
         case .malformedJSON:
             return malformedJSON(from: normal())
         case .hugePixels:

@@ -19,6 +19,9 @@ struct FaultyBodySequence: AsyncBufferedSequence {
         case reset(Socket?)
         /// Nothing is sent for `duration`, then the connection closes.
         case stall(Duration)
+        /// Everything, then zeros without end, goes out a little every tenth of a second at this many bytes a
+        /// second.
+        case trickle(bytesPerSecond: Int)
     }
 
     /// Thrown to make FlyingFox drop the connection.
@@ -42,6 +45,8 @@ struct FaultyBodySequence: AsyncBufferedSequence {
             (bytes, zeroPadding, ending) = (Data(response.body.prefix(sentBytes)), 0, reset ? .reset(socket) : .close)
         case .stalled(let sentBytes, let duration):
             (bytes, zeroPadding, ending) = (Data(response.body.prefix(sentBytes)), 0, .stall(duration))
+        case .trickled(let rate):
+            (bytes, zeroPadding, ending) = (response.body, 0, .trickle(bytesPerSecond: rate))
         }
     }
 
@@ -68,6 +73,7 @@ struct FaultyBodySequence: AsyncBufferedSequence {
         }
 
         mutating func nextBuffer(suggested count: Int) async throws -> Data? {
+            if case .trickle(let rate) = ending { return try await trickle(bytesPerSecond: rate) }
             let count = Swift.max(count, 1)
             if sent < bytes.count {
                 let start = bytes.startIndex + sent
@@ -92,7 +98,20 @@ struct FaultyBodySequence: AsyncBufferedSequence {
             case .stall(let duration):
                 try await Task.sleep(for: duration)
                 throw InjectedFault()
+            case .trickle:
+                return nil
             }
+        }
+
+        /// The next tenth of a second's worth of `bytes`, or of zeros once they are sent, after that tenth.
+        private mutating func trickle(bytesPerSecond rate: Int) async throws -> Data {
+            try await Task.sleep(for: .milliseconds(100))
+            let length = Swift.max(1, rate / 10)
+            guard sent < bytes.count else { return Data(count: length) }
+            let start = bytes.startIndex + sent
+            let end = Swift.min(start + length, bytes.endIndex)
+            sent += end - start
+            return bytes.subdata(in: start..<end)
         }
     }
 }

@@ -30,6 +30,8 @@ import Foundation
 ///             | "wrong-type"                   ; HTML sent as image/jpeg
 ///             | "oversized=" bytes [ "k" | "m" | "g" ]  ; a padded JPEG of that size (binary multiples)
 ///             | "stall=" seconds               ; headers and a few bytes, then silence, then a close
+///             | "trickle=" bytes-per-second    ; the normal body, then zeros, chunked, that slowly, never ending
+///             | "truncated-image=" bytes       ; the image's first bytes, whole, with a matching Content-Length
 ///             | "malformed-json" | "hostile"    ; broken JSON; a Pixabay page with hostile hits mixed in
 ///             | "huge-pixels"                  ; a small PNG whose header declares 100,000 × 100,000 pixels
 ///     count   = a positive number (only the first `count` matching requests) | "*" (every one, the default)
@@ -86,6 +88,12 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case oversized(bytes: Int)
         /// The normal status line and headers and a few body bytes, then nothing for this long, then a close.
         case stall(seconds: Int)
+        /// The normal status line and headers, then a chunked body that never ends (the normal body, then zeros) at
+        /// this many bytes a second: fast enough never to stall, too slow and long ever to finish.
+        case trickle(bytesPerSecond: Int)
+        /// The first this many bytes of the normal body as the whole body, with a `Content-Length` that matches:
+        /// an image cut short by its server, which no transfer check can tell from a whole one.
+        case truncatedImage(bytes: Int)
         /// `200 OK`, `application/json`, and the normal JSON cut off in the middle.
         case malformedJSON
         /// The normal search page with hostile hits in every other slot and `totalHits` as a string.
@@ -242,6 +250,8 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case ("retry-after-date", _):
             return .rateLimited(retryAfter: .date(secondsFromNow: try number(0...86_400, unit: "seconds")))
         case ("stall", _): return .stall(seconds: try number(1...3_600, unit: "seconds"))
+        case ("trickle", _): return .trickle(bytesPerSecond: try number(1...1_000_000, unit: "bytes a second"))
+        case ("truncated-image", _): return .truncatedImage(bytes: try number(0...(1 << 30), unit: "bytes"))
         case ("oversized", _): return .oversized(bytes: try parseSize(value, in: spec))
         case ("truncate", nil): return .truncatedBody
         case ("reset", nil): return .resetMidBody
@@ -311,6 +321,8 @@ extension SampleAPIFault.Kind {
         case .wrongContentType: "wrong-type"
         case .oversized(let bytes): "oversized=\(bytes)"
         case .stall(let seconds): "stall=\(seconds)"
+        case .trickle(let rate): "trickle=\(rate)"
+        case .truncatedImage(let bytes): "truncated-image=\(bytes)"
         case .malformedJSON: "malformed-json"
         case .hostileResults: "hostile"
         case .hugePixels: "huge-pixels"

@@ -14,6 +14,8 @@ struct SampleAPIResponse: Sendable {
         case cutOff(sentBytes: Int, reset: Bool)
         /// The first `sentBytes` bytes of `body`, then nothing for `duration`, then the connection closes.
         case stalled(sentBytes: Int, duration: Duration)
+        /// `body`, then zeros without end, chunked (no `Content-Length`), at `bytesPerSecond`.
+        case trickled(bytesPerSecond: Int)
     }
 
     var status: Int

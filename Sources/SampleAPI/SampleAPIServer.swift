@@ -263,6 +263,8 @@ struct SampleAPIHTTPHandler: HTTPHandler {
             body = HTTPBodySequence(data: Data())
         } else if response.delivery == .whole {
             body = HTTPBodySequence(data: response.body, suggestedBufferSize: 65_536)
+        } else if case .trickled = response.delivery {
+            body = HTTPBodySequence(from: FaultyBodySequence(response, socket: nil))
         } else {
             var socket: Socket?
             if case .cutOff(_, reset: true) = response.delivery {

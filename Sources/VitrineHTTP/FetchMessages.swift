@@ -115,6 +115,11 @@ public enum FetchError: UserFacingError, Equatable {
     case tooLarge(url: String, limit: Int)
     /// The URL's scheme is not http or https, or it is not a URL at all.
     case refusedURL(url: String)
+    /// `url` redirected to `target`, whose scheme is not http or https; `target` has the request's secrets removed.
+    case refusedRedirect(url: String, target: String)
+    /// The transfer had not finished after `limit` seconds in all (connecting, redirects and body), however steadily
+    /// it was moving.
+    case timedOut(url: String, limit: Int)
     /// The server asked for a wait (`Retry-After`, a spent rate budget) longer than the longest one made.
     case waitTooLong(url: String, seconds: Int, limit: Int)
     /// The key has used up its quota (``RequestQuota``) and the wait for the next request is longer than the longest
@@ -128,6 +133,11 @@ public enum FetchError: UserFacingError, Equatable {
         case .tooLarge(let url, let limit):
             "The response from \(url) is larger than the limit of \(FileSize.describe(limit))."
         case .refusedURL(let url): "Refused to fetch \(url): only http and https URLs are fetched."
+        case .refusedRedirect(let url, let target):
+            "Refused to follow the redirect from \(url) to \(target): only http and https URLs are fetched."
+        case .timedOut(let url, let limit):
+            "Gave up on \(url): it had not finished after \(Self.describe(seconds: limit)), the longest a transfer "
+                + "may take."
         case .waitTooLong(let url, let seconds, let limit):
             "\(url) asked Vitrine to wait \(Self.describe(seconds: seconds)) before asking again, longer than the "
                 + "\(Self.describe(seconds: limit)) it waits at most; try again later."
@@ -158,6 +168,8 @@ extension FetchError {
         case .transport(_, let reason): reason
         case .tooLarge(_, let limit): "larger than \(FileSize.describe(limit))"
         case .refusedURL: "not an http(s) URL"
+        case .refusedRedirect: "redirected to a URL that is not http(s)"
+        case .timedOut(_, let limit): "took longer than \(Self.describe(seconds: limit))"
         case .waitTooLong(_, let seconds, _): "asked to wait \(Self.describe(seconds: seconds))"
         case .quotaSpent(let service, _, _): "\(service)'s request quota is spent"
         case .cancelled: "cancelled"

@@ -12,16 +12,21 @@ public final class TransferEngine: HTTPFetching {
         public var connectTimeoutSeconds: Int
         /// A transfer slower than 100 bytes per second for this long is abandoned (and retried).
         public var stallTimeoutSeconds: Int
+        /// A transfer not finished after this long in all, connection and redirects included, fails with
+        /// ``FetchError/timedOut(url:limit:)``: a server that trickles an endless body fast enough never stalls.
+        public var transferTimeoutSeconds: Int
         public var maximumRedirects: Int
         public var userAgent: String
 
         public init(
             concurrentTransfers: Int = 8, connectTimeoutSeconds: Int = 15, stallTimeoutSeconds: Int = 30,
-            maximumRedirects: Int = 5, userAgent: String = "Vitrine/\(VitrineVersion.current)"
+            transferTimeoutSeconds: Int = 300, maximumRedirects: Int = 5,
+            userAgent: String = "Vitrine/\(VitrineVersion.current)"
         ) {
             self.concurrentTransfers = max(1, concurrentTransfers)
             self.connectTimeoutSeconds = connectTimeoutSeconds
             self.stallTimeoutSeconds = stallTimeoutSeconds
+            self.transferTimeoutSeconds = transferTimeoutSeconds
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
         }
@@ -146,6 +151,7 @@ public final class TransferEngine: HTTPFetching {
                         throw FetchError.transport(url: waiting.request.publicURL, reason: failure)
                     }
                     try transfer.configure(configuration)
+                    transfer.started = .now
                     let added = curl_multi_add_handle(multi.raw, transfer.easy.raw)
                     guard added == CURLM_OK else {
                         throw FetchError.transport(
@@ -284,6 +290,9 @@ private final class ActiveTransfer {
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var exceededLimit = false
+    /// When the transfer was handed to libcurl, whose total time limit counts from then.
+    var started = ContinuousClock.now
+    var timeLimit = 0
 
     init(waiting: Waiting) {
         id = waiting.id
@@ -303,6 +312,8 @@ private final class ActiveTransfer {
             try easy.set(CURLOPT_CONNECTTIMEOUT, configuration.connectTimeoutSeconds)
             try easy.set(CURLOPT_LOW_SPEED_LIMIT, 100)
             try easy.set(CURLOPT_LOW_SPEED_TIME, configuration.stallTimeoutSeconds)
+            try easy.set(CURLOPT_TIMEOUT, configuration.transferTimeoutSeconds)
+            timeLimit = configuration.transferTimeoutSeconds
             try easy.set(CURLOPT_USERAGENT, configuration.userAgent)
             try easy.set(CURLOPT_ACCEPT_ENCODING, "")
             try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(request.maximumBodyBytes))
@@ -329,11 +340,35 @@ private final class ActiveTransfer {
         case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
             return .failure(.tooLarge(url: url, limit: request.maximumBodyBytes))
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(.refusedURL(url: url))
+            guard let target = refusedRedirectTarget else { return .failure(.refusedURL(url: url)) }
+            return .failure(.refusedRedirect(url: url, target: target))
+        // The stall and connect limits end a transfer with the same code, before the total limit has passed (by
+        // libcurl's clock, which may run a hair apart from this one).
+        case CURLE_OPERATION_TIMEDOUT where ContinuousClock.now - started >= .seconds(timeLimit) - .milliseconds(250):
+            return .failure(.timedOut(url: url, limit: timeLimit))
         default:
             let detail = easy.errorMessage
             return .failure(.transport(url: url, reason: detail.isEmpty ? curlErrorText(result) : detail))
         }
+    }
+}
+
+extension ActiveTransfer {
+    /// Where the last response redirected to, when libcurl refused to follow it (its scheme is not http or https),
+    /// with the request's secrets removed as from its own URL.
+    fileprivate var refusedRedirectTarget: String? {
+        guard (300...399).contains(easy.info(CURLINFO_RESPONSE_CODE)), let location = headers["location"] else {
+            return nil
+        }
+        let base = URL(string: easy.stringInfo(CURLINFO_EFFECTIVE_URL) ?? request.url)
+        let absolute = URL(string: location, relativeTo: base)?.absoluteString ?? location
+        let target = FetchRequest(url: absolute, secretQueryNames: request.secretQueryNames).publicURL
+        // A key the server echoes under another name, or the token of an `Authorization: Client-ID …` header.
+        let secrets = request.secretValues.flatMap { named -> [String] in
+            let value = named.drop { $0 != "=" }.dropFirst()
+            return [String(value), String(value.split(separator: " ").last ?? value)]
+        }
+        return Redactor(secrets: secrets).redact(target)
     }
 }
 

@@ -6,8 +6,9 @@ import VitrineStore
 
 /// Finds the bytes of the images of archived items (`keep = "all"`), whose API no longer lists them: in the
 /// cache, else in the output folder's earlier copy, else in the previous publish (beside its `history.json`),
-/// else at the URL they were first downloaded from. Bytes count only when their SHA-256 is the one the history
-/// recorded; they are kept in the cache like any downloaded image.
+/// else at the URL they were first downloaded from, if the gallery's source uses its host (``ArchiveImageHosts``).
+/// Bytes count only when their SHA-256 is the one the history recorded and they are a whole image; they are kept in
+/// the cache like any downloaded image.
 struct ArchivedImages {
     let cache: CacheStore
     let fetcher: any HTTPFetching
@@ -17,8 +18,22 @@ struct ArchivedImages {
     let offline: Bool
     let maximumBytes: Int
 
-    /// What became of each image, by the URL it was first downloaded from, with the stamps of the copies it made.
-    func resolve(_ images: [SiteHistory.ArchivedImage]) async -> (
+    /// Why an archived image found nowhere else is not downloaded from its URL.
+    static let refusedHost = "Not downloaded: its host is not one the gallery's source uses"
+
+    /// The warning for the images of `outcomes` that were not downloaded for their hosts; nil when there are none.
+    static func refusalWarning(_ outcomes: [String: ImageOutcome], folder: String) -> String? {
+        let refused = outcomes.filter { $0.value == .failed(reason: refusedHost) }.keys.sorted()
+        guard let first = refused.first else { return nil }
+        let one = refused.count == 1
+        return "\(refused.count) image URL\(one ? "" : "s") of items no longer in the results of \(folder) "
+            + "\(one ? "was" : "were") not downloaded, as the gallery's source does not use "
+            + "\(one ? "its host" : "their hosts") (\(first)\(one ? "" : ", …"))."
+    }
+
+    /// What became of each image, by the URL it was first downloaded from, with the stamps of the copies it made;
+    /// `hosts` says which URLs may be downloaded.
+    func resolve(_ images: [SiteHistory.ArchivedImage], hosts: ArchiveImageHosts) async -> (
         outcomes: [String: ImageOutcome], stamps: [String: FileStamp]
     ) {
         var seen = Set<String>()
@@ -27,19 +42,20 @@ struct ArchivedImages {
         var outcomes: [String: ImageOutcome] = [:]
         var stamps: [String: FileStamp] = [:]
         // As many at once as the fetcher runs transfers: most come from the cache, the rest from the network.
-        await withTaskGroup(of: (String, (CacheStore.ImageRecord, FileStamp?)?).self) { group in
+        await withTaskGroup(of: (String, Found).self) { group in
             var next = distinct.makeIterator()
             func start() {
                 guard let image = next.next() else { return }
-                group.addTask { (image.url, await find(image)) }
+                group.addTask { (image.url, await find(image, hosts: hosts)) }
             }
             for _ in 0..<max(1, fetcher.concurrentTransfers) { start() }
             while let (url, found) = await group.next() {
-                if let (record, stamp) = found {
+                switch found {
+                case .stored(let record, let stamp):
                     outcomes[url] = .stored(record)
                     if let stamp { stamps[record.sha256] = stamp }
-                } else {
-                    outcomes[url] = .failed(reason: "The archived image is no longer available")
+                case .missing: outcomes[url] = .failed(reason: "The archived image is no longer available")
+                case .refused: outcomes[url] = .failed(reason: Self.refusedHost)
                 }
                 start()
             }
@@ -47,20 +63,32 @@ struct ArchivedImages {
         return (outcomes, stamps)
     }
 
-    private func find(_ image: SiteHistory.ArchivedImage) async -> (CacheStore.ImageRecord, FileStamp?)? {
-        guard let sha256 = image.sha256, let type = image.type, let byteCount = image.bytes else { return nil }
-        if let record = cache.imageRecord(for: image.url), record.sha256 == sha256 { return (record, nil) }
-        if let (record, stamp) = recovery?.recover(image.url), record.sha256 == sha256 { return (record, stamp) }
-        guard let format = ImageFormat(mediaType: type) else { return nil }
+    /// Where an archived image was found.
+    private enum Found {
+        case stored(CacheStore.ImageRecord, FileStamp?)
+        case missing
+        /// Found nowhere else, and its URL's host is not one to download from.
+        case refused
+    }
+
+    private func find(_ image: SiteHistory.ArchivedImage, hosts: ArchiveImageHosts) async -> Found {
+        guard let sha256 = image.sha256, let type = image.type, let byteCount = image.bytes else { return .missing }
+        if let record = cache.imageRecord(for: image.url), record.sha256 == sha256 { return .stored(record, nil) }
+        if let (record, stamp) = recovery?.recover(image.url), record.sha256 == sha256 {
+            return .stored(record, stamp)
+        }
+        guard let format = ImageFormat(mediaType: type) else { return .missing }
         let name = GalleryAssembler.localPath(
             of: CacheStore.ImageRecord(sha256: sha256, format: format, byteCount: byteCount))
         if let bytes = await fromPreviousPublish(name), let found = keep(bytes, of: image, format: format) {
-            return found
+            return .stored(found.0, found.1)
         }
-        if !offline, let bytes = await download(image.url), let found = keep(bytes, of: image, format: format) {
-            return found
+        guard !offline else { return .missing }
+        guard hosts.allows(image.url) else { return .refused }
+        if let bytes = await download(image.url), let found = keep(bytes, of: image, format: format) {
+            return .stored(found.0, found.1)
         }
-        return nil
+        return .missing
     }
 
     /// The previous publish's copy of the image file `name`.
@@ -83,6 +111,7 @@ struct ArchivedImages {
         CacheStore.ImageRecord, FileStamp?
     )? {
         guard SHA256Hasher.hex(of: bytes) == image.sha256, ImageFormat.sniff(bytes) == format,
+            ImageCompleteness.problem(bytes, format: format) == nil,
             let stored = try? cache.storeStampedImage(bytes, format: format, from: image.url)
         else { return nil }
         return (stored.record, stored.stamp)

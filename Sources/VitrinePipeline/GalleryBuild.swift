@@ -238,7 +238,9 @@ struct GalleryBuild {
         layout: ArchiveAssembler, images: ArchivedImages
     ) async throws {
         try Task.checkCancellation()
-        let found = await images.resolve(departed.flatMap { $0.record.entries.flatMap { [$0.tile, $0.full] } })
+        let found = await images.resolve(
+            departed.flatMap { $0.record.entries.flatMap { [$0.tile, $0.full] } },
+            hosts: galleries[index].archiveHosts ?? ArchiveImageHosts(endpoints: [], imageURLs: []))
         guard let archive = layout.assemble(departed, variants: model.variants, images: found.outcomes) else { return }
         model.collections.append(archive)
         model.archive = GalleryModel.ArchiveLink(href: archive.pages[0].href, itemCount: archive.items.count)
@@ -249,6 +251,10 @@ struct GalleryBuild {
         }
         galleries[index].stored = Array(Set(galleries[index].stored))
         galleries[index].stamps.merge(found.stamps) { first, _ in first }
+        if let warning = ArchivedImages.refusalWarning(found.outcomes, folder: galleries[index].folder) {
+            progress(.warning(warning))
+            galleries[index].summary.warnings.append(warning)
+        }
         let lost = found.outcomes.values.filter { if case .failed = $0 { true } else { false } }.count
         if lost > 0 {
             let warning =

@@ -244,6 +244,8 @@ public struct GalleryPipeline: Sendable {
         var imageFolder: URL? = nil
         /// How its archive is laid out, when it keeps the items that left (`keep = "all"`).
         var archiveLayout: ArchiveAssembler? = nil
+        /// Where its archived items' images may be downloaded from again, when it keeps them.
+        var archiveHosts: ArchiveImageHosts? = nil
     }
 
     /// Runs the steps of `GalleryBuild` in order, until one fails or the output proves to be current already.
@@ -363,15 +365,17 @@ public struct GalleryPipeline: Sendable {
             return (model, model.pages(salt: salt))
         }
         let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
+        let keepsArchive = plan.keepAll && options.history != nil && result.groups.isEmpty
         return Prepared(
             folder: plan.folder, content: .gallery(model), views: views,
             stored: Array(found.values), images: found, stamps: images.stamps,
             imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
             fetchedAt: result.fetchedAt, responses: api.responsesUsed,
-            archiveLayout: plan.keepAll && options.history != nil && result.groups.isEmpty
+            archiveLayout: keepsArchive
                 ? ArchiveAssembler(itemsPerPage: plan.itemsPerPage, folder: plan.folder, tileShape: plan.tileShape)
-                : nil)
+                : nil,
+            archiveHosts: keepsArchive ? ArchiveImageHosts(endpoints: plan.source.endpoints, imageURLs: urls) : nil)
     }
 
     /// Source, fetch, cache and model for a random page: its image as its schedule, `random.json` in its folder and

@@ -101,6 +101,9 @@ struct ImageDownloader: Sendable {
         {
             return (url, .failed(reason: refusal), nil)
         }
+        if let problem = ImageCompleteness.problem(response.body, format: format) {
+            return (url, .failed(reason: problem), nil)
+        }
         let (record, stamp) = try cache.storeStampedImage(response.body, format: format, from: url)
         return (url, .stored(record), stamp)
     }

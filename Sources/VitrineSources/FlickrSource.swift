@@ -18,6 +18,7 @@ public struct FlickrSource: ImageSource {
     /// Nil reads the public feed.
     public var key: String?
     public var endpoint: String
+    public var endpoints: [String] { [endpoint] }
     /// Which licenses the gallery shows; the search asks Flickr for those alone.
     public var licenses: LicenseChoice
 

@@ -16,6 +16,7 @@ public struct JSONPlaceholderSource: ImageSource {
     public var endpoint: String
     /// Where the rewritten image URLs point (`https://picsum.photos`, or a stand-in serving `/seed/…`).
     public var imageEndpoint: String
+    public var endpoints: [String] { [endpoint, imageEndpoint] }
     /// The first this many users (nil: all).
     public var userLimit: Int?
     /// The first this many albums of each user (nil: all).

@@ -22,6 +22,7 @@ public struct PixabaySource: ImageSource {
     /// The most hits used from one search: Pixabay's cap, unless a mirror or the benchmarks' sample API has more.
     public var hitCap: Int
     public var endpoint: String
+    public var endpoints: [String] { [endpoint] }
 
     public init(
         term: String, variantWord: String?, itemCount: Int, key: String, endpoint: String = defaultEndpoint,

@@ -190,9 +190,14 @@ public protocol ImageSource: Sendable {
     var configuration: String { get }
 
     func collect(using api: any APIResponseLoading) async throws -> SourceResult
+
+    /// The base URLs of the API it asks, in the form it was given them: whose hosts are the source's own.
+    var endpoints: [String] { get }
 }
 
 extension ImageSource {
+    public var endpoints: [String] { [] }
+
     static func keyDigest(_ key: String) -> String { SourceSettings.keyDigest(key) }
 
     static func configuration(_ name: String, _ settings: KeyValuePairs<String, String?>) -> String {

@@ -13,6 +13,7 @@ public struct ThumbnailSource: ImageSource {
 
     public var limit: Int
     public var endpoint: String
+    public var endpoints: [String] { [endpoint] }
 
     public init(limit: Int, endpoint: String = defaultEndpoint) {
         self.limit = limit

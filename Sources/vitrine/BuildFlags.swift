@@ -20,7 +20,7 @@ struct BuildFlags: ParsableArguments {
     {
         let configuration = TransferEngine.Configuration(
             concurrentTransfers: network.jobs, connectTimeoutSeconds: network.connectTimeout,
-            stallTimeoutSeconds: network.stallTimeout)
+            stallTimeoutSeconds: network.stallTimeout, transferTimeoutSeconds: network.transferTimeout)
         return try await withTransferEngine(configuration: configuration) { engine in
             try await body(
                 PoliteFetcher(

@@ -1,5 +1,6 @@
 import Foundation
 import VitrineBasics
+import VitrineHTTP
 import VitrineModel
 import VitrinePipeline
 import VitrinePublish
@@ -77,6 +78,12 @@ enum FailureReport {
         case let error as FrozenBuildError: frozenSentence(error)
         case let error as ShardMergeError: shardSentence(error)
         case let error as SourceError: sourceSentence(error)
+        case let error as FetchError:
+            if case .timedOut = error {
+                error.sentence.dropLast() + "; --transfer-timeout sets that limit."
+            } else {
+                nil
+            }
         default: nil
         }
     }

@@ -18,6 +18,12 @@ struct NetworkOptions: ParsableArguments {
         help: ArgumentHelp("Seconds a transfer may stall (under 100 bytes/s) before it fails.", valueName: "s"))
     var stallTimeout = 30
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a transfer may take in all (connection, redirects, body) before it fails.", valueName: "s"))
+    var transferTimeout = 300
+
     @Option(name: .long, help: ArgumentHelp("The largest image accepted (K, M, G suffixes).", valueName: "size"))
     var maxImageSize = ByteSize(bytes: 40 << 20)
 
@@ -27,6 +33,8 @@ struct NetworkOptions: ParsableArguments {
     func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
         guard (0...20).contains(retries) else { throw ValidationError("--retries must be between 0 and 20.") }
-        guard connectTimeout > 0, stallTimeout > 0 else { throw ValidationError("Timeouts must be positive.") }
+        guard connectTimeout > 0, stallTimeout > 0, transferTimeout > 0 else {
+            throw ValidationError("Timeouts must be positive.")
+        }
     }
 }

@@ -286,8 +286,8 @@ import VitrineTemplates
         #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
         #expect(
             sections["NETWORK OPTIONS"] == [
-                "--jobs", "--retries", "--connect-timeout", "--stall-timeout", "--max-image-size",
-                "--max-response-size",
+                "--jobs", "--retries", "--connect-timeout", "--stall-timeout", "--transfer-timeout",
+                "--max-image-size", "--max-response-size",
             ])
         #expect(sections["RUN OPTIONS"] == ["--strict", "--deadline", "--quiet", "--json"])
         #expect(sections["OPTIONS"]?.isSuperset(of: ["--help", "--version"]) == true)

@@ -292,6 +292,25 @@ import VitrineTemplates
         #expect(linked.outcome.stderr.contains("history.json cannot be used: it is not a regular file"))
     }
 
+    /// Issue 24, item 3: a previous publish whose `history.json` trickles in without end held the build forever;
+    /// the transfer time limit ends it, naming the history's URL (exit 69, nothing written).
+    @Test func aHistoryURLThatNeverFinishesRunsOutOfTime() async throws {
+        let workspace = try Workspace()
+        let trickling = SampleAPIServer(
+            configuration: .init(faults: [SampleAPIFault(.trickle(bytesPerSecond: 300), on: .all)]))
+        try await trickling.start()
+        let base = await trickling.baseURL + "/"
+        let publish = try await publish(
+            day: 1, hits: 3, baseURL: base, in: workspace, extra: ["--transfer-timeout", "3", "--deadline", "90"])
+        await trickling.stop()
+        #expect(publish.outcome.status == 69, "\(publish.outcome.stderr)")
+        #expect(
+            publish.outcome.stderr.contains(
+                "The previous history at \(base)history.json could not be read (Gave up on \(base)history.json: it had "
+                    + "not finished after 3 s"), "\(publish.outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("day-1")))
+    }
+
     @Test func keepAllLeavesTheItemsThatLeftBrowsableWithImagesFromThePreviousPublish() async throws {
         let workspace = try Workspace()
         let (host, base) = try await startHost(in: workspace)
@@ -358,6 +377,62 @@ import VitrineTemplates
         )
         #expect(try third.site.page("hamburg/index.html").strings("//a[@class='archive']").isEmpty)
         #expect(try third.site.crawl().broken == [])
+    }
+
+    /// Issue 24, item 11: the image URLs of a previous `history.json` were downloaded from any host, this machine's
+    /// other ports and private addresses included. Only the hosts the gallery's source uses are asked: here the
+    /// sample API's own origin (it is on loopback, so loopback is allowed at that port alone), never another port,
+    /// a private address or another host.
+    @Test func archivedImagesAreDownloadedOnlyFromHostsTheGallerysSourceUses() async throws {
+        let workspace = try Workspace()
+        let (host, base) = try await startHost(in: workspace)
+        defer { host.send(SIGTERM) }
+        let decoy = SampleAPIServer()
+        try await decoy.start()
+        let yesterday = Self.server(hits: 5)
+        try await yesterday.start()
+        let port = await yesterday.port
+        let first = try await publish(day: 1, hits: 5, baseURL: base, in: workspace, server: yesterday, keep: "all")
+        await yesterday.stop()
+        #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+
+        // The previous history alone (none of its images beside it), the first of the two items that will leave
+        // as recorded, the second's images moved to another loopback port, a private address and another host.
+        var history = first.history
+        let items = history.galleries[0].items.indices.suffix(2)
+        let kept = try #require(history.galleries[0].items[items.first!].record?.entries.first?.tile.url)
+        let decoyBase = await decoy.baseURL
+        let elsewhere = [
+            "\(decoyBase)/get/1-city01_640.jpg", "http://10.255.255.1/x.jpg", "http://elsewhere.invalid/x.jpg",
+        ]
+        var moved = 0
+        for entry in history.galleries[0].items[items.last!].record!.entries.indices {
+            history.galleries[0].items[items.last!].record!.entries[entry].tile.url = elsewhere[moved % 3]
+            history.galleries[0].items[items.last!].record!.entries[entry].full.url = elsewhere[(moved + 1) % 3]
+            moved += 2
+        }
+        try FileManager.default.createDirectory(atPath: workspace.path("previous"), withIntermediateDirectories: true)
+        try Data(history.encoded()).write(to: URL(fileURLWithPath: workspace.path("previous/history.json")))
+
+        let today = Self.server(hits: 3)
+        try await today.start(port: port)
+        let second = try await publish(
+            day: 2, hits: 3, baseURL: base, in: workspace,
+            extra: ["--history-from", workspace.path("previous/history.json"), "--connect-timeout", "2"],
+            server: today, keep: "all")
+        let asked = today.requests().map(\.path)
+        await today.stop()
+        await decoy.stop()
+        #expect(second.outcome.status == 0, "\(second.outcome.stderr)")
+        #expect(decoy.requests().isEmpty, "\(decoy.requests().map(\.path))")
+        #expect(asked.contains(try #require(URLComponents(string: kept)?.path)), "the source's own host is asked")
+        #expect(
+            second.outcome.stderr.contains(
+                "3 image URLs of items no longer in the results of hamburg/ were not downloaded, as the gallery's "
+                    + "source does not use their hosts"), "\(second.outcome.stderr)")
+        let archive = try second.site.page("hamburg/archive.html")
+        #expect(archive.strings("//main//li[@class='tile']").count == 2)
+        #expect(try second.site.crawl().broken == [])
     }
 
     @Test func aHistoryAStoppedRunWroteIsNotTakenForTheLastFinishedBuilds() async throws {

@@ -81,11 +81,56 @@ import Testing
                 try await engine.fetch(FetchRequest(url: hostile))
             } throws: { error in
                 switch error as? FetchError {
-                case .refusedURL, .transport: true
+                case .refusedRedirect, .transport: true
                 default: false
                 }
             }
         }
+    }
+
+    /// Issue 24, item 16: a refused redirect named the URL asked for, as if it were not http(s) itself, and never
+    /// the target. The sentence names both and says it was a redirect, without the request's key.
+    @Test func aRefusedRedirectNamesItsTargetWithoutTheKey() async throws {
+        try await withServer { engine, base in
+            let request = FetchRequest(
+                url: "\(base)/redirect?to=file:///etc/passwd&key=SECRET99", secretQueryNames: ["key"])
+            await #expect(throws: FetchError.refusedRedirect(url: request.publicURL, target: "file:///etc/passwd")) {
+                try await engine.fetch(request)
+            }
+            let sentence = FetchError.refusedRedirect(url: request.publicURL, target: "file:///etc/passwd").sentence
+            #expect(
+                sentence.contains("redirect from \(base)/redirect?to=") && sentence.contains(" to file:///etc/passwd:"))
+            #expect(!sentence.contains("SECRET99"))
+            // A URL that is refused before any transfer is still named as it was asked for.
+            await #expect(throws: FetchError.refusedURL(url: "file:///etc/passwd")) {
+                try await engine.fetch(FetchRequest(url: "file:///etc/passwd"))
+            }
+        }
+    }
+
+    /// Issue 24, item 3: a body that trickles in at 300 bytes a second never trips the stall limit (100 bytes a
+    /// second) and, endless, never reaches the size cap: only a total time limit ends it, naming the URL without
+    /// its key.
+    @Test func anEndlessTrickleRunsOutOfTimeNamingTheURL() async throws {
+        let trickle = SampleAPIFault(.trickle(bytesPerSecond: 300), on: .all)
+        let server = SampleAPIServer(configuration: .init(faults: [trickle]))
+        try await server.start()
+        let base = await server.baseURL
+        let engine = TransferEngine(configuration: .init(transferTimeoutSeconds: 3))
+        let request = FetchRequest(url: "\(base)/get/1-city01_1280.jpg?key=SECRET99", secretQueryNames: ["key"])
+        let started = ContinuousClock.now
+        await #expect(throws: FetchError.timedOut(url: "\(base)/get/1-city01_1280.jpg", limit: 3)) {
+            try await engine.fetch(request)
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(2_500) && elapsed < .seconds(30), "\(elapsed)")
+        let sentence = FetchError.timedOut(url: request.publicURL, limit: 3).sentence
+        #expect(
+            sentence
+                == "Gave up on \(base)/get/1-city01_1280.jpg: it had not finished after 3 s, the longest a transfer may take."
+        )
+        await engine.stop()
+        await server.stop()
     }
 
     @Test func reportsAnUnreachableHost() async throws {
