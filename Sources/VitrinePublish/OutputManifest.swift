@@ -283,6 +283,27 @@ public struct OutputOwnershipError: UserFacingError {
     public var kind: FailureKind { .cannotWrite }
 }
 
+/// A path the build would write holds a file (or a link, or a folder) that Vitrine did not write: it never replaces
+/// one, forced or not, so the run stops before it changes anything.
+public struct ForeignFileInTheWayError: UserFacingError {
+    public let folder: String
+    public let files: [String]
+
+    package init(folder: String, files: [String]) {
+        self.folder = folder
+        self.files = files
+    }
+
+    public var sentence: String {
+        let shown = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
+        return "Refusing to write into \(folder): the build would replace \(shown), which Vitrine did not write, and "
+            + "it never replaces someone else's files, even when forced, so it wrote nothing; move "
+            + "\(files.count == 1 ? "it" : "them") away or choose another output folder."
+    }
+
+    public var kind: FailureKind { .cannotWrite }
+}
+
 /// A frozen rebuild (from the cache and the manifest alone) needs something that neither the cache nor the manifest can give.
 public enum FrozenBuildError: UserFacingError {
     case noManifest(folder: String)
