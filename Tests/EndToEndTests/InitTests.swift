@@ -132,6 +132,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("site")) == [".github"])
     }
 
+    /// A folder given to `init` or `theme export` that is a link (to a folder, or dangling) or lies below one.
+    @Test(arguments: [["init"], ["theme", "export"]])
+    func aLinkAtTheFolderOrAboveItIsNeverWrittenThrough(command: [String]) async throws {
+        let workspace = try Workspace()
+        let elsewhere = workspace.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: workspace.path("to-folder"), withDestinationPath: elsewhere)
+        try manager.createSymbolicLink(atPath: workspace.path("dangling"), withDestinationPath: "\(elsewhere)/new")
+        try manager.createDirectory(atPath: workspace.path("real"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: workspace.path("real/middle"), withDestinationPath: elsewhere)
+        for (folder, link, cwd) in [
+            (workspace.path("to-folder"), workspace.path("to-folder"), nil),
+            (workspace.path("dangling"), workspace.path("dangling"), nil),
+            (workspace.path("real/middle/site"), workspace.path("real/middle"), nil),
+            ("real/middle/site", "real/middle", workspace.url),
+            ("to-folder/", "to-folder", workspace.url),
+            ("./to-folder", "./to-folder", workspace.url),
+        ] as [(String, String, URL?)] {
+            let outcome = try await VitrineProcess.run(command + [folder], in: cwd)
+            #expect(outcome.status == ExitStatus.cannotWrite.rawValue, "\(folder): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.hasPrefix(
+                    "vitrine: Refusing to write into \(folder.hasSuffix("/") ? String(folder.dropLast()) : folder): \(link) is a symbolic link"
+                ),
+                "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stdout.isEmpty)
+            #expect(try manager.contentsOfDirectory(atPath: elsewhere) == [], "\(folder)")
+        }
+    }
+
     @Test func theHelpListsTheNewCommands() async throws {
         let help = try await VitrineProcess.run(["--help"])
         #expect(help.stdout.contains("init") && help.stdout.contains("theme"))
