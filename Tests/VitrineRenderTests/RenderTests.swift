@@ -61,6 +61,36 @@ import VitrineTestSupport
         #expect(html.strings("//img[@src='x']").isEmpty)
     }
 
+    /// The explicit bidirectional formatting characters: embeddings, overrides and isolates with their ends.
+    static let bidiControls: [Unicode.Scalar] = [
+        "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
+    ]
+
+    @Test func bidiControlsInACaptionNeverReorderTheTextAroundIt() throws {
+        let gallery = sampleGallery(
+            hostileCaption: "harbour \u{202E}gpj.exe\u{2066}a\u{2067}b\u{2068}c\u{2069} at dusk")
+        let shown = "harbour gpj.exeabc at dusk"
+        for job in [
+            GalleryModel.PageJob(kind: .preview, id: "i101-original", href: "items/101-original.html"),
+            GalleryModel.PageJob(kind: .grid, id: "c1-p1", href: "index.html"),
+        ] {
+            let page = try PageRenderer(theme: .builtIn).render(job, model: ModelDocument.make(gallery))
+            let text = String(decoding: page.bytes, as: UTF8.self)
+            #expect(!text.unicodeScalars.contains { Self.bidiControls.contains($0) }, "\(job.href)")
+            let html = try LibXMLDocument.parseHTML(page.bytes)
+            #expect(html.strings("//img/@alt").contains(shown), "\(job.href)")
+            // The visible caption is isolated from what surrounds it, whatever its direction.
+            let isolated = html.strings("//*[@dir='auto' or self::bdi]").map {
+                $0.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            }
+            #expect(isolated.contains(shown), "\(job.href): \(isolated)")
+            if job.kind == .preview {
+                #expect(html.strings("//title").first?.hasPrefix(shown) == true)
+                #expect(html.strings("//h1[@dir='auto']") == [shown])
+            }
+        }
+    }
+
     @Test func theBuiltInThemeNeverDisablesEscaping() {
         for (name, bytes) in Theme.builtIn.files where name.hasSuffix(".xsl") {
             #expect(!String(decoding: bytes, as: UTF8.self).contains("disable-output-escaping"), "\(name)")
