@@ -277,7 +277,7 @@ public struct OutputOwnershipError: UserFacingError {
     public var sentence: String {
         let shown = foreignFiles.prefix(3).joined(separator: ", ") + (foreignFiles.count > 3 ? ", …" : "")
         return "Refusing to write into \(folder): it holds files Vitrine did not write (\(shown)); "
-            + "force the build to write there anyway, or choose another output folder."
+            + "force the build to write beside them (it never replaces them), or choose another output folder."
     }
 
     public var kind: FailureKind { .cannotWrite }
