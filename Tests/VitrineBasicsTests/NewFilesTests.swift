@@ -90,6 +90,10 @@ import VitrineTestSupport
                 try NewFiles(folder: folder, files: files(["vitrine.toml"])).write()
             }
         }
+        // A link put there after the check is not followed either: the folder is opened without following one.
+        #expect(throws: FileWriteError.self) {
+            try RootedFiles(root: linked, followingRootLink: false).create(Array("x".utf8), at: "vitrine.toml")
+        }
         #expect(try listing(elsewhere.url) == [:])
     }
 

@@ -46,7 +46,7 @@ package struct NewFiles {
             throw .linkOnTheWay(folder: folder, link: link)
         }
         if folderExisted && !isFolder.boolValue { throw .notAFolder(path: folder) }
-        let rooted = RootedFiles(root: folder)
+        let rooted = RootedFiles(root: folder, followingRootLink: false)
         try check(rooted)
         let newFolders = missingFolders(rooted)
         var written: [(path: String, stamp: FileStamp)] = []
