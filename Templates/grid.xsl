@@ -30,7 +30,7 @@
   <xsl:template match="page" mode="main">
     <xsl:variable name="items" select="../item[@page = current()/@number]"/>
     <div class="intro">
-      <h1><xsl:call-template name="collection-title"/></h1>
+      <h1 dir="auto"><xsl:call-template name="collection-title"/></h1>
       <p class="count">
         <xsl:value-of select="../@item-count"/>
         <xsl:choose>
@@ -126,7 +126,7 @@
           <figcaption>
             <xsl:for-each select="$main">
               <xsl:if test="normalize-space(caption) != ''">
-                <span class="caption"><xsl:value-of select="normalize-space(caption)"/></span>
+                <span class="caption" dir="auto"><xsl:value-of select="normalize-space(caption)"/></span>
               </xsl:if>
               <xsl:call-template name="credit">
                 <xsl:with-param name="element" select="'span'"/>

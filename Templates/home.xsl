@@ -60,7 +60,7 @@
 
   <xsl:template match="site" mode="main">
     <div class="intro">
-      <h1><xsl:value-of select="title"/></h1>
+      <h1 dir="auto"><xsl:value-of select="title"/></h1>
     </div>
     <xsl:choose>
       <xsl:when test="gallery">
@@ -100,7 +100,7 @@
           <span class="vh"><xsl:value-of select="title"/></span>
         </a>
         <figcaption>
-          <a class="caption" href="{concat($root, @href)}"><xsl:value-of select="title"/></a>
+          <a class="caption" href="{concat($root, @href)}" dir="auto"><xsl:value-of select="title"/></a>
           <span class="credit">
             <xsl:choose>
               <!-- a random page: "A new image every 10 minutes" -->
@@ -115,7 +115,7 @@
                 <xsl:when test="position() = 1"> for </xsl:when>
                 <xsl:otherwise> and </xsl:otherwise>
               </xsl:choose>
-              <q><xsl:value-of select="."/></q>
+              <q dir="auto"><xsl:value-of select="."/></q>
             </xsl:for-each>
           </span>
         </figcaption>

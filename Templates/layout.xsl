@@ -101,7 +101,7 @@
         <xsl:when test="/gallery/site">
           <a class="brand" href="{concat($root, /gallery/site/@href)}"><xsl:value-of select="/gallery/site/@title"/></a>
           <span class="sep" aria-hidden="true">›</span>
-          <a class="brand sub" href="{concat($root, $home-href)}"><xsl:value-of select="/gallery/title"/></a>
+          <a class="brand sub" href="{concat($root, $home-href)}" dir="auto"><xsl:value-of select="/gallery/title"/></a>
         </xsl:when>
         <xsl:otherwise>
           <a class="brand" href="{concat($root, $home-href)}"><xsl:value-of select="/gallery/title"/></a>
@@ -120,7 +120,7 @@
                   <xsl:otherwise>, </xsl:otherwise>
                 </xsl:choose>
               </xsl:if>
-              <q><xsl:value-of select="@query"/></q>
+              <q dir="auto"><xsl:value-of select="@query"/></q>
             </xsl:for-each>
           </xsl:when>
           <xsl:otherwise>
@@ -266,9 +266,9 @@
     <xsl:param name="text"/>
     <xsl:choose>
       <xsl:when test="starts-with($href, 'https://') or starts-with($href, 'http://')">
-        <a href="{$href}" rel="noopener noreferrer"><xsl:value-of select="$text"/></a>
+        <a href="{$href}" rel="noopener noreferrer" dir="auto"><xsl:value-of select="$text"/></a>
       </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
+      <xsl:otherwise><bdi><xsl:value-of select="$text"/></bdi></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
@@ -448,7 +448,7 @@
             <xsl:if test="normalize-space($img/unavailable) != ''">
               <span class="ph-why"><xsl:value-of select="normalize-space($img/unavailable)"/></span>
             </xsl:if>
-            <xsl:if test="$alt != ''"><span class="vh">: <xsl:value-of select="$alt"/></span></xsl:if>
+            <xsl:if test="$alt != ''"><span class="vh">: <bdi><xsl:value-of select="$alt"/></bdi></span></xsl:if>
           </span>
         </span>
       </xsl:otherwise>

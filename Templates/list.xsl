@@ -30,13 +30,13 @@
   <xsl:template match="page" mode="main">
     <xsl:variable name="children" select="../collection"/>
     <div class="intro">
-      <h1>
+      <h1 dir="auto">
         <xsl:for-each select="..">
           <xsl:call-template name="collection-name"/>
         </xsl:for-each>
       </h1>
       <xsl:if test="normalize-space(../@subtitle) != ''">
-        <p class="subtitle"><xsl:value-of select="normalize-space(../@subtitle)"/></p>
+        <p class="subtitle" dir="auto"><xsl:value-of select="normalize-space(../@subtitle)"/></p>
       </xsl:if>
       <p class="count">
         <xsl:call-template name="count-of">

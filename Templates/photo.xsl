@@ -92,7 +92,7 @@
       </xsl:call-template>
     </div>
     <section class="details" aria-labelledby="photo-title">
-      <h1 id="photo-title"><xsl:call-template name="caption-or-position"/></h1>
+      <h1 id="photo-title" dir="auto"><xsl:call-template name="caption-or-position"/></h1>
       <dl>
         <dt>Album</dt>
         <dd>

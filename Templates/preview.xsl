@@ -139,7 +139,7 @@
         </xsl:call-template>
       </div>
       <figcaption>
-        <h1><xsl:call-template name="caption-or-position"/></h1>
+        <h1 dir="auto"><xsl:call-template name="caption-or-position"/></h1>
         <xsl:call-template name="credit">
           <xsl:with-param name="full" select="true()"/>
         </xsl:call-template>

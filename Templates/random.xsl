@@ -56,7 +56,7 @@
     </xsl:variable>
     <xsl:variable name="author-href" select="$photo/credit/@href[starts-with(., 'https://') or starts-with(., 'http://')]"/>
     <xsl:variable name="page-href" select="$photo/field[@key = 'page']/@href"/>
-    <h1 class="vh">Random image: <xsl:value-of select="normalize-space($photo/caption)"/></h1>
+    <h1 class="vh">Random image: <bdi><xsl:value-of select="normalize-space($photo/caption)"/></bdi></h1>
     <figure class="random-figure" id="photo"
             data-favorite-id="{concat(/gallery/source/@name, ':', $photo/@source-id)}"
             data-favorite-src="{$src}" data-favorite-width="{$main/@width}" data-favorite-height="{$main/@height}"

@@ -25,6 +25,21 @@
 #include <libxslt/variables.h>
 #include <libexslt/exslt.h>
 
+#if defined(__linux__)
+#include <malloc.h>
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+#endif
+
+/* The bytes the C library's allocator gave `pointer` (from malloc or realloc), which a free gives back. */
+static inline size_t vitrine_usable_size(void *pointer) {
+#if defined(__APPLE__)
+    return malloc_size(pointer);
+#else
+    return malloc_usable_size(pointer);
+#endif
+}
+
 /* xmlFree is a global function pointer variable that Swift 6 refuses to touch. */
 static inline void vitrine_xml_free(void *pointer) { xmlFree(pointer); }
 
@@ -64,6 +79,12 @@ static inline void vitrine_collect_errors(vitrine_error_buffer *buffer) {
     xmlSetGenericErrorFunc(buffer, vitrine_error_buffer_append);
     xmlSetStructuredErrorFunc(buffer, vitrine_structured_error_append);
     xsltSetGenericErrorFunc(buffer, vitrine_error_buffer_append);
+}
+
+/* Route this thread's libxml2 errors only (libxslt's generic handler is process-wide): a transform's own. */
+static inline void vitrine_collect_xml_errors(vitrine_error_buffer *buffer) {
+    xmlSetGenericErrorFunc(buffer, vitrine_error_buffer_append);
+    xmlSetStructuredErrorFunc(buffer, vitrine_structured_error_append);
 }
 
 static inline void vitrine_collect_transform_errors(xsltTransformContextPtr context, vitrine_error_buffer *buffer) {

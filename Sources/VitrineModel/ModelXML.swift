@@ -390,7 +390,10 @@ package enum ModelXML {
     }
 }
 
-/// Makes API text safe to store in XML 1.0: drops characters XML cannot hold and caps absurd lengths.
+/// Makes API text safe to store in XML 1.0 and to show: drops characters XML cannot hold and the explicit
+/// bidirectional formatting characters (embeddings, overrides and isolates, U+202A–U+202E and U+2066–U+2069, which
+/// would reverse the text after them in a page's title, an `alt` or a heading, where HTML cannot isolate it), and
+/// caps absurd lengths. A theme isolates the text it shows (`dir="auto"`); it never sees these characters.
 package enum XMLText {
     package static let maximumLength = 2_000
 
@@ -413,7 +416,8 @@ package enum XMLText {
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD: true
-        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: !(0x7F...0x9F).contains(scalar.value)
+        case 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: false
+        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
         default: false
         }
     }

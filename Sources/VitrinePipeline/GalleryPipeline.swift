@@ -30,7 +30,7 @@ public struct BuildOptions: Sendable {
     public var maximumImageBytes: Int
     /// The largest API response accepted.
     public var maximumResponseBytes: Int
-    /// Write into an output folder that holds files Vitrine did not write.
+    /// Write into an output folder that holds files Vitrine did not write (beside them, never over them).
     public var force: Bool
     public var tileShape: GalleryModel.TileShape
     /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.

@@ -277,7 +277,28 @@ public struct OutputOwnershipError: UserFacingError {
     public var sentence: String {
         let shown = foreignFiles.prefix(3).joined(separator: ", ") + (foreignFiles.count > 3 ? ", …" : "")
         return "Refusing to write into \(folder): it holds files Vitrine did not write (\(shown)); "
-            + "force the build to write there anyway, or choose another output folder."
+            + "force the build to write beside them (it never replaces them), or choose another output folder."
+    }
+
+    public var kind: FailureKind { .cannotWrite }
+}
+
+/// A path the build would write holds a file (or a link, or a folder) that Vitrine did not write: it never replaces
+/// one, forced or not, so the run stops before it changes anything.
+public struct ForeignFileInTheWayError: UserFacingError {
+    public let folder: String
+    public let files: [String]
+
+    package init(folder: String, files: [String]) {
+        self.folder = folder
+        self.files = files
+    }
+
+    public var sentence: String {
+        let shown = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
+        return "Refusing to write into \(folder): the build would replace \(shown), which Vitrine did not write, and "
+            + "it never replaces someone else's files, even when forced, so it wrote nothing; move "
+            + "\(files.count == 1 ? "it" : "them") away or choose another output folder."
     }
 
     public var kind: FailureKind { .cannotWrite }

@@ -17,7 +17,6 @@ import VitrineStore
 public final class OutputWriter {
     public let root: URL
     private let files: RootedFiles
-    private let force: Bool
     private var previous: Set<String>
     /// The previous run's record of each file, for skipping renders whose inputs did not change.
     private let previousFiles: [String: OutputManifest.File]
@@ -57,7 +56,6 @@ public final class OutputWriter {
         root = survey.root
         files = RootedFiles(root: survey.root.path)
         self.records = records
-        self.force = force
         if survey.manifestDamaged && !force {
             throw OutputManifestDamagedError(folder: root.path, reason: survey.manifestProblem)
         }
@@ -87,9 +85,10 @@ public final class OutputWriter {
     }
 
     /// Declares every path this run will write, before writing any: anything there that Vitrine did not write (a
-    /// file no manifest lists, a symbolic link, a folder) stops the run unless `force`, and a symbolic link on
-    /// the way to a path stops it even then; the journal lists the new paths from the first change on, so that a
-    /// run killed half-way leaves nothing the next run would not own.
+    /// file no manifest lists, a symbolic link, a folder) stops the run, `force` or not (`force` only lets a run
+    /// write beside someone else's files, never over them), and so does a symbolic link on the way to a path; the
+    /// journal lists the new paths from the first change on, so that a run killed half-way leaves nothing the next
+    /// run would not own.
     public func begin(planned paths: [String]) async throws {
         for path in paths { try Self.check(path) }
         let unknown = paths.filter { found[$0] == nil }
@@ -101,13 +100,13 @@ public final class OutputWriter {
                 throw FileWriteError(path: path, linkedFolder: folder, under: files.root)
             case .other:
                 foreign.append(path)
-            case .file:
-                if !previous.contains(path) { foreign.append(path) }
+            case .file(let stamp):
+                if !isOwned(path, stamp: stamp) { foreign.append(path) }
             case .missing:
                 break
             }
         }
-        if !foreign.isEmpty && !force { throw OutputOwnershipError(folder: root.path, foreignFiles: foreign.sorted()) }
+        if !foreign.isEmpty { throw ForeignFileInTheWayError(folder: root.path, files: foreign.sorted()) }
         newPaths = paths.filter { !previous.contains($0) }
         previous.formUnion(newPaths)
     }
@@ -461,16 +460,18 @@ public final class OutputWriter {
         }
     }
 
-    /// An existing file may be replaced only if Vitrine wrote it, or with `force`.
-    private func claim(_ relativePath: String) throws(OutputOwnershipError) {
-        guard force || (previous.contains(relativePath) && !isLink(relativePath)) else {
-            throw OutputOwnershipError(folder: root.path, foreignFiles: [relativePath])
+    /// An existing file may be replaced only if Vitrine wrote it, `force` or not.
+    private func claim(_ relativePath: String) throws(ForeignFileInTheWayError) {
+        guard case .file(let stamp) = entry(of: relativePath), isOwned(relativePath, stamp: stamp) else {
+            throw ForeignFileInTheWayError(folder: root.path, files: [relativePath])
         }
     }
 
-    private func isLink(_ relativePath: String) -> Bool {
-        if case .other = entry(of: relativePath) { return true }
-        return false
+    /// Whether the file at `relativePath`, with `stamp`, is Vitrine's: the manifest or an interrupted run's journal
+    /// lists it, or the cache recorded this very stamp when Vitrine wrote it (what lets a forced rebuild of a folder
+    /// whose manifest is damaged replace its own files, and only those).
+    private func isOwned(_ relativePath: String, stamp: FileStamp) -> Bool {
+        previous.contains(relativePath) || verifiedAtStart[relativePath]?.stamp == stamp
     }
 
     /// Refuses a path that would leave the output folder or name one of Vitrine's own records.

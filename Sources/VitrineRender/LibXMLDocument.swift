@@ -121,11 +121,17 @@ package struct XMLError: Error, CustomStringConvertible {
 }
 
 /// Process-wide libxml2 set-up and per-call error collection.
-enum LibXML {
+public enum LibXML {
     private static let initialised: Bool = {
+        TransformMeter.installAllocatorHooks()
         xmlInitParser()
         return true
     }()
+
+    /// Sets libxml2 up for the process (its allocator hooks, which bound each template's memory, and its parser):
+    /// called first thing in `main`, before any thread uses it, since libxml2's set-up is process-wide. Any other
+    /// use of the renderer sets it up too, once.
+    public static func setUp() { _ = initialised }
 
     /// libxml2's error handlers are per thread; the lock keeps a collection from straddling another's calls.
     private static let errorLock = NSLock()

@@ -10,13 +10,18 @@ public struct RenderedPage: Sendable {
 /// kind is first needed. A page kind `K` is rendered by the theme's `K.xsl`.
 package final class PageRenderer {
     package let theme: Theme
+    /// What one page's transform may take.
+    package let limits: TemplateLimits
     private var stylesheets: [GalleryModel.PageJob.Kind: CompiledStylesheet] = [:]
     private let security = XSLTSecurity()
 
     /// Compiles the stylesheets of `kinds` at once, so that a broken template stops a run before any download;
     /// other kinds compile when first used.
-    package init(theme: Theme, kinds: [GalleryModel.PageJob.Kind] = [.grid, .preview]) throws(TemplateError) {
+    package init(
+        theme: Theme, kinds: [GalleryModel.PageJob.Kind] = [.grid, .preview], limits: TemplateLimits = .standard
+    ) throws(TemplateError) {
         self.theme = theme
+        self.limits = limits
         for kind in kinds { _ = try stylesheet(for: kind) }
     }
 
@@ -29,7 +34,8 @@ package final class PageRenderer {
         let depth = job.href.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
         let bytes = try stylesheet(for: job.kind).apply(
-            to: model, parameters: [("page", job.id), ("root", root)], security: security)
+            to: model, parameters: [("page", job.id), ("root", root)], security: security, limits: limits,
+            page: job.href)
         return RenderedPage(href: job.href, bytes: bytes)
     }
 

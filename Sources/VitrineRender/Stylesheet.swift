@@ -34,10 +34,12 @@ final class CompiledStylesheet {
     deinit { xsltFreeStylesheet(raw) }
 
     /// Applies the stylesheet to `model` with string parameters, under security prefs that forbid writing files,
-    /// creating folders and any network or file reads; returns the serialized result.
-    func apply(to model: LibXMLDocument, parameters: [(String, String)], security: XSLTSecurity) throws(TemplateError)
-        -> [UInt8]
-    {
+    /// creating folders and any network or file reads, and within `limits` (the transform is stopped at the first
+    /// it goes past); returns the serialized result. `page` names the page in messages.
+    func apply(
+        to model: LibXMLDocument, parameters: [(String, String)], security: XSLTSecurity, limits: TemplateLimits,
+        page: String
+    ) throws(TemplateError) -> [UInt8] {
         guard let context = xsltNewTransformContext(raw, model.raw) else {
             throw TemplateError(template: name, detail: "out of memory")
         }
@@ -48,20 +50,40 @@ final class CompiledStylesheet {
         vitrine_collect_transform_errors(context, buffer.pointer)
         xsltSetCtxtSecurityPrefs(security.raw, context)
         for (key, value) in parameters { xsltQuoteOneUserParam(context, key, value) }
-        let result = xsltApplyStylesheetUser(raw, model.raw, nil, nil, nil, context)
-        defer { if let result { xmlFreeDoc(result) } }
-        guard let result, context.pointee.state != XSLT_STATE_ERROR, context.pointee.state != XSLT_STATE_STOPPED
-        else {
+        let meter = TransformMeter(limits: limits)
+        var output: UnsafeMutablePointer<xmlChar>?
+        var length: Int32 = 0
+        let (transformed, saved) = meter.measuring(context) { () -> (Bool, Bool) in
+            // libxml2's own messages on this thread (an allocation refused at the limit) go with the transform's.
+            vitrine_collect_xml_errors(buffer.pointer)
+            defer { vitrine_collect_xml_errors(nil) }
+            let result = xsltApplyStylesheetUser(raw, model.raw, nil, nil, nil, context)
+            defer { if let result { xmlFreeDoc(result) } }
+            guard let result, context.pointee.state != XSLT_STATE_ERROR, context.pointee.state != XSLT_STATE_STOPPED
+            else { return (false, false) }
+            return (true, xsltSaveResultToString(&output, &length, result, raw) == 0)
+        }
+        defer { if let output { vitrine_xml_free(output) } }
+        switch meter.hit {
+        case .memory:
+            throw TemplateError(
+                template: name,
+                detail: "rendering \(page) needed more than \(limits.memoryText) of memory, the most one page may use, "
+                    + "so it was stopped")
+        case .time:
+            throw TemplateError(
+                template: name,
+                detail: "rendering \(page) took more than \(limits.secondsText), the most one page may take, so it was "
+                    + "stopped")
+        case .none:
+            break
+        }
+        guard transformed else {
             let detail = buffer.message.isEmpty ? "the transformation failed" : buffer.message
             throw TemplateError(template: name, detail: detail.replacingOccurrences(of: "\n", with: " "))
         }
-        var output: UnsafeMutablePointer<xmlChar>?
-        var length: Int32 = 0
-        guard xsltSaveResultToString(&output, &length, result, raw) == 0 else {
-            throw TemplateError(template: name, detail: "the result could not be serialized")
-        }
+        guard saved else { throw TemplateError(template: name, detail: "the result could not be serialized") }
         guard let output else { return [] }
-        defer { vitrine_xml_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))
     }
 }

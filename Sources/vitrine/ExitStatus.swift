@@ -46,7 +46,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .cannotWrite: "the output or cache folder could not be written"
         case .keyProblem: "the API key is missing or was rejected"
         case .timedOut: "the run passed --deadline, or --no-wait found another run writing"
-        case .templateProblem: "a template is missing or broken"
+        case .templateProblem: "a template is missing or broken, or went past its memory or time limit"
         case .interrupted: "interrupted (SIGINT, Ctrl-C)"
         case .terminated: "terminated (SIGTERM)"
         }

@@ -62,7 +62,9 @@ enum FailureReport {
             LicenseOption.sentence(for: error)
         case let error as OutputOwnershipError:
             "Refusing to write into \(error.folder): it holds files Vitrine did not write (\(shown(error.foreignFiles, more: "…"))); "
-                + "pass --force to write there anyway, or choose another --out."
+                + "pass --force to write beside them (it never replaces them), or choose another --out."
+        case let error as ForeignFileInTheWayError:
+            error.sentence.replacingOccurrences(of: "another output folder", with: "another --out")
         case let error as FileWriteError where error.linkedFolder != nil:
             "Could not write \(error.path): \(error.reason.replacingOccurrences(of: "another output folder", with: "another --out"))."
         case let error as HistoryFileError:

@@ -14,8 +14,8 @@ struct InitCommand: ParsableCommand {
             builds and deploys; set its OWNER/vitrine to where Vitrine's repository lives, and add the API keys \
             as repository secrets.
 
-            Nothing is overwritten: when either file is already there, or a symbolic link is there or on the way, \
-            nothing is written and the run ends with one sentence naming it (exit status 73). Each file is \
+            Nothing is overwritten: when either file is already there, or a symbolic link is there or on the way \
+            (DIR itself included), nothing is written and the run ends with one sentence naming it (exit status 73). Each file is \
             written whole or not at all.
             """
     )

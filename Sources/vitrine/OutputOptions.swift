@@ -12,7 +12,9 @@ struct OutputOptions: ParsableArguments {
             "A theme folder to use instead of the built-in one (see Templates/README.md).", valueName: "dir"))
     var templates: String?
 
-    @Flag(name: .long, help: "Write into an output folder that holds files Vitrine did not write.")
+    @Flag(
+        name: .long,
+        help: "Write into an output folder that holds files Vitrine did not write (it never replaces them).")
     var force = false
 
     @Flag(

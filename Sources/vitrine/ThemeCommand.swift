@@ -25,7 +25,7 @@ struct ThemeExportCommand: ParsableCommand {
             theme.
 
             Nothing is overwritten: when any of these files is already in DIR, or a symbolic link is there or on \
-            the way, nothing is written and the run ends with one sentence naming it (exit status 73). Each file \
+            the way (DIR itself included), nothing is written and the run ends with one sentence naming it (exit status 73). Each file \
             is written whole or not at all.
             """
     )

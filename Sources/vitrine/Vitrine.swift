@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VitrineBasics
 import VitrineHTTP
+import VitrineRender
 
 @main
 struct Vitrine: AsyncParsableCommand {
@@ -25,10 +26,12 @@ struct Vitrine: AsyncParsableCommand {
         ]
     )
 
-    /// Bounds the allocator's arenas (MemoryTuning) before anything else runs; a run whose report could not be
-    /// written to standard output ends with exit status 73, not success.
+    /// Bounds the allocator's arenas (MemoryTuning) and sets libxml2 up (its allocator hooks bound each template's
+    /// memory) before anything else runs; a run whose report could not be written to standard output ends with exit
+    /// status 73, not success.
     static func main() async {
         MemoryTuning.limitAllocatorArenas()
+        LibXML.setUp()
         await main(nil)
         if StandardStreams.lostOutput { Foundation.exit(ExitStatus.cannotWrite.rawValue) }
     }

@@ -459,6 +459,30 @@ import VitrineTestSupport
         }
     }
 
+    @Test func forceNeverReplacesAFileVitrineDidNotWrite() async throws {
+        let scenario = try await Scenario([])
+        try await stopping(scenario) {
+            let out = scenario.workspace.path("out")
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let own = [
+                "index.html": "<p>my own home page</p>\n", "gallery.xml": "<mine/>\n", "notes.txt": "mine",
+            ]
+            for (name, text) in own { try Data(text.utf8).write(to: URL(fileURLWithPath: "\(out)/\(name)")) }
+            let refused = try await scenario.build(["--force"])
+            #expect(refused.status == 73)
+            #expect(
+                refused.stderr.contains("gallery.xml") && refused.stderr.contains("index.html")
+                    && !refused.stderr.contains("--force to"), "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            for (name, text) in own {
+                #expect(FileManager.default.contents(atPath: "\(out)/\(name)") == Data(text.utf8), "\(name)")
+            }
+            #expect(
+                try Set(FileManager.default.contentsOfDirectory(atPath: out)) == Set(own.keys),
+                "nothing is written beside them")
+        }
+    }
+
     @Test func filesOfDroppedItemsGoButOnlyThoseVitrineWrote() async throws {
         let scenario = try await Scenario([])
         try await stopping(scenario) {

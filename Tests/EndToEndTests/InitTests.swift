@@ -132,6 +132,64 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("site")) == [".github"])
     }
 
+    /// What zizmor checks (scripts/check-workflow runs it and the workflow schema), held without it: every action
+    /// pinned to a commit with its tag beside it, no permission at the top and only what each job needs, no checkout
+    /// that keeps its credentials, and a Swift that builds Vitrine (its dependencies need tools 6.2).
+    @Test func theWorkflowPinsEveryActionAndAsksForNoMoreThanItNeeds() async throws {
+        let workspace = try Workspace()
+        #expect(try await VitrineProcess.run(["init", workspace.path("site")]).status == 0)
+        let workflow = try String(contentsOfFile: workspace.path("site/\(Self.workflow)"), encoding: .utf8)
+        let lines = workflow.split(separator: "\n").map { String($0) }
+        let uses = lines.filter { $0.contains("uses: ") }
+        #expect(uses.count == 7)
+        let pinned = /uses: [A-Za-z0-9-]+\/[A-Za-z0-9-]+@[0-9a-f]{40} # v[0-9]+\.[0-9]+\.[0-9]+$/
+        for line in uses { #expect(line.contains(pinned), "\(line)") }
+        let top = lines.prefix { $0 != "jobs:" }
+        #expect(top.contains { $0.hasPrefix("permissions: {}") })
+        #expect(!top.contains { $0.contains("write") })
+        let jobs = workflow.components(separatedBy: "\n  deploy:\n")
+        #expect(jobs.count == 2)
+        #expect(!jobs[0].contains("pages: write") && !jobs[0].contains("id-token: write"))
+        #expect(jobs[0].contains("    permissions:\n      contents: read\n"))
+        #expect(jobs[1].contains("pages: write") && jobs[1].contains("id-token: write"))
+        let checkouts = uses.filter { $0.contains("actions/checkout@") }.count
+        #expect(checkouts == 2)
+        #expect(workflow.components(separatedBy: "persist-credentials: false").count - 1 == checkouts)
+        #expect(workflow.contains("swift-version: \"6.2\""))
+    }
+
+    /// A folder given to `init` or `theme export` that is a link (to a folder, or dangling) or lies below one.
+    @Test(arguments: [["init"], ["theme", "export"]])
+    func aLinkAtTheFolderOrAboveItIsNeverWrittenThrough(command: [String]) async throws {
+        let workspace = try Workspace()
+        let elsewhere = workspace.path("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let manager = FileManager.default
+        try manager.createSymbolicLink(atPath: workspace.path("to-folder"), withDestinationPath: elsewhere)
+        try manager.createSymbolicLink(atPath: workspace.path("dangling"), withDestinationPath: "\(elsewhere)/new")
+        try manager.createDirectory(atPath: workspace.path("real"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: workspace.path("real/middle"), withDestinationPath: elsewhere)
+        for (folder, link, cwd) in [
+            (workspace.path("to-folder"), workspace.path("to-folder"), nil),
+            (workspace.path("dangling"), workspace.path("dangling"), nil),
+            (workspace.path("real/middle/site"), workspace.path("real/middle"), nil),
+            ("real/middle/site", "real/middle", workspace.url),
+            ("to-folder/", "to-folder", workspace.url),
+            ("./to-folder", "./to-folder", workspace.url),
+        ] as [(String, String, URL?)] {
+            let outcome = try await VitrineProcess.run(command + [folder], in: cwd)
+            #expect(outcome.status == ExitStatus.cannotWrite.rawValue, "\(folder): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.hasPrefix(
+                    "vitrine: Refusing to write into \(folder.hasSuffix("/") ? String(folder.dropLast()) : folder): \(link) is a symbolic link"
+                ),
+                "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+            #expect(outcome.stdout.isEmpty)
+            #expect(try manager.contentsOfDirectory(atPath: elsewhere) == [], "\(folder)")
+        }
+    }
+
     @Test func theHelpListsTheNewCommands() async throws {
         let help = try await VitrineProcess.run(["--help"])
         #expect(help.stdout.contains("init") && help.stdout.contains("theme"))

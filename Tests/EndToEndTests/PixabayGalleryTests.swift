@@ -2,6 +2,7 @@ import Foundation
 import SampleAPI
 import Testing
 import VitrineTemplates
+import VitrineTestSupport
 
 @testable import VitrineBasics
 @testable import VitrineHTTP
@@ -209,6 +210,25 @@ import VitrineTemplates
             #expect(terminal.stdout.contains("Images 36/36") && terminal.stdout.contains("Pages 21/21"))
             #expect(terminal.stdout.contains("\u{1B}[K"))
             #expect(terminal.stdout.contains("10 items"))
+        }
+    }
+
+    @Test func aTemplateThatGrowsAStringWithoutEndStopsAtItsMemoryLimitWithExit78() async throws {
+        try await stopping(self) {
+            let theme = workspace.url.appendingPathComponent("greedy")
+            try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
+            for (name, bytes) in DefaultTheme.files { try Data(bytes).write(to: theme.appendingPathComponent(name)) }
+            try Data(HostileTemplates.doublingString.utf8).write(to: theme.appendingPathComponent("grid.xsl"))
+            let started = Date()
+            let outcome = try await build(["--templates", theme.path])
+            #expect(outcome.status == 78)
+            #expect(
+                outcome.stderr.contains(
+                    "vitrine: The template grid.xsl cannot be used: rendering index.html needed more than 512 MB of "
+                        + "memory, the most one page may use, so it was stopped.\n"), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("allocation failed"), "libxml2's own message stays out: \(outcome.stderr)")
+            #expect(Date().timeIntervalSince(started) < 60)
+            #expect(!FileManager.default.fileExists(atPath: workspace.path("out/index.html")))
         }
     }
 

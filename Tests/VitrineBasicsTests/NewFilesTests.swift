@@ -73,6 +73,41 @@ import VitrineTestSupport
         #expect(try listing(root.url) == [".github": "-> \(elsewhere.url.path)"])
     }
 
+    @Test func neverWritesWhenTheFolderOrOneOnItsWayIsALink() throws {
+        let scratch = try TemporaryFolder()
+        let elsewhere = try TemporaryFolder()
+        let manager = FileManager.default
+        let linked = scratch.url.appendingPathComponent("linked").path
+        let dangling = scratch.url.appendingPathComponent("dangling").path
+        let middle = scratch.url.appendingPathComponent("real/middle").path
+        try manager.createSymbolicLink(atPath: linked, withDestinationPath: elsewhere.url.path)
+        try manager.createSymbolicLink(atPath: dangling, withDestinationPath: elsewhere.url.path + "/new")
+        try manager.createDirectory(
+            atPath: scratch.url.appendingPathComponent("real").path, withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: middle, withDestinationPath: elsewhere.url.path)
+        for (folder, link) in [(linked, linked), (dangling, dangling), (middle + "/site", middle)] {
+            #expect(throws: NewFilesError.linkOnTheWay(folder: folder, link: link)) {
+                try NewFiles(folder: folder, files: files(["vitrine.toml"])).write()
+            }
+        }
+        // A link put there after the check is not followed either: the folder is opened without following one.
+        #expect(throws: FileWriteError.self) {
+            try RootedFiles(root: linked, followingRootLink: false).create(Array("x".utf8), at: "vitrine.toml")
+        }
+        #expect(try listing(elsewhere.url) == [:])
+    }
+
+    @Test func theUsersOwnPlacesAndTheTopLevelFoldersMayBeReachedThroughLinks() throws {
+        let scratch = try TemporaryFolder()
+        let home = scratch.url.appendingPathComponent("home").path
+        try FileManager.default.createSymbolicLink(atPath: home, withDestinationPath: scratch.url.path)
+        #expect(NewFiles.firstLink(in: home + "/site", below: []) == home)
+        #expect(NewFiles.firstLink(in: home + "/site", below: [home]) == nil)
+        #expect(NewFiles.firstLink(in: home + "/home/site", below: [home]) == home + "/home")
+        // Only root can put a link directly in `/` (on Debian, /bin -> usr/bin).
+        #expect(NewFiles.firstLink(in: "/bin/no-such-folder", below: []) == nil)
+    }
+
     @Test func aFolderThatIsAFileOrAFolderAtAPathIsRefused() throws {
         let root = try TemporaryFolder()
         let file = root.url.appendingPathComponent("theme")

@@ -4,6 +4,7 @@ import VitrineTestSupport
 
 @testable import VitrineBasics
 @testable import VitrinePublish
+@testable import VitrineStore
 
 @Suite struct OutputWriterTests {
     func write(_ text: String, _ path: String, in folder: TemporaryFolder) throws {
@@ -66,10 +67,15 @@ import VitrineTestSupport
         try writer.write(Array("x".utf8), to: "index.html")
         try writer.finish()
         try write("mine", "page-2.html", in: folder)
-        let next = try await OutputWriter(root: folder.url)
-        await #expect(throws: OutputOwnershipError.self) {
-            try await next.begin(planned: ["index.html", "page-2.html"])
+        for force in [false, true] {
+            let next = try await OutputWriter(root: folder.url, force: force)
+            await #expect {
+                try await next.begin(planned: ["index.html", "page-2.html"])
+            } throws: { error in
+                (error as? ForeignFileInTheWayError)?.files == ["page-2.html"]
+            }
         }
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("page-2.html"), encoding: .utf8) == "mine")
     }
 
     @Test func removesOnlyWhatItWroteBefore() async throws {
@@ -261,16 +267,17 @@ import VitrineTestSupport
         try FileManager.default.createSymbolicLink(
             at: folder.url.appendingPathComponent("index.html"),
             withDestinationURL: elsewhere.url.appendingPathComponent("target.html"))
-        await #expect(throws: OutputOwnershipError.self) {
-            try await OutputWriter(root: folder.url).begin(planned: ["index.html"])
+        for force in [false, true] {
+            await #expect(throws: ForeignFileInTheWayError.self) {
+                try await OutputWriter(root: folder.url, force: force).begin(planned: ["index.html"])
+            }
         }
-        let forced = try await OutputWriter(root: folder.url, force: true)
-        try await forced.begin(planned: ["index.html"])
-        try forced.write(Array("y".utf8), to: "index.html")
-        try forced.finish()
         #expect(
             try String(contentsOf: elsewhere.url.appendingPathComponent("target.html"), encoding: .utf8) == "precious")
-        #expect(try String(contentsOf: folder.url.appendingPathComponent("index.html"), encoding: .utf8) == "y")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: folder.url.appendingPathComponent("index.html").path)
+                == elsewhere.url.appendingPathComponent("target.html").path)
     }
 
     @Test(arguments: ["{\"files\": [", "not json", "{\"generator\": 1}"])
@@ -284,6 +291,31 @@ import VitrineTestSupport
             (error as? OutputManifestDamagedError)?.sentence.contains("rebuild it forced") == true
         }
         await #expect(throws: Never.self) { try await OutputWriter(root: folder.url, force: true) }
+    }
+
+    @Test func aForcedRebuildOfADamagedManifestReplacesOnlyTheFilesTheCacheSawItWrite() async throws {
+        let folder = try TemporaryFolder()
+        let cache = try TemporaryFolder()
+        let records = OutputRecordPaths(
+            state: cache.url.appendingPathComponent("state").path,
+            verified: cache.url.appendingPathComponent("verified").path, temporaryFolder: cache.url)
+        let first = try await OutputWriter(root: folder.url, records: records)
+        try await first.begin(planned: ["index.html"])
+        try first.write(Array("x".utf8), to: "index.html")
+        try first.finish()
+        first.recordVerified()
+        try write("not json", OutputManifest.fileName, in: folder)
+        try write("mine", "page-2.html", in: folder)
+        await #expect(throws: ForeignFileInTheWayError.self) {
+            try await OutputWriter(root: folder.url, force: true, records: records)
+                .begin(planned: ["index.html", "page-2.html"])
+        }
+        let forced = try await OutputWriter(root: folder.url, force: true, records: records)
+        try await forced.begin(planned: ["index.html"])
+        try forced.write(Array("y".utf8), to: "index.html")
+        try forced.finish()
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("index.html"), encoding: .utf8) == "y")
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("page-2.html"), encoding: .utf8) == "mine")
     }
 
     /// `count` cached images and their placements at `images/N.jpg`, the last one's bytes other than its digest

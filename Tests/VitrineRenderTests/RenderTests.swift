@@ -61,6 +61,36 @@ import VitrineTestSupport
         #expect(html.strings("//img[@src='x']").isEmpty)
     }
 
+    /// The explicit bidirectional formatting characters: embeddings, overrides and isolates with their ends.
+    static let bidiControls: [Unicode.Scalar] = [
+        "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
+    ]
+
+    @Test func bidiControlsInACaptionNeverReorderTheTextAroundIt() throws {
+        let gallery = sampleGallery(
+            hostileCaption: "harbour \u{202E}gpj.exe\u{2066}a\u{2067}b\u{2068}c\u{2069} at dusk")
+        let shown = "harbour gpj.exeabc at dusk"
+        for job in [
+            GalleryModel.PageJob(kind: .preview, id: "i101-original", href: "items/101-original.html"),
+            GalleryModel.PageJob(kind: .grid, id: "c1-p1", href: "index.html"),
+        ] {
+            let page = try PageRenderer(theme: .builtIn).render(job, model: ModelDocument.make(gallery))
+            let text = String(decoding: page.bytes, as: UTF8.self)
+            #expect(!text.unicodeScalars.contains { Self.bidiControls.contains($0) }, "\(job.href)")
+            let html = try LibXMLDocument.parseHTML(page.bytes)
+            #expect(html.strings("//img/@alt").contains(shown), "\(job.href)")
+            // The visible caption is isolated from what surrounds it, whatever its direction.
+            let isolated = html.strings("//*[@dir='auto' or self::bdi]").map {
+                $0.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            }
+            #expect(isolated.contains(shown), "\(job.href): \(isolated)")
+            if job.kind == .preview {
+                #expect(html.strings("//title").first?.hasPrefix(shown) == true)
+                #expect(html.strings("//h1[@dir='auto']") == [shown])
+            }
+        }
+    }
+
     @Test func theBuiltInThemeNeverDisablesEscaping() {
         for (name, bytes) in Theme.builtIn.files where name.hasSuffix(".xsl") {
             #expect(!String(decoding: bytes, as: UTF8.self).contains("disable-output-escaping"), "\(name)")
@@ -120,6 +150,59 @@ import VitrineTestSupport
             </xsl:stylesheet>
             """
         #expect(throws: TemplateError.self) { try PageRenderer(theme: theme(grid: grid)) }
+    }
+
+    /// The error of rendering the sample gallery's first grid page with `grid` within `limits`, if any, and how long
+    /// it took.
+    func renderFirstGridPage(grid: String, limits: TemplateLimits) throws -> (error: TemplateError?, seconds: Double) {
+        let renderer = try PageRenderer(theme: theme(grid: grid), limits: limits)
+        let started = Date()
+        do {
+            _ = try renderer.render(
+                .init(kind: .grid, id: "c1-p1", href: "index.html"), model: ModelDocument.make(sampleGallery()))
+            return (nil, Date().timeIntervalSince(started))
+        } catch {
+            return (error, Date().timeIntervalSince(started))
+        }
+    }
+
+    @Test func aTemplateThatGrowsAStringWithoutEndIsStoppedAtItsMemoryLimit() throws {
+        let limits = TemplateLimits(memoryBytes: 16 << 20, seconds: 60)
+        let greedy = try renderFirstGridPage(grid: HostileTemplates.doublingString, limits: limits)
+        #expect(greedy.error?.kind == .templateProblem)
+        #expect(
+            greedy.error?.sentence.contains(
+                "rendering index.html needed more than 16 MB of memory, the most one page may use") == true)
+        #expect(greedy.seconds < 10)
+        // The next page renders: the limit was the stopped transform's alone.
+        let builtIn = String(decoding: try #require(Theme.builtIn.files["grid.xsl"]), as: UTF8.self)
+        #expect(try renderFirstGridPage(grid: builtIn, limits: limits).error == nil)
+    }
+
+    @Test func aTemplateThatLoopsWithoutEndIsStoppedAtItsTimeLimit() throws {
+        let looping = try renderFirstGridPage(
+            grid: HostileTemplates.endlessLoop, limits: TemplateLimits(memoryBytes: 512 << 20, seconds: 0.5))
+        #expect(looping.error?.sentence.contains("rendering index.html took more than 0.5 seconds") == true)
+        #expect(looping.seconds < 10)
+    }
+
+    /// The built-in theme's pages of a 1,000-item gallery (100 a grid page, the whole gallery's model) stay within a
+    /// tenth of the default limits, with room to spare on a loaded machine.
+    @Test func theBuiltInThemeNeedsATenthOfTheLimitsAtAThousandItems() throws {
+        let limits = TemplateLimits(
+            memoryBytes: TemplateLimits.standard.memoryBytes / 10, seconds: TemplateLimits.standard.seconds / 10)
+        let gallery = largeGallery(items: 1_000, perPage: 100)
+        let model = ModelDocument.make(gallery)
+        let renderer = try PageRenderer(theme: .builtIn, limits: limits)
+        for job in [
+            GalleryModel.PageJob(kind: .grid, id: "c1-p1", href: "index.html"),
+            GalleryModel.PageJob(kind: .grid, id: "c1-p10", href: "page-10.html"),
+            GalleryModel.PageJob(kind: .preview, id: "i1-original", href: "items/1-original.html"),
+            GalleryModel.PageJob(kind: .preview, id: "i1000-graffiti", href: "items/1000-graffiti.html"),
+        ] {
+            let page = try renderer.render(job, model: model)
+            #expect(page.bytes.count > 1_000, "\(job.href)")
+        }
     }
 
     @Test func aBrokenTemplateIsOneClearError() {

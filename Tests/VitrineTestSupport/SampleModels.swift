@@ -17,13 +17,7 @@ package func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</scrip
         let variant: SourceEntry = index == 3 ? .missing(reason: "No “Hamburg graffiti” match for this item.") : picture
         return SourceItem(sourceID: String(100 + index), entries: [picture, variant])
     }
-    let result = SourceResult(
-        title: "Hamburg", source: SourceDescription(name: "pixabay", label: "Pixabay", home: "https://pixabay.com/"),
-        variants: [
-            SourceVariant(key: "original", label: "Original", query: "Hamburg"),
-            SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
-        ],
-        items: items, fetchedAt: nil)
+    let result = hamburgResult(items)
     var images: [String: ImageOutcome] = [:]
     for index in 1...3 {
         images["https://cdn/\(index)_640.jpg"] = .stored(record)
@@ -32,6 +26,40 @@ package func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</scrip
     images["https://cdn/broken.jpg"] = .failed(reason: "Download failed: HTTP 404")
     return GalleryAssembler(itemsPerPage: 2).assemble(
         result, images: images, notices: [.init(kind: .info, text: "A notice")])
+}
+
+/// Pixabay's answer to the searches for "Hamburg" and "Hamburg graffiti" with `items`.
+private func hamburgResult(_ items: [SourceItem]) -> SourceResult {
+    SourceResult(
+        title: "Hamburg", source: SourceDescription(name: "pixabay", label: "Pixabay", home: "https://pixabay.com/"),
+        variants: [
+            SourceVariant(key: "original", label: "Original", query: "Hamburg"),
+            SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
+        ],
+        items: items, fetchedAt: nil)
+}
+
+/// A gallery of `count` items in two variants, every image stored, `perPage` items a grid page: the size of the
+/// benchmark gallery (BENCHMARKS.md).
+package func largeGallery(items count: Int, perPage: Int) -> GalleryModel {
+    let record = CacheStore.ImageRecord(sha256: String(repeating: "cd", count: 32), format: .jpeg, byteCount: 10)
+    var images: [String: ImageOutcome] = [:]
+    let items = (1...count).map { index -> SourceItem in
+        let entries = ["original", "graffiti"].map { variant -> SourceEntry in
+            let tile = "https://cdn/\(variant)/\(index)_640.jpg"
+            let full = "https://cdn/\(variant)/\(index)_1280.jpg"
+            images[tile] = .stored(record)
+            images[full] = .stored(record)
+            return SourceEntry.found(
+                caption: "harbour, ship, crane, \(variant) \(index)",
+                credit: Credit(name: "user\(index % 97)", url: "https://pixabay.com/users/u-\(index % 97)/"),
+                tile: RemoteImage(url: tile, width: 640, height: 427),
+                full: RemoteImage(url: full, width: 1280, height: 853), license: .pixabay)
+        }
+        return SourceItem(sourceID: String(index), entries: entries)
+    }
+    let result = hamburgResult(items)
+    return GalleryAssembler(itemsPerPage: perPage).assemble(result, images: images, notices: [])
 }
 
 /// Two users; the first with two albums (3 photos and 1 photo), the second with one empty album.

@@ -3,8 +3,8 @@ import Foundation
 /// Files that start something the user then edits (a site's config, a copy of a theme), put into a folder only where
 /// nothing is yet: either every one of them is written or none is. Every path is checked before the first write, and
 /// each file is written through ``RootedFiles/create(_:at:durable:)``: never through a symbolic link, never over
-/// anything that is there (even something put there after the check), never half-written. The folder itself may be
-/// a link (the user named it) and is created when it is missing.
+/// anything that is there (even something put there after the check), never half-written. The folder is created when
+/// it is missing; neither it nor any folder named on its way may be a link (see ``firstLink(in:below:)``).
 package struct NewFiles {
     /// One file of the set: its path below the folder, with `/` between folders, and its bytes.
     package struct File: Sendable {
@@ -41,8 +41,12 @@ package struct NewFiles {
     package func write() throws(NewFilesError) {
         var isFolder: ObjCBool = false
         let folderExisted = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+        let home = ProcessInfo.processInfo.environment["HOME"].map { [$0] } ?? []
+        if let link = Self.firstLink(in: folder, below: [FileManager.default.currentDirectoryPath] + home) {
+            throw .linkOnTheWay(folder: folder, link: link)
+        }
         if folderExisted && !isFolder.boolValue { throw .notAFolder(path: folder) }
-        let rooted = RootedFiles(root: folder)
+        let rooted = RootedFiles(root: folder, followingRootLink: false)
         try check(rooted)
         let newFolders = missingFolders(rooted)
         var written: [(path: String, stamp: FileStamp)] = []
@@ -58,6 +62,31 @@ package struct NewFiles {
             }
         }
         rooted.syncRoot()
+    }
+
+    /// The first part of `folder`'s path that is a symbolic link, or nil. A relative path is looked at from the
+    /// working directory down; an absolute one below the deepest of `anchors` (the working directory, the home
+    /// folder: the user's own places, however they are reached) or of the top-level folders of `/` that it starts
+    /// with: a link directly in `/` (`/home -> /data`, macOS's `/tmp`) is the machine's own layout, which only root
+    /// can change. Parts that are not there yet end the walk: they are created as real folders.
+    package static func firstLink(in folder: String, below anchors: [String]) -> String? {
+        let absolute = folder.hasPrefix("/")
+        var parts = folder.split(separator: "/").map(String.init)
+        var checked = ""
+        if absolute {
+            let trusted =
+                (anchors.map { $0.split(separator: "/").map(String.init) } + [Array(parts.prefix(1))])
+                .filter { parts.starts(with: $0) }.max { $0.count < $1.count } ?? []
+            checked = "/" + trusted.joined(separator: "/")
+            parts.removeFirst(trusted.count)
+        }
+        for part in parts {
+            checked = checked.isEmpty ? part : checked.hasSuffix("/") ? checked + part : "\(checked)/\(part)"
+            var status = stat()
+            guard lstat(checked, &status) == 0 else { return nil }
+            if status.st_mode & S_IFMT == S_IFLNK { return checked }
+        }
+        return nil
     }
 
     /// Throws the refusal of the first path that is taken or blocked.
@@ -116,6 +145,8 @@ public enum NewFilesError: UserFacingError, Equatable {
     case linkedFolder(path: String, folder: String)
     /// The folder to write into is a file.
     case notAFolder(path: String)
+    /// `link`, the folder to write into or a folder on its way, is a symbolic link.
+    case linkOnTheWay(folder: String, link: String)
     /// Writing the file at `path` failed for `reason`.
     case writeFailed(path: String, reason: String)
 
@@ -136,6 +167,9 @@ public enum NewFilesError: UserFacingError, Equatable {
         case .notAFolder(let path):
             "Refusing to write into \(path): it is a file, not a folder, so Vitrine wrote nothing; choose another "
                 + "folder."
+        case .linkOnTheWay(let folder, let link):
+            "Refusing to write into \(folder): \(link) is a symbolic link, and Vitrine never writes through links, "
+                + "so it wrote nothing; name the folder it points to, or choose another folder."
         case .writeFailed(let path, let reason):
             "Could not write \(path): \(reason); the files written before it were removed again."
         }

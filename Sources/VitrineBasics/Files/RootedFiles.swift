@@ -5,7 +5,7 @@ import SystemPackage
 /// following a symbolic link (`openat` with `O_NOFOLLOW`), so that nothing it reads, writes or removes can be outside
 /// the root, whatever links someone put inside it. Folders are opened once and kept open: checking or reading
 /// thousands of files, the path walk was the larger part of the cost. The root itself may be a link (the user named
-/// it); nothing below it is followed.
+/// it) unless told otherwise; nothing below it is followed.
 package final class RootedFiles {
     /// What is at a path below the root.
     package enum Entry: Equatable {
@@ -22,9 +22,14 @@ package final class RootedFiles {
     private var folders: [String: Int32] = [:]
     private var lastFolder: (path: String, descriptor: Int32)?
 
+    /// Whether the root itself may be a symbolic link (the user named it): not for ``NewFiles``, which checked
+    /// before that it is none and so refuses one put there since.
+    private let followsRootLink: Bool
+
     /// `root` is a folder path; the paths asked for are relative to it.
-    package init(root: String) {
+    package init(root: String, followingRootLink: Bool = true) {
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
+        followsRootLink = followingRootLink
     }
 
     deinit {
@@ -312,10 +317,10 @@ package final class RootedFiles {
         if path.isEmpty {
             if rootDescriptor < 0 {
                 do {
-                    rootDescriptor = try Self.openRoot(root)
+                    rootDescriptor = try Self.openRoot(root, following: followsRootLink)
                 } catch .noSuchFileOrDirectory where create {
                     try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                    rootDescriptor = (try? Self.openRoot(root)) ?? -1
+                    rootDescriptor = (try? Self.openRoot(root, following: followsRootLink)) ?? -1
                 } catch {
                     return .failure(error == .noSuchFileOrDirectory ? .missing : .failed)
                 }
@@ -356,9 +361,9 @@ package final class RootedFiles {
         return .success(descriptor)
     }
 
-    /// Opens the root folder, following a link there: the user named it.
-    private static func openRoot(_ root: String) throws(Errno) -> Int32 {
-        try SystemCall.run { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    /// Opens the root folder, following a link there when `following`: the user named it.
+    private static func openRoot(_ root: String, following: Bool) throws(Errno) -> Int32 {
+        try SystemCall.run { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (following ? 0 : O_NOFOLLOW)) }
     }
 
     /// The folder part ("" at the root) and the name of a relative path.
