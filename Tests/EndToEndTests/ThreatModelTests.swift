@@ -34,10 +34,17 @@ import Testing
         let rows = try Self.rows()
         #expect(rows.count > 40)
         let reference = try Regex(#"`([A-Za-z]+/[A-Za-z0-9_/]+\.(swift|py)):([A-Za-z_][A-Za-z0-9_]*)`"#)
+        let script = try Regex(#"`scripts/([a-z-]+)`"#)
         for (line, text) in rows {
             let references = text.matches(of: reference)
-            let chaos = text.contains("`scripts/chaos`")
-            #expect(!references.isEmpty || chaos, "docs/threat-model.md:\(line) names no test")
+            let scripts = text.matches(of: script)
+            #expect(!references.isEmpty || !scripts.isEmpty, "docs/threat-model.md:\(line) names no test")
+            for match in scripts {
+                let name = String(try #require(match.output[1].substring))
+                let path = VitrineProcess.packageRoot.path + "/scripts/" + name
+                #expect(
+                    FileManager.default.isExecutableFile(atPath: path), "docs/threat-model.md:\(line): no scripts/\(name)")
+            }
             for match in references {
                 let file = String(try #require(match.output[1].substring))
                 let name = String(try #require(match.output[3].substring))
@@ -45,7 +52,6 @@ import Testing
                     Self.exists(file: file, name: name), "docs/threat-model.md:\(line): no \(name) in Tests/\(file)")
             }
         }
-        #expect(FileManager.default.isExecutableFile(atPath: VitrineProcess.packageRoot.path + "/scripts/chaos"))
     }
 
     @Test func everyInputSurfaceHasItsSection() throws {
