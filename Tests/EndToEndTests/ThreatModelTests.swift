@@ -42,8 +42,8 @@ import Testing
             for match in scripts {
                 let name = String(try #require(match.output[1].substring))
                 let path = VitrineProcess.packageRoot.path + "/scripts/" + name
-                #expect(
-                    FileManager.default.isExecutableFile(atPath: path), "docs/threat-model.md:\(line): no scripts/\(name)")
+                let found = FileManager.default.isExecutableFile(atPath: path)
+                #expect(found, "docs/threat-model.md:\(line): no scripts/\(name)")
             }
             for match in references {
                 let file = String(try #require(match.output[1].substring))
