@@ -77,13 +77,20 @@ package enum ModelXML {
         if let feed = site.feedHref { sink.cleanAttribute("feed", feed) }
         if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
         sink.textElement("title", site.title)
+        // A "What's new" page reads of each gallery only what names it: its other parts change with its results,
+        // which must not change every page of the history.
+        let outline = if case .page = site.historyScope { true } else { false }
         for gallery in site.galleries {
             sink.startElement("gallery")
             sink.cleanAttribute("id", gallery.id)
             sink.cleanAttribute("href", gallery.href)
-            sink.attribute("item-count", String(gallery.itemCount))
+            if !outline { sink.attribute("item-count", String(gallery.itemCount)) }
             sink.textElement("title", gallery.title)
             write(gallery.source, to: &sink)
+            if outline {
+                sink.endElement()
+                continue
+            }
             for query in gallery.queries { sink.textElement("query", query) }
             if let every = gallery.every {
                 sink.textElement(

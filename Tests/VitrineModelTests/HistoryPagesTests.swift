@@ -110,6 +110,41 @@ import VitrineTestSupport
         #expect(sink.text.contains(#"<snapshot number="1" time="2026-01-01T00:00:00Z""#))
     }
 
+    @Test func aSitesOlderPagesReadNeitherTheGalleriesCountsNorTheNewerSnapshots() {
+        func site(snapshots count: Int, items: Int) -> SiteModel {
+            let gallery = sampleGallery()
+            var site = SiteModel(
+                title: "Site",
+                galleries: [
+                    .init(
+                        id: "g1", title: gallery.title, href: "hamburg/index.html", source: gallery.source,
+                        queries: ["harbour"], itemCount: items)
+                ])
+            site.changesHref = SiteModel.changesHref
+            site.snapshots = (1...count).reversed().map { number in
+                SiteModel.Snapshot(
+                    number: number, time: "2026-01-01T00:00:00Z",
+                    galleries: [
+                        .init(
+                            gallery: "g1", title: gallery.title, href: "hamburg/changes.html", added: 1, removed: 1,
+                            tiles: [])
+                    ])
+            }
+            return site
+        }
+        let before = site(snapshots: 60, items: 10)
+        let after = site(snapshots: 61, items: 11)
+        #expect(before.historyPages?.pageCount == 3)
+        // The oldest page: the same inputs although the gallery grew and a snapshot came.
+        #expect(after.changesView(ofPage: 1).inputs(salt: "t") == before.changesView(ofPage: 1).inputs(salt: "t"))
+        #expect(after.changesView(ofPage: 3).inputs(salt: "t") != before.changesView(ofPage: 3).inputs(salt: "t"))
+        #expect(after.changesView(ofPage: 1).snapshots.map(\.number) == Array((1...25).reversed()))
+        // The home page reads the counts, not the snapshots.
+        #expect(after.homeView.snapshots.isEmpty)
+        #expect(after.homeView.inputs(salt: "t") != before.homeView.inputs(salt: "t"))
+        #expect(site(snapshots: 61, items: 10).homeView.inputs(salt: "t") == before.homeView.inputs(salt: "t"))
+    }
+
     func xml(of view: GalleryModel.PageView) -> String {
         var sink = TextSink()
         ModelXML.write(view, to: &sink)
