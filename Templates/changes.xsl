@@ -1,9 +1,10 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Vitrine default theme: a gallery's "What's new" page (kept with history = true).
+  Vitrine default theme: a gallery's "What's new" pages (kept with history = true).
   $page is the @id of the gallery's <history> element ('changes'); $root is the prefix to the output root.
-  One section per <snapshot>, newest first: when, how many items came and left, and the tiles of the
-  items it added that the gallery still has (the same tiles as the grid, from grid.xsl).
+  One page per run of snapshots (history/@page; 1 is the oldest), one section per <snapshot> on it, newest
+  first: when, how many items came and left, and the tiles of the items it added that the gallery still has
+  (the same tiles as the grid, from grid.xsl); then the pager (layout.xsl's history-pager).
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 
@@ -14,7 +15,9 @@
   <xsl:template match="history" mode="body-class">changes-page</xsl:template>
 
   <xsl:template match="history" mode="title">
-    <xsl:text>What’s new — </xsl:text>
+    <xsl:text>What’s new</xsl:text>
+    <xsl:call-template name="history-title-page"/>
+    <xsl:text> — </xsl:text>
     <xsl:value-of select="/gallery/title"/>
   </xsl:template>
 
@@ -22,7 +25,7 @@
     <div class="intro">
       <h1>What’s new</h1>
       <p class="count">
-        <xsl:call-template name="snapshot-count"/>
+        <xsl:call-template name="history-count"/>
         <xsl:text> · </xsl:text>
         <a href="{concat($root, $home-href)}">All images</a>
       </p>
@@ -58,15 +61,7 @@
         <p class="empty">Nothing has changed yet.</p>
       </xsl:otherwise>
     </xsl:choose>
-  </xsl:template>
-
-  <!-- "3 snapshots" -->
-  <xsl:template name="snapshot-count">
-    <xsl:value-of select="count(snapshot)"/>
-    <xsl:choose>
-      <xsl:when test="count(snapshot) = 1"> snapshot</xsl:when>
-      <xsl:otherwise> snapshots</xsl:otherwise>
-    </xsl:choose>
+    <xsl:call-template name="history-pager"/>
   </xsl:template>
 
   <!-- Context: a <snapshot>. "3 new images, 1 gone; 1 of the new ones has left since". -->

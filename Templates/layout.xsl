@@ -30,7 +30,8 @@
   <!-- The element this page renders. -->
   <xsl:variable name="current" select="key('by-id', $page)"/>
   <xsl:variable name="source-label" select="/gallery/source/@label"/>
-  <xsl:variable name="home-href" select="(/gallery/collection[1]/page[1]/@href | /gallery/random/@href)[1]"/>
+  <!-- A gallery's first page; a "What's new" page that shows none of its items has it as history/@home. -->
+  <xsl:variable name="home-href" select="(/gallery/collection[1]/page[1]/@href | /gallery/random/@href | /gallery/history/@home)[1]"/>
   <!-- The absolute URL the site is published at, ending in "/", when its config names one. -->
   <xsl:variable name="base-url" select="(/gallery/site/@base-url | /site/@base-url)[1]"/>
   <!-- What a path relative to the output root is prefixed with to make a URL of it: the base URL, else $root. -->
@@ -455,6 +456,82 @@
     </xsl:choose>
   </xsl:template>
 
+
+  <!-- ============================================================ history pages -->
+
+  <!-- Context: the <history> of a "What's new" page's view, whose <page> elements (newest first) are the pages its
+       pager links: the newest (named "Latest", without a number when it is not a neighbour), the oldest and the
+       neighbours. The markup of the grid's pager, with a gap where pages are left out. -->
+  <xsl:template name="history-pager">
+    <xsl:variable name="n" select="number(@page)"/>
+    <xsl:variable name="pages" select="page"/>
+    <xsl:if test="count($pages) &gt; 1">
+      <nav class="pager" aria-label="Pages">
+        <xsl:choose>
+          <xsl:when test="$pages[@number = $n + 1]">
+            <a class="step" rel="prev" href="{concat($root, $pages[@number = $n + 1]/@href)}"><span aria-hidden="true">←</span>Newer</a>
+          </xsl:when>
+          <xsl:otherwise>
+            <span class="step off"><span aria-hidden="true">←</span>Newer</span>
+          </xsl:otherwise>
+        </xsl:choose>
+        <ol>
+          <xsl:for-each select="$pages">
+            <xsl:if test="preceding-sibling::page[1][not(@number) or @number - current()/@number &gt; 1]">
+              <li class="gap"><span aria-hidden="true">…</span></li>
+            </xsl:if>
+            <li>
+              <a href="{concat($root, @href)}">
+                <xsl:if test="@number = $n">
+                  <xsl:attribute name="aria-current">page</xsl:attribute>
+                </xsl:if>
+                <xsl:choose>
+                  <xsl:when test="@href = ../@href">Latest</xsl:when>
+                  <xsl:otherwise>
+                    <span class="vh">Page </span>
+                    <xsl:value-of select="@number"/>
+                  </xsl:otherwise>
+                </xsl:choose>
+              </a>
+            </li>
+          </xsl:for-each>
+        </ol>
+        <xsl:choose>
+          <xsl:when test="$pages[@number = $n - 1]">
+            <a class="step" rel="next" href="{concat($root, $pages[@number = $n - 1]/@href)}">Older<span aria-hidden="true">→</span></a>
+          </xsl:when>
+          <xsl:otherwise>
+            <span class="step off">Older<span aria-hidden="true">→</span></span>
+          </xsl:otherwise>
+        </xsl:choose>
+      </nav>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- Context: the <history> of a "What's new" page's view. "3 snapshots" on the newest page (all of them), "25
+       snapshots · page 3" on an older one, which must not change with every new snapshot. -->
+  <xsl:template name="history-count">
+    <xsl:choose>
+      <xsl:when test="@snapshot-count"><xsl:value-of select="@snapshot-count"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="count(snapshot)"/></xsl:otherwise>
+    </xsl:choose>
+    <xsl:choose>
+      <xsl:when test="(@snapshot-count and @snapshot-count = 1) or (not(@snapshot-count) and count(snapshot) = 1)"> snapshot</xsl:when>
+      <xsl:otherwise> snapshots</xsl:otherwise>
+    </xsl:choose>
+    <xsl:if test="@page and not(@snapshot-count)">
+      <xsl:text> · page </xsl:text>
+      <xsl:value-of select="@page"/>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- Context: the <history> of a "What's new" page's view. " — page 3" in the title of an older page. -->
+  <xsl:template name="history-title-page">
+    <xsl:if test="@page and not(@snapshot-count)">
+      <xsl:text> — page </xsl:text>
+      <xsl:value-of select="@page"/>
+    </xsl:if>
+  </xsl:template>
 
   <!-- ============================================================ rights and link previews -->
 

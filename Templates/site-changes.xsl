@@ -2,8 +2,9 @@
 <!--
   Vitrine default theme: the "What's new" page of a site (vitrine build with history = true).
   The model is a <site> (docs/model.md); $page is the @id of its <history> ('changes'), $root is ''.
-  One section per <snapshot>, newest first; in each, a <change> per gallery that changed, with the
-  tiles of some of the items it added and a link to that gallery's own "What's new" page.
+  One page per run of snapshots (history/@page; 1 is the oldest), one section per <snapshot> on it, newest
+  first; in each, a <change> per gallery that changed, with the tiles of some of the items it added and a
+  link to the gallery's own "What's new" page that shows the snapshot; then the pager.
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 
@@ -14,7 +15,9 @@
   <xsl:template match="history" mode="body-class">changes-page</xsl:template>
 
   <xsl:template match="history" mode="title">
-    <xsl:text>What’s new — </xsl:text>
+    <xsl:text>What’s new</xsl:text>
+    <xsl:call-template name="history-title-page"/>
+    <xsl:text> — </xsl:text>
     <xsl:value-of select="/site/title"/>
   </xsl:template>
 
@@ -25,13 +28,7 @@
   <xsl:template match="history" mode="main">
     <div class="intro">
       <h1>What’s new</h1>
-      <p class="count">
-        <xsl:value-of select="count(snapshot)"/>
-        <xsl:choose>
-          <xsl:when test="count(snapshot) = 1"> snapshot</xsl:when>
-          <xsl:otherwise> snapshots</xsl:otherwise>
-        </xsl:choose>
-      </p>
+      <p class="count"><xsl:call-template name="history-count"/></p>
     </div>
     <xsl:choose>
       <xsl:when test="snapshot">
@@ -70,6 +67,7 @@
         <p class="empty">Nothing has changed yet.</p>
       </xsl:otherwise>
     </xsl:choose>
+    <xsl:call-template name="history-pager"/>
   </xsl:template>
 
   <xsl:template match="tile">

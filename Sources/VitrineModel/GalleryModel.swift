@@ -11,10 +11,17 @@ public struct GalleryModel: Sendable {
     /// The site this gallery is part of, when `vitrine build` puts several galleries under one home page.
     public var site: SiteLink?
     public var collections: [Collection]
-    /// The gallery's "What's new" page, relative to the output root, when the site keeps a history.
-    public var changesHref: String?
-    /// The snapshots that changed the gallery, newest first (its "What's new" page).
-    public var snapshots: [Snapshot] = []
+    /// The snapshots that changed the gallery, newest first (its "What's new" pages).
+    public var snapshots: [Snapshot] = [] {
+        didSet { historyPages?.snapshotCount = snapshots.count }
+    }
+    /// How its "What's new" pages split the snapshots, when the site keeps a history; `changesHref` is the newest.
+    public var historyPages: HistoryPages?
+    /// The gallery's newest "What's new" page, relative to the output root, when the site keeps a history.
+    public var changesHref: String? {
+        get { historyPages?.href }
+        set { historyPages = newValue.map { HistoryPages(href: $0, snapshotCount: snapshots.count) } }
+    }
     /// The collection of the items that left the results, when the gallery keeps them (`keep = "all"`).
     public var archive: ArchiveLink?
 

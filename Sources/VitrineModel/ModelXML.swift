@@ -42,7 +42,9 @@ package enum ModelXML {
         let head = gallery.head
         sink.startElement("gallery")
         sink.attributes(rootAttributes(of: head))
-        write(head, snapshots: gallery.snapshots, to: &sink)
+        write(
+            head, history: gallery.historyPages.map { HistoryContent(whole: $0, snapshots: gallery.snapshots) },
+            to: &sink)
         for collection in gallery.collections { write(collection, to: &sink) }
         sink.endElement()
     }
@@ -53,7 +55,7 @@ package enum ModelXML {
     package static func write(_ view: GalleryModel.PageView, to sink: inout some ModelXMLSink) {
         sink.startElement("gallery")
         sink.attributes(rootAttributes(of: view.head))
-        write(view.head, snapshots: view.snapshots, to: &sink)
+        write(view.head, history: view.history.map { HistoryContent(view: $0, snapshots: view.snapshots) }, to: &sink)
         for heading in view.collections {
             sink.startElement("collection")
             sink.attributes(attributes(of: heading))
@@ -75,13 +77,20 @@ package enum ModelXML {
         if let feed = site.feedHref { sink.cleanAttribute("feed", feed) }
         if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
         sink.textElement("title", site.title)
+        // A "What's new" page reads of each gallery only what names it: its other parts change with its results,
+        // which must not change every page of the history.
+        let outline = if case .page = site.historyScope { true } else { false }
         for gallery in site.galleries {
             sink.startElement("gallery")
             sink.cleanAttribute("id", gallery.id)
             sink.cleanAttribute("href", gallery.href)
-            sink.attribute("item-count", String(gallery.itemCount))
+            if !outline { sink.attribute("item-count", String(gallery.itemCount)) }
             sink.textElement("title", gallery.title)
             write(gallery.source, to: &sink)
+            if outline {
+                sink.endElement()
+                continue
+            }
             for query in gallery.queries { sink.textElement("query", query) }
             if let every = gallery.every {
                 sink.textElement(
@@ -94,13 +103,14 @@ package enum ModelXML {
             sink.startElement("history")
             sink.attribute("id", changesID)
             sink.cleanAttribute("href", changes)
-            for snapshot in site.snapshots {
-                sink.startElement("snapshot")
-                sink.attribute("number", String(snapshot.number))
-                sink.cleanAttribute("time", snapshot.time)
-                sink.cleanAttribute("label", UTCTime.spoken(rfc3339: snapshot.time))
-                sink.attribute("added", String(snapshot.galleries.reduce(0) { $0 + $1.added }))
-                sink.attribute("removed", String(snapshot.galleries.reduce(0) { $0 + $1.removed }))
+            let history = site.historyContent
+            if let history { writeStart(of: history, to: &sink) }
+            for (index, snapshot) in (history?.snapshots ?? []).enumerated() {
+                writeStart(
+                    of: (
+                        snapshot.number, snapshot.time, snapshot.galleries.reduce(0) { $0 + $1.added },
+                        snapshot.galleries.reduce(0) { $0 + $1.removed }
+                    ), page: history?.page(index) ?? 1, to: &sink)
                 for change in snapshot.galleries {
                     sink.startElement("change")
                     sink.cleanAttribute("gallery", change.gallery)
@@ -181,6 +191,66 @@ package enum ModelXML {
         sink.endElement()
     }
 
+    // MARK: - History
+
+    /// What a `history` element holds besides its `id` and `href`: in the whole model every page and every snapshot,
+    /// in a "What's new" page's view its page's number, its pager's pages and its snapshots.
+    package struct HistoryContent<Snapshot> {
+        var snapshots: [Snapshot]
+        var pages: [HistoryPages.Page]
+        /// The view's page; nil in the whole model.
+        var number: Int?
+        var snapshotCount: Int?
+        var home: String?
+        /// The page of the snapshot at an index of `snapshots`.
+        var page: (Int) -> Int
+
+        /// The whole model's: every page, and every snapshot (newest first) with the page that shows it.
+        init(whole paging: HistoryPages, snapshots: [Snapshot]) {
+            self.snapshots = snapshots
+            pages = paging.allPages
+            number = nil
+            snapshotCount = paging.snapshotCount
+            page = paging.page(ofNewestFirstIndex:)
+        }
+
+        /// A page's view: the snapshots on it.
+        init(view: HistoryPages.View, snapshots: [Snapshot]) {
+            self.snapshots = snapshots
+            pages = view.pager
+            number = view.number
+            snapshotCount = view.snapshotCount
+            home = view.home
+            page = { [number = view.number] _ in number }
+        }
+    }
+
+    /// The attributes of a `history` element after `href`, and its `page` elements.
+    private static func writeStart<Snapshot>(of history: HistoryContent<Snapshot>, to sink: inout some ModelXMLSink) {
+        if let number = history.number { sink.attribute("page", String(number)) }
+        if let count = history.snapshotCount { sink.attribute("snapshot-count", String(count)) }
+        if let home = history.home { sink.cleanAttribute("home", home) }
+        for page in history.pages {
+            sink.startElement("page")
+            if let number = page.number { sink.attribute("number", String(number)) }
+            sink.cleanAttribute("href", page.href)
+            sink.endElement()
+        }
+    }
+
+    /// Opens a `snapshot` element and writes its attributes.
+    private static func writeStart(
+        of snapshot: (number: Int, time: String, added: Int, removed: Int), page: Int, to sink: inout some ModelXMLSink
+    ) {
+        sink.startElement("snapshot")
+        sink.attribute("number", String(snapshot.number))
+        sink.cleanAttribute("time", snapshot.time)
+        sink.cleanAttribute("label", UTCTime.spoken(rfc3339: snapshot.time))
+        sink.attribute("added", String(snapshot.added))
+        sink.attribute("removed", String(snapshot.removed))
+        sink.attribute("page", String(page))
+    }
+
     // MARK: - The parts of a gallery's model that pages read
 
     /// The attributes of the root element.
@@ -189,9 +259,10 @@ package enum ModelXML {
     }
 
     /// Everything outside `collection`: `title`, `source`, `notice`, `variants`, `site` and `history` (with
-    /// `snapshots` in it, for the whole model and the "What's new" page).
+    /// `history`'s pages and snapshots in it, for the whole model and the "What's new" pages).
     static func write(
-        _ head: GalleryModel.Head, snapshots: [GalleryModel.Snapshot] = [], to sink: inout some ModelXMLSink
+        _ head: GalleryModel.Head, history: HistoryContent<GalleryModel.Snapshot>? = nil,
+        to sink: inout some ModelXMLSink
     ) {
         sink.textElement("title", head.title)
         write(head.source, to: &sink)
@@ -210,7 +281,12 @@ package enum ModelXML {
             sink.startElement("history")
             sink.attribute("id", changesID)
             sink.cleanAttribute("href", changes)
-            for snapshot in snapshots { write(snapshot, to: &sink) }
+            if let history {
+                writeStart(of: history, to: &sink)
+                for (index, snapshot) in history.snapshots.enumerated() {
+                    write(snapshot, page: history.page(index), to: &sink)
+                }
+            }
             sink.endElement()
         }
         if let archive = head.archive {
@@ -221,13 +297,9 @@ package enum ModelXML {
         }
     }
 
-    static func write(_ snapshot: GalleryModel.Snapshot, to sink: inout some ModelXMLSink) {
-        sink.startElement("snapshot")
-        sink.attribute("number", String(snapshot.number))
-        sink.cleanAttribute("time", snapshot.time)
-        sink.cleanAttribute("label", UTCTime.spoken(rfc3339: snapshot.time))
-        sink.attribute("added", String(snapshot.addedCount))
-        sink.attribute("removed", String(snapshot.removedCount))
+    static func write(_ snapshot: GalleryModel.Snapshot, page: Int, to sink: inout some ModelXMLSink) {
+        writeStart(
+            of: (snapshot.number, snapshot.time, snapshot.addedCount, snapshot.removedCount), page: page, to: &sink)
         for item in snapshot.addedItems {
             sink.startElement("added")
             sink.cleanAttribute("item", item)

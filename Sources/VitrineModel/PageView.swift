@@ -61,22 +61,33 @@ extension GalleryModel {
         public var items: [Item]
         /// The digest of what the page reads and of `salt` (the theme), as hexadecimal text.
         public var inputs: String
-        /// The "What's new" page: the snapshots, newest first (`items` holds the items they added).
+        /// A "What's new" page: its snapshots, newest first (`items` holds the items they added).
         public var snapshots: [Snapshot] = []
+        /// A "What's new" page: which page of the history it is and the pages its pager links.
+        public var history: HistoryPages.View?
     }
 
-    /// The gallery's "What's new" page, when it has one: the head, its top collections' attributes and pages, the
-    /// snapshots, and every item they added that the gallery still has (in the top collection, in model order).
-    public func changesPage(salt: String) -> PageView? {
-        guard let href = changesHref else { return nil }
-        let wanted = Set(snapshots.flatMap(\.addedItems))
-        let items = allItems.filter { wanted.contains($0.id) }
+    /// The gallery's "What's new" pages, newest first, when it has them (`HistoryPages`): each with the head, the top
+    /// collection's attributes and pages, its snapshots, and the items they added that the gallery still has (in the
+    /// top collection, in model order). A page's view holds its own snapshots only, however long the history.
+    public func changesPages(salt: String) -> [PageView] {
+        guard let paging = historyPages else { return [] }
+        let all = allItems
+        var positions: [String: Int] = [:]
+        for (position, item) in all.enumerated() where positions[item.id] == nil { positions[item.id] = position }
         let headings = collections.prefix(1).map(CollectionHeading.init)
-        var view = PageView(
-            job: .init(kind: .changes, id: ModelXML.changesID, href: href), head: head, collections: headings,
-            below: [], items: items, inputs: "", snapshots: snapshots)
-        view.inputs = ModelXML.inputs(salt: salt) { ModelXML.write(view, to: &$0) }
-        return view
+        return paging.newestFirst.map { number in
+            let shown = Array(snapshots[paging.newestFirstIndices(onPage: number)])
+            let items = Set(shown.flatMap(\.addedItems)).compactMap { positions[$0] }.sorted().map { all[$0] }
+            // The top collection only for a page that shows some of its items: one without them must not change
+            // whenever the gallery's results do (the history's `home` links the gallery's first page).
+            var view = PageView(
+                job: .init(kind: .changes, id: ModelXML.changesID, href: paging.href(ofPage: number)), head: head,
+                collections: items.isEmpty ? [] : headings, below: [], items: items, inputs: "", snapshots: shown,
+                history: paging.view(ofPage: number, home: collections.first?.pages.first?.href))
+            view.inputs = ModelXML.inputs(salt: salt) { ModelXML.write(view, to: &$0) }
+            return view
+        }
     }
 
     /// Every page of the gallery in order (each collection's grid pages, then its nested collections' pages, then

@@ -18,8 +18,50 @@ public struct SiteModel: Sendable {
     public var baseURL: String?
     /// The site's "What's new" page, when it keeps a history.
     public var changesHref: String?
-    /// The snapshots of the site's history, newest first.
+    /// The snapshots of the site's history, newest first: all of them in `site.xml`, a page's in the view of a "What's
+    /// new" page, none in the home page's.
     public var snapshots: [Snapshot] = []
+    /// What the `history` element holds besides its link.
+    package var historyScope = HistoryScope.whole
+
+    /// What a site model's `history` element holds: every page and snapshot (`site.xml`), one page of them (a "What's
+    /// new" page's view), or only its link (the home page's view).
+    package enum HistoryScope: Sendable {
+        case whole
+        case page(HistoryPages.View)
+        case link
+    }
+
+    /// How the site's "What's new" pages split its snapshots, when it keeps a history.
+    public var historyPages: HistoryPages? {
+        changesHref.map { HistoryPages(href: $0, snapshotCount: snapshots.count) }
+    }
+
+    /// The view the home page is rendered from: the model without the snapshots, which it does not read.
+    package var homeView: SiteModel {
+        var view = self
+        view.snapshots = []
+        view.historyScope = .link
+        return view
+    }
+
+    /// The view "What's new" page `number` (`HistoryPages`) is rendered from: the model with that page's snapshots.
+    package func changesView(ofPage number: Int) -> SiteModel {
+        guard let paging = historyPages else { return homeView }
+        var view = self
+        view.snapshots = Array(snapshots[paging.newestFirstIndices(onPage: number)])
+        view.historyScope = .page(paging.view(ofPage: number))
+        return view
+    }
+
+    /// The `history` element's pages and snapshots, as `historyScope` says.
+    package var historyContent: ModelXML.HistoryContent<Snapshot>? {
+        switch historyScope {
+        case .whole: historyPages.map { ModelXML.HistoryContent(whole: $0, snapshots: snapshots) }
+        case .page(let view): ModelXML.HistoryContent(view: view, snapshots: snapshots)
+        case .link: nil
+        }
+    }
 
     /// One build that changed the site: when, and what it changed in each gallery.
     public struct Snapshot: Sendable {

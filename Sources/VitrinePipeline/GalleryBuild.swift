@@ -215,7 +215,7 @@ struct GalleryBuild {
                 galleries[index].views = model.pages(salt: salt)
             }
             model.snapshots = Self.snapshots(of: galleries[index].folder, in: recorded, model: model)
-            if let page = model.changesPage(salt: salt) { galleries[index].views.append(page) }
+            galleries[index].views += model.changesPages(salt: salt)
             galleries[index].content = .gallery(model)
         }
     }
@@ -325,26 +325,47 @@ struct GalleryBuild {
         }
     }
 
-    /// The site's snapshots, newest first, for its "What's new" page and feed: each gallery's counts and at most
-    /// `tilesPerGallery` tiles of the items it gained and still has.
+    /// The site's snapshots, newest first, for its "What's new" pages and feed: each gallery's counts, the gallery's
+    /// "What's new" page that shows the snapshot, and at most `tilesPerGallery` tiles of the items it gained and still
+    /// has.
     func siteSnapshots(tilesPerGallery: Int = 12) -> [SiteModel.Snapshot] {
         guard let history else { return [] }
-        // Each gallery's items by their id in the history, worked out once for all the snapshots.
+        // Each gallery's items by their id in the history, and its "What's new" page of each of its snapshots, worked
+        // out once for all the snapshots.
         var itemsByFolder: [String: (index: Int, model: GalleryModel, items: [String: GalleryModel.Item])] = [:]
+        var pageOfSnapshot: [String: [Int: String]] = [:]
         for (index, gallery) in galleries.enumerated() {
             guard case .gallery(let model) = gallery.content else { continue }
             itemsByFolder[gallery.folder] = (
                 index, model,
                 Dictionary(model.allItems.map { ($0.sourceID ?? $0.id, $0) }, uniquingKeysWith: { first, _ in first })
             )
-        }
-        // The tiles a source's terms still let the page show, newest first (Flickr: 30 photos a page).
-        var room: [String: Int] = [:]
-        return history.snapshots.reversed().compactMap { snapshot in
-            let changes = snapshot.galleries.compactMap { change -> SiteModel.Change? in
-                guard let (index, model, byID) = itemsByFolder[change.path], let href = model.changesHref else {
-                    return nil
+            if let paging = model.historyPages {
+                var pages: [Int: String] = [:]
+                for (index, snapshot) in model.snapshots.enumerated() {
+                    pages[snapshot.number] = paging.href(ofPage: paging.page(ofNewestFirstIndex: index))
                 }
+                pageOfSnapshot[gallery.folder] = pages
+            }
+        }
+        // The snapshots that changed a gallery the build has, newest first: the site's pages split these.
+        let shown = history.snapshots.reversed().filter { snapshot in
+            snapshot.galleries.contains { itemsByFolder[$0.path]?.model.changesHref != nil }
+        }
+        let paging = HistoryPages(href: SiteModel.changesHref, snapshotCount: shown.count)
+        // The tiles a source's terms still let a page show, newest first (Flickr: 30 photos a page); each of the
+        // site's "What's new" pages starts afresh.
+        var room: [String: Int] = [:]
+        var page = paging.pageCount
+        return shown.enumerated().map { position, snapshot in
+            if paging.page(ofNewestFirstIndex: position) != page {
+                page = paging.page(ofNewestFirstIndex: position)
+                room = [:]
+            }
+            let changes = snapshot.galleries.compactMap { change -> SiteModel.Change? in
+                guard let (index, model, byID) = itemsByFolder[change.path],
+                    let href = pageOfSnapshot[change.path]?[snapshot.number] ?? model.changesHref
+                else { return nil }
                 let source = model.source.name
                 let limit = min(tilesPerGallery, room[source] ?? model.source.photosPerPageLimit ?? .max)
                 let tiles = Array(
@@ -356,8 +377,7 @@ struct GalleryBuild {
                     gallery: "g\(index + 1)", title: model.title, href: href, added: change.added.count,
                     removed: change.removed.count, tiles: tiles)
             }
-            return changes.isEmpty
-                ? nil : SiteModel.Snapshot(number: snapshot.number, time: snapshot.time, galleries: changes)
+            return SiteModel.Snapshot(number: snapshot.number, time: snapshot.time, galleries: changes)
         }
     }
 
@@ -393,9 +413,10 @@ struct GalleryBuild {
         }
         images = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
         feeds = site.flatMap { site in
-            site.baseURL.map { [galleries] in
+            site.baseURL.map { [galleries, siteModel] in
                 SiteFeeds(
-                    baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry), snapshots: snapshots)
+                    baseURL: $0, title: site.title, galleries: galleries.map(\.feedEntry), snapshots: snapshots,
+                    history: siteModel?.historyPages)
             }
         }
         try renderer.prepare(for: galleries.flatMap(\.jobs))
@@ -410,7 +431,7 @@ struct GalleryBuild {
         planned += images.map(GalleryAssembler.localPath(of:))
         planned += options.theme.assets.map { "assets/\($0.name)" }
         if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
-        if let changes = siteModel?.changesHref { planned.append(changes) }
+        if let paging = siteModel?.historyPages { planned += paging.allPages.map(\.href) }
         if history != nil { planned.append(SiteHistory.fileName) }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
         var seen = Set<String>()
@@ -425,7 +446,7 @@ struct GalleryBuild {
     private mutating func renderPages() throws {
         let total =
             galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
-            + (siteModel?.changesHref == nil ? 0 : 1)
+            + (siteModel?.historyPages?.pageCount ?? 0)
         var done = 0
         for index in galleries.indices {
             let folder = galleries[index].folder
@@ -480,17 +501,19 @@ struct GalleryBuild {
         if let siteModel {
             var counts = BuildSummary()
             let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
-            let inputs = siteModel.inputs(salt: salt)
-            var document: LibXMLDocument?
-            let model = {
-                let made = document ?? ModelDocument.make(siteModel)
-                document = made
-                return made
-            }
-            try publish(home, from: model, inputs: inputs, counts: &counts)
-            if let changes = siteModel.changesHref {
-                let job = GalleryModel.PageJob(kind: .siteChanges, id: ModelXML.changesID, href: changes)
-                try publish(job, from: model, inputs: inputs, counts: &counts)
+            let homeView = siteModel.homeView
+            try publish(
+                home, from: { ModelDocument.make(homeView) }, inputs: homeView.inputs(salt: salt), counts: &counts)
+            // Each "What's new" page from a view of its own snapshots.
+            let paging = siteModel.historyPages
+            for number in paging.map { Array($0.newestFirst) } ?? [] {
+                try Task.checkCancellation()
+                let view = siteModel.changesView(ofPage: number)
+                let job = GalleryModel.PageJob(
+                    kind: .siteChanges, id: ModelXML.changesID, href: paging?.href(ofPage: number) ?? "")
+                try publish(job, from: { ModelDocument.make(view) }, inputs: view.inputs(salt: salt), counts: &counts)
+                done += 1
+                progress(.rendering(done: done, total: total))
             }
             totals.pagesRendered += counts.pagesRendered
             totals.pagesWritten += counts.pagesWritten

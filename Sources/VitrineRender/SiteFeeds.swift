@@ -30,14 +30,25 @@ package struct SiteFeeds {
     let baseURL: String
     let title: String
     let galleries: [Entry]
-    /// The site's history, newest first: an entry each.
-    let snapshots: [SiteModel.Snapshot]
+    /// The most snapshots the feed has an entry for: the newest, as many as a "What's new" page holds. A feed reader
+    /// asks for the feed again and again; the older snapshots are on the site's pages.
+    package static let snapshotEntries = HistoryPages.snapshotsPerPage
 
-    package init(baseURL: String, title: String, galleries: [Entry], snapshots: [SiteModel.Snapshot] = []) {
+    /// The site's newest snapshots, newest first: an entry each.
+    let snapshots: ArraySlice<SiteModel.Snapshot>
+    /// How the site's "What's new" pages split all its snapshots (`snapshots` are the first of them), which says the
+    /// page an entry links to.
+    let history: HistoryPages?
+
+    package init(
+        baseURL: String, title: String, galleries: [Entry], snapshots: [SiteModel.Snapshot] = [],
+        history: HistoryPages? = nil
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.title = title
         self.galleries = galleries
-        self.snapshots = snapshots
+        self.snapshots = snapshots.prefix(Self.snapshotEntries)
+        self.history = history
     }
 
     /// The absolute URL of a page, its path percent-encoded.
@@ -80,18 +91,22 @@ package struct SiteFeeds {
             link(entry, href: url(of: gallery.path), rel: "alternate", type: "text/html")
             xmlNewTextChild(entry, nil, "summary", XMLText.clean(gallery.summary))
         }
-        for snapshot in snapshots { add(snapshot, to: root) }
+        for (index, snapshot) in snapshots.enumerated() {
+            let page = history.map { $0.href(ofPage: $0.page(ofNewestFirstIndex: index)) } ?? SiteModel.changesHref
+            add(snapshot, on: page, to: root)
+        }
         return document.serialized()
     }
 
-    /// A snapshot's entry: its id stays the same in every later feed; its content shows the tiles of the items it
-    /// added, linked to their pages, as XHTML.
-    private func add(_ snapshot: SiteModel.Snapshot, to root: xmlNodePtr) {
+    /// A snapshot's entry: its id stays the same in every later feed, its link is the "What's new" page that shows
+    /// it (`pageHref`); its content shows the tiles of the items it added, linked to their pages, as XHTML.
+    private func add(_ snapshot: SiteModel.Snapshot, on pageHref: String, to root: xmlNodePtr) {
         let entry = xmlNewChild(root, nil, "entry", nil)!
-        let page = url(of: SiteModel.changesHref) + "#snapshot-\(snapshot.number)"
+        let anchor = "#snapshot-\(snapshot.number)"
+        let page = url(of: pageHref) + anchor
         let added = snapshot.galleries.reduce(0) { $0 + $1.added }
         let removed = snapshot.galleries.reduce(0) { $0 + $1.removed }
-        xmlNewTextChild(entry, nil, "id", page)
+        xmlNewTextChild(entry, nil, "id", url(of: SiteModel.changesHref) + anchor)
         xmlNewTextChild(
             entry, nil, "title",
             XMLText.clean(

@@ -503,4 +503,91 @@ import VitrineTemplates
         }
         await server.stop()
     }
+
+    /// A history of `count` snapshots of `path` whose newest adds `current`, as a site running for months has it.
+    static func longHistory(_ count: Int, path: String, current: [String]) -> SiteHistory {
+        let snapshots = (1...count).map { number in
+            SiteHistory.Snapshot(
+                number: number,
+                time: UTCTime.rfc3339(Date(timeIntervalSince1970: Double(epoch - (count + 1 - number) * 3_600))),
+                galleries: [
+                    .init(
+                        path: path, added: number == count ? current : ["old-\(number)"],
+                        removed: number == 1 ? [] : ["old-\(number - 1)"])
+                ])
+        }
+        let items = current.map { SiteHistory.Item(id: $0, firstSeen: count, lastSeen: count, current: true) }
+        return SiteHistory(
+            format: SiteHistory.formatName, version: SiteHistory.currentVersion, snapshots: snapshots,
+            galleries: [.init(path: path, items: items)])
+    }
+
+    @Test func aLongHistoryIsSplitIntoPagesOf25NewestFirstAndANewSnapshotRewritesOnlyTheNewest() async throws {
+        let workspace = try Workspace()
+        let base = "https://example.org/snapshots/"
+        try FileManager.default.createDirectory(atPath: workspace.path("previous"), withIntermediateDirectories: true)
+        let first = try await publish(
+            day: 1, hits: 4, baseURL: base, in: workspace, extra: ["--history-from", workspace.path("previous")],
+            name: "first")
+        #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+        let path = try #require(first.history.galleries.first?.path)
+        let seeded = Self.longHistory(60, path: path, current: ids(first))
+        try Data(seeded.encoded()).write(to: workspace.url.appendingPathComponent("seeded.json"))
+
+        // The same results on top of a history of 60 snapshots: three pages for the site and for the gallery.
+        let long = try await publish(
+            day: 2, hits: 4, baseURL: base, in: workspace, extra: ["--history-from", workspace.path("seeded.json")],
+            name: "long")
+        #expect(long.outcome.status == 0, "\(long.outcome.stderr)")
+        #expect(long.history == seeded)
+        let site = long.site
+        for folder in ["", path] {
+            let pages = ["changes.html", "changes-2.html", "changes-1.html"].map { folder + $0 }
+            let chain = try site.nextChain(from: pages[0])
+            #expect(chain.chain == pages)
+            #expect(chain.prevMatches)
+            #expect(
+                try site.page(pages[0]).strings("//main//section/@id") == (51...60).reversed().map { "snapshot-\($0)" })
+            #expect(
+                try site.page(pages[1]).strings("//main//section/@id") == (26...50).reversed().map { "snapshot-\($0)" })
+            #expect(
+                try site.page(pages[2]).strings("//main//section/@id") == (1...25).reversed().map { "snapshot-\($0)" })
+            // The pager names the newest page "Latest", marks the current one and links only relative paths.
+            let pager = try site.page(pages[1])
+            #expect(
+                pager.strings("//nav[@class='pager']//a[@aria-current='page']/@href") == [
+                    (folder.isEmpty ? "" : "../") + pages[1]
+                ])
+            #expect(
+                pager.strings("//nav[@class='pager']//li/a").map { $0.trimmingCharacters(in: .whitespaces) }
+                    == ["Latest", "Page 2", "Page 1"])
+            #expect(pager.strings("//a/@href").allSatisfy { !$0.hasPrefix("/") })
+            #expect(try site.page(pages[0]).strings("//p[@class='count']").first?.hasPrefix("60 snapshots") == true)
+            #expect(try site.page(pages[2]).strings("//title").first?.hasPrefix("What’s new — page 1 — ") == true)
+        }
+        // A snapshot of the site's older pages links to the gallery's page that shows it.
+        #expect(
+            try site.page("changes-1.html").strings("//section[@id='snapshot-20']//h3/a/@href") == [
+                path + "changes-1.html"
+            ])
+        #expect(try site.crawl().broken == [])
+        // The feed: the gallery, and the 25 newest snapshots.
+        #expect(try feedEntries(long).count == 1 + 25)
+
+        // Built again in place with one more result: a snapshot, which only the newest pages show.
+        let older = ["changes-1.html", "changes-2.html", path + "changes-1.html", path + "changes-2.html"]
+        func stamps() throws -> [Date?] {
+            try older.map {
+                try FileManager.default.attributesOfItem(atPath: site.root.appendingPathComponent($0).path)[
+                    .modificationDate] as? Date
+            }
+        }
+        let before = try stamps()
+        let grown = try await publish(day: 3, hits: 5, baseURL: base, in: workspace, name: "long")
+        #expect(grown.outcome.status == 0, "\(grown.outcome.stderr)")
+        #expect(grown.history.snapshots.count == 61)
+        #expect(try stamps() == before)
+        #expect(try site.page("changes.html").strings("//main//section/@id").first == "snapshot-61")
+        #expect(try site.page(path + "changes.html").strings("//main//section/@id").count == 11)
+    }
 }

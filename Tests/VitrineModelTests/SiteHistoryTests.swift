@@ -183,14 +183,14 @@ import VitrineTestSupport
         ]
         // A new snapshot changes the "What's new" page only.
         #expect(Dictionary(uniqueKeysWithValues: gallery.pages(salt: "t").map { ($0.job.id, $0.inputs) }) == linked)
-        let page = try #require(gallery.changesPage(salt: "t"))
+        let page = try #require(gallery.changesPages(salt: "t").first)
         #expect(page.job == .init(kind: .changes, id: "changes", href: "changes.html"))
         #expect(page.items.map(\.id) == added)
         #expect(page.snapshots.count == 2)
         var later = gallery
         later.snapshots.insert(
             .init(number: 3, time: "2026-01-03T00:00:00Z", addedItems: [], addedCount: 0, removedCount: 2), at: 0)
-        #expect(later.changesPage(salt: "t")?.inputs != page.inputs)
-        #expect(gallery.changesPage(salt: "t")?.inputs == page.inputs)
+        #expect(later.changesPages(salt: "t").first?.inputs != page.inputs)
+        #expect(gallery.changesPages(salt: "t").first?.inputs == page.inputs)
     }
 }
