@@ -36,7 +36,7 @@
           <section class="snapshot" id="snapshot-{@number}" aria-labelledby="snapshot-{@number}-title">
             <h2 id="snapshot-{@number}-title"><time datetime="{@time}"><xsl:value-of select="@label"/></time></h2>
             <xsl:for-each select="change">
-              <h3><a href="{concat($root, @href)}"><xsl:value-of select="title"/></a></h3>
+              <h3><a href="{concat($root, @href)}" dir="auto"><xsl:value-of select="title"/></a></h3>
               <p class="count">
                 <xsl:value-of select="@added"/>
                 <xsl:choose>
@@ -50,7 +50,7 @@
                   <xsl:text> · </xsl:text>
                   <a href="{concat($root, @href, '#snapshot-', ../@number)}">
                     <xsl:text>all of them</xsl:text>
-                    <span class="vh"> in <xsl:value-of select="title"/></span>
+                    <span class="vh"> in <bdi><xsl:value-of select="title"/></bdi></span>
                   </a>
                 </xsl:if>
               </p>
@@ -96,7 +96,7 @@
         <xsl:if test="normalize-space(caption) != '' or credit">
           <figcaption>
             <xsl:if test="normalize-space(caption) != ''">
-              <span class="caption"><xsl:value-of select="normalize-space(caption)"/></span>
+              <span class="caption" dir="auto"><xsl:value-of select="normalize-space(caption)"/></span>
             </xsl:if>
             <xsl:if test="credit">
               <span class="credit">
