@@ -174,7 +174,8 @@ struct GalleryBuild {
         let survey = await survey.value
         let found = try await PreviousHistory(
             output: options.output, committed: survey.previousFiles[SiteHistory.fileName]?.sha256,
-            interrupted: survey.interrupted, source: source, fetcher: pipeline.fetcher, offline: policy.offline
+            interrupted: survey.interrupted, source: source, fetcher: pipeline.fetcher, offline: policy.offline,
+            clock: max(pipeline.now(), options.timestamp ?? .distantPast)
         ).load()
         let previous = found.history
         committedHistory = found.committedInPlace
