@@ -19,11 +19,11 @@
 
   <xsl:template match="page" mode="title">
     <xsl:call-template name="collection-title"/>
-    <xsl:if test="count(../page) &gt; 1">
+    <xsl:if test="../@page-count &gt; 1">
       <xsl:text> — page </xsl:text>
       <xsl:value-of select="@number"/>
       <xsl:text> of </xsl:text>
-      <xsl:value-of select="count(../page)"/>
+      <xsl:value-of select="../@page-count"/>
     </xsl:if>
   </xsl:template>
 
@@ -37,11 +37,11 @@
           <xsl:when test="../@item-count = 1"> image</xsl:when>
           <xsl:otherwise> images</xsl:otherwise>
         </xsl:choose>
-        <xsl:if test="count(../page) &gt; 1">
+        <xsl:if test="../@page-count &gt; 1">
           <xsl:text> · page </xsl:text>
           <xsl:value-of select="@number"/>
           <xsl:text> of </xsl:text>
-          <xsl:value-of select="count(../page)"/>
+          <xsl:value-of select="../@page-count"/>
         </xsl:if>
       </p>
     </div>
@@ -188,10 +188,12 @@
 
   <!-- ============================================================ pagination -->
 
+  <!-- The pages the model gives a grid page: the first, the last and those near its own; a gap between two of
+       them is shown as an ellipsis. -->
   <xsl:template name="pager">
     <xsl:variable name="n" select="number(@number)"/>
     <xsl:variable name="pages" select="../page"/>
-    <xsl:if test="count($pages) &gt; 1">
+    <xsl:if test="../@page-count &gt; 1">
       <nav class="pager" aria-label="Pages">
         <xsl:choose>
           <xsl:when test="$pages[@number = $n - 1]">
@@ -203,6 +205,10 @@
         </xsl:choose>
         <ol>
           <xsl:for-each select="$pages">
+            <xsl:variable name="i" select="position()"/>
+            <xsl:if test="$i &gt; 1 and @number &gt; $pages[$i - 1]/@number + 1">
+              <li class="gap" aria-hidden="true">…</li>
+            </xsl:if>
             <li>
               <a href="{concat($root, @href)}">
                 <xsl:if test="@number = $n">

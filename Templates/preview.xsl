@@ -50,7 +50,7 @@
       <a class="up" data-nav="up" href="{concat($root, $grid/@href, '#', $item/@id)}">
         <span aria-hidden="true">↖</span>
         <xsl:choose>
-          <xsl:when test="count($collection/page) &gt; 1">Back to page <xsl:value-of select="$grid/@number"/></xsl:when>
+          <xsl:when test="$collection/@page-count &gt; 1">Back to page <xsl:value-of select="$grid/@number"/></xsl:when>
           <xsl:otherwise>Back to all images</xsl:otherwise>
         </xsl:choose>
       </a>

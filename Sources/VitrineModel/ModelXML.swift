@@ -312,7 +312,7 @@ package enum ModelXML {
     static func attributes(of heading: GalleryModel.CollectionHeading) -> [(name: String, value: String)] {
         var pairs = [
             ("id", XMLText.clean(heading.id)), ("title", XMLText.clean(heading.title)),
-            ("item-count", String(heading.itemCount)), ("page-count", String(heading.pages.count)),
+            ("item-count", String(heading.itemCount)), ("page-count", String(heading.pageCount)),
         ]
         if heading.tileShape != .natural { pairs.append(("layout", heading.tileShape.rawValue)) }
         if heading.kind != .gallery { pairs.append(("kind", heading.kind.rawValue)) }

@@ -32,6 +32,8 @@ extension GalleryModel {
         public var kind: CollectionKind
         public var subtitle: String?
         public var sourceID: String?
+        /// How many grid pages the collection has (`page-count`), which a view may hold only some of.
+        public var pageCount: Int
         public var pages: [GridPage]
 
         init(_ collection: Collection) {
@@ -42,9 +44,24 @@ extension GalleryModel {
             kind = collection.kind
             subtitle = collection.subtitle
             sourceID = collection.sourceID
+            pageCount = collection.pages.count
             pages = collection.pages
         }
+
+        /// The heading with only the collection's first and last pages and those numbered in `numbers`: what a page
+        /// needs to link to them, in a size that does not grow with the collection (docs/model.md, "What a page
+        /// reads").
+        func keepingPages(_ numbers: Set<Int>) -> CollectionHeading {
+            var kept = self
+            kept.pages = pages.enumerated().filter { index, page in
+                index == 0 || index == pages.count - 1 || numbers.contains(page.number)
+            }.map(\.element)
+            return kept
+        }
     }
+
+    /// How many pages either side of a grid page its view holds, for its pager.
+    public static let pagerReach = 2
 
     /// One page of a gallery: the stylesheet that renders it and its file (`job`), exactly the parts of the model
     /// that it reads (docs/model.md, "What a page reads"), in the model's shape, and the digest of those parts and of
@@ -150,9 +167,16 @@ private struct PageWalk {
             return hash.finalize()
         }
 
+        // The collections above are read for their first pages (the breadcrumb, the back link), the page's own for
+        // the pages near the one shown.
+        let ends = above.map { $0.keepingPages([]) }
+        var shownOn: [Int: [Int]] = [:]
+        for index in collection.items.indices { shownOn[collection.items[index].page, default: []].append(index) }
+
         let pageKind: GalleryModel.PageJob.Kind = collection.kind == .list ? .list : .grid
+        let reach = GalleryModel.pagerReach
         for page in collection.pages {
-            let shown = collection.items.indices.filter { collection.items[$0].page == page.number }
+            let shown = shownOn[page.number] ?? []
             var hash = SHA256Hasher()
             hash.update("grid".utf8)
             hash.update(shellDigest)
@@ -160,7 +184,8 @@ private struct PageWalk {
             for index in shown { hash.update(itemDigests[index]) }
             views.append(
                 GalleryModel.PageView(
-                    job: .init(kind: pageKind, id: page.id, href: page.href), head: head, collections: chain,
+                    job: .init(kind: pageKind, id: page.id, href: page.href), head: head,
+                    collections: ends + [heading.keepingPages(Set(page.number - reach...page.number + reach))],
                     below: collection.collections, items: shown.map { collection.items[$0] },
                     inputs: hash.finalize().hexString))
         }
@@ -176,14 +201,15 @@ private struct PageWalk {
             for neighbour in neighbourhood { hash.update(itemDigests[neighbour]) }
             let itemDigest = hash.finalize()
             let items = Array(collection.items[neighbourhood])
+            let collections = ends + [heading.keepingPages(Set(items.map(\.page)))]
             for entry in item.entries {
                 var entryHash = SHA256Hasher()
                 entryHash.update(itemDigest)
                 entryHash.update(entry.id.utf8)
                 views.append(
                     GalleryModel.PageView(
-                        job: .init(kind: entryKind, id: entry.id, href: entry.href), head: head, collections: chain,
-                        below: [], items: items, inputs: entryHash.finalize().hexString))
+                        job: .init(kind: entryKind, id: entry.id, href: entry.href), head: head,
+                        collections: collections, below: [], items: items, inputs: entryHash.finalize().hexString))
             }
         }
     }

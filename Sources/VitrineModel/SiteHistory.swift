@@ -241,6 +241,23 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         return (next, snapshot)
     }
 
+    /// How far past the build's clock a snapshot may be dated: the clocks of the machines that take turns publishing a
+    /// site differ by seconds, a badly set one by hours; within this, the build's own snapshot is dated no earlier than
+    /// the latest one, so that time never runs backwards in the file.
+    public static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
+
+    /// Refuses a history dated in the future: a snapshot more than `clockSkewAllowance` past `clock` (the build's
+    /// time) would date every later snapshot with its own time.
+    public func checkTimes(notPast clock: Date, file: String) throws(HistoryFileError) {
+        let latest = UTCTime.rfc3339(clock.addingTimeInterval(Self.clockSkewAllowance))
+        guard let snapshot = snapshots.first(where: { $0.time > latest }) else { return }
+        throw HistoryFileError(
+            file: file,
+            problem:
+                "snapshot \(snapshot.number) is dated \(snapshot.time), more than a day past this build's clock "
+                + "(\(UTCTime.rfc3339(clock)))")
+    }
+
     /// The file's bytes: sorted keys, indented, so that the same history is the same bytes.
     public func encoded() -> [UInt8] {
         let encoder = JSONEncoder()

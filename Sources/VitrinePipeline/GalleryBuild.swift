@@ -175,7 +175,8 @@ struct GalleryBuild {
         let found = try await PreviousHistory(
             output: options.output, committed: survey.previousFiles[SiteHistory.fileName]?.sha256,
             interrupted: survey.interrupted, source: source, fetcher: pipeline.fetcher, offline: policy.offline,
-            startNew: historyOptions.startNew
+            startNew: historyOptions.startNew,
+            clock: max(pipeline.now(), options.timestamp ?? .distantPast)
         ).load()
         let previous = found.history
         committedHistory = found.committedInPlace

@@ -68,6 +68,8 @@ struct PreviousHistory {
     let offline: Bool
     /// A new history was asked for: `source` is not read.
     var startNew = false
+    /// The build's clock: a history with a snapshot dated well past it is refused (`SiteHistory.checkTimes`).
+    let clock: Date
 
     /// What was found: the history, the warning to give when there is none, and the bytes of the output's
     /// `history.json` when it is the last finished build's (which must be kept while it is replaced).
@@ -82,11 +84,11 @@ struct PreviousHistory {
         let ownBytes = try Self.bytes(of: own)
         if let committed, !committed.isEmpty {
             if let ownBytes, SHA256Hasher.hex(of: ownBytes) == committed {
-                return Found(history: try SiteHistory.decode(ownBytes, file: own.path), committedInPlace: ownBytes)
+                return Found(history: try decode(ownBytes, file: own.path), committedInPlace: ownBytes)
             }
             let backup = output.appendingPathComponent(Self.backupName)
             if let bytes = try Self.bytes(of: backup), SHA256Hasher.hex(of: bytes) == committed {
-                return Found(history: try SiteHistory.decode(bytes, file: backup.path))
+                return Found(history: try decode(bytes, file: backup.path))
             }
             if !interrupted, ownBytes != nil {
                 throw HistoryFileError(
@@ -96,7 +98,7 @@ struct PreviousHistory {
                         + "remove it to start from the previous publish's")
             }
         } else if !interrupted, let ownBytes {
-            return Found(history: try SiteHistory.decode(ownBytes, file: own.path))
+            return Found(history: try decode(ownBytes, file: own.path))
         }
         let (history, warning) = try await fromSource()
         return Found(history: history, warning: warning)
@@ -114,10 +116,10 @@ struct PreviousHistory {
         }
         switch source {
         case .file(let url):
-            guard let previous = try Self.read(url) else {
+            guard let bytes = try Self.bytes(of: url) else {
                 return (.empty, "Starting a new history: there is no history at \(url.path).")
             }
-            return (previous, nil)
+            return (try decode(bytes, file: url.path), nil)
         case .url(let url):
             if offline { throw PreviousHistoryUnavailableError(location: url, reason: "the build is offline") }
             let response: FetchResponse
@@ -128,7 +130,7 @@ struct PreviousHistory {
             }
             switch response.status {
             case 200:
-                return (try SiteHistory.decode(response.body, file: url), nil)
+                return (try decode(response.body, file: url), nil)
             case 404, 410:
                 return (
                     .empty, "Starting a new history: the previous publish has none at \(url) (HTTP \(response.status))."
@@ -140,9 +142,11 @@ struct PreviousHistory {
         }
     }
 
-    /// The history in the file at `url`, nil when there is none; a link there is refused, not followed.
-    static func read(_ url: URL) throws(HistoryFileError) -> SiteHistory? {
-        try bytes(of: url).map { (bytes) throws(HistoryFileError) in try SiteHistory.decode(bytes, file: url.path) }
+    /// The history `bytes` hold, checked as `SiteHistory.decode` does and for snapshots dated past `clock`.
+    private func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {
+        let history = try SiteHistory.decode(bytes, file: file)
+        try history.checkTimes(notPast: clock, file: file)
+        return history
     }
 
     /// The bytes of the history file at `url`, nil when there is none; a link there is refused, not followed.

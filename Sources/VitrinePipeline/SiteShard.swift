@@ -86,10 +86,16 @@ struct ShardRecord: Codable, Equatable {
 
     /// `SiteFeeds.Entry`, with its date as seconds since 1970.
     struct FeedEntry: Codable, Equatable {
+        /// The times a feed can carry: from 1970 to the last second of 9999, the years RFC 3339 writes.
+        static let times: ClosedRange<Double> = 0...253_402_300_799
+
         var path: String
         var title: String
         var summary: String
         var updated: Double?
+
+        /// Whether `updated` is absent or a time a feed can carry.
+        var hasWritableTime: Bool { updated.map(Self.times.contains) ?? true }
     }
 
     func encoded() throws -> [UInt8] {
@@ -328,6 +334,9 @@ struct ShardReader {
                 card.sourceLabel == manifest.sourceLabel, card.queries == manifest.queries,
                 card.itemCount == manifest.items.count, card.sourceHome.map(Self.isWebAddress) ?? true
             else { throw damaged("the card of its gallery \(folder) is not the gallery its manifest records") }
+            guard gallery.feed.hasWritableTime else {
+                throw damaged("the feed time of its gallery \(folder) is not a time between 1970 and 9999")
+            }
             let first = galleries.isEmpty
             var summary = BuildSummary()
             summary.items = gallery.manifest.items.count

@@ -205,6 +205,9 @@ import Testing
                 ("other folder", { $0.galleries[0].folder = "hamburg/" }),
                 ("script source", { $0.galleries[0].card.sourceHome = "javascript:alert(1)" }),
                 ("other title", { $0.galleries[0].card.title = "<script>alert(1)</script>" }),
+                // Feed times no RFC 3339 date can write: the feed's <updated> would be empty or of year 29720.
+                ("far-future feed time", { $0.galleries[0].feed.updated = 1e20 }),
+                ("ancient feed time", { $0.galleries[0].feed.updated = -1e12 }),
             ]
             for (name, change) in hostile {
                 var record = try JSONDecoder().decode(ShardRecord.self, from: original)

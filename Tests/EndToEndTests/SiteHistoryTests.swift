@@ -252,6 +252,11 @@ import VitrineTemplates
             #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-01-01T00:00:00Z","galleries":[{"path":"../../","added":["<script>"],"removed":[]}]}],"galleries":[]}"#,
             "names the folder"
         ),
+        // A snapshot dated far past the build's clock would stamp every later snapshot with its time.
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"9999-12-31T00:00:00Z","galleries":[]}],"galleries":[]}"#,
+            "snapshot 1 is dated 9999-12-31T00:00:00Z, more than a day past this build's clock"
+        ),
     ])
     func aDamagedOrHostileHistoryStopsTheBuildInOneSentence(text: String, expected: String) async throws {
         let workspace = try Workspace()
@@ -267,6 +272,23 @@ import VitrineTemplates
         #expect(lines.first?.contains("The history \(workspace.path("previous/history.json")) cannot be used") == true)
         #expect(lines.first?.contains(expected) == true, "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.path("day-1/index.html")))
+    }
+
+    /// Clocks of the machines that take turns publishing a site differ by seconds: a snapshot a little ahead of this
+    /// build's clock is taken, and the build's own snapshot is dated no earlier than it.
+    @Test func aSnapshotSecondsAheadOfTheBuildsClockIsTakenAndTimeStaysInOrder() async throws {
+        let workspace = try Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("previous"), withIntermediateDirectories: true)
+        let ahead = UTCTime.rfc3339(Date().addingTimeInterval(30))
+        let text =
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"\#(ahead)","galleries":[]}],"#
+            + #""galleries":[]}"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: workspace.path("previous/history.json")))
+        let publish = try await publish(
+            day: 1, hits: 3, baseURL: "https://example.org/", in: workspace,
+            extra: ["--history-from", workspace.path("previous/history.json")])
+        #expect(publish.outcome.status == 0, "\(publish.outcome.stderr)")
+        #expect(publish.history.snapshots.map(\.time) == [ahead, ahead])
     }
 
     @Test func aPreviousPublishThatCannotBeReachedStopsTheBuildRatherThanStartTheHistoryOver() async throws {

@@ -94,6 +94,30 @@ import VitrineTestSupport
         #expect(photo.items.map(\.id) == ["photos-2", "photos-3"])
     }
 
+    /// An archive of thousands of items (`keep = "all"`) must not make every page read every page of it: a view
+    /// holds, of its collection's pages, the first, the last and those near its own (a grid page) or its items' (a
+    /// preview page), so what a build makes and renders grows with the archive, not with its square.
+    @Test func aViewHoldsABoundedNumberOfItsCollectionsPagesHoweverLargeTheCollection() throws {
+        let views = sampleGalleryWithArchive(of: 1_000).pages(salt: "").filter {
+            $0.collections.last?.id == ArchiveAssembler.collectionID
+        }
+        #expect(views.count == 100 + 2 * 1_000)
+        #expect(views.allSatisfy { $0.collections.last?.pageCount == 100 })
+        let held = views.map { $0.collections.last?.pages.count ?? 0 }.reduce(0, +)
+        #expect(held <= views.count * (3 + 2 * GalleryModel.pagerReach), "\(held) pages in \(views.count) views")
+
+        let byID = Dictionary(uniqueKeysWithValues: views.map { ($0.job.id, $0) })
+        let grid = try #require(byID["c-archive-50"])
+        #expect(grid.collections.last?.pages.map(\.number) == [1, 48, 49, 50, 51, 52, 100])
+        #expect(grid.items.count == 10 && grid.items.allSatisfy { $0.page == 50 })
+        // Item 500 is the last of page 50; the next one is on page 51.
+        let preview = try #require(byID["agone_500-original"])
+        #expect(preview.items.map(\.page) == [50, 50, 51])
+        #expect(preview.collections.last?.pages.map(\.number) == [1, 50, 51, 100])
+        let first = try #require(byID["c-archive-1"])
+        #expect(first.collections.last?.pages.map(\.number) == [1, 2, 3, 100])
+    }
+
     @Test func theHomePageDigestCoversTheWholeSiteModel() {
         let gallery = sampleGallery()
         let site = SiteModel(title: "Site", galleries: [SiteModel.card(for: gallery, id: "g1")])

@@ -163,6 +163,30 @@ import VitrineTestSupport
         #expect(!String(decoding: encoded, as: UTF8.self).contains("sha256"))
     }
 
+    /// A snapshot dated past the build's clock would date every later one: a day's skew is taken (clocks of machines
+    /// that take turns publishing differ), more is refused in a sentence that names the snapshot and the file.
+    @Test func aSnapshotMoreThanADayPastTheBuildsClockIsRefused() throws {
+        let (history, _) = record(.empty, ["a"], days: 1)
+        // Exactly the allowance ahead, and seconds ahead, are taken.
+        try history.checkTimes(notPast: day.addingTimeInterval(86_400 - SiteHistory.clockSkewAllowance), file: "h.json")
+        try history.checkTimes(notPast: day.addingTimeInterval(86_400 - 30), file: "h.json")
+        do {
+            try history.checkTimes(notPast: day.addingTimeInterval(-1), file: "h.json")
+            Issue.record("a snapshot a day and a second ahead was taken")
+        } catch {
+            #expect(
+                error.sentence
+                    == "The history h.json cannot be used: snapshot 1 is dated 2026-09-22T14:13:20Z, more than a day "
+                    + "past this build's clock (2026-09-21T14:13:19Z); fix or remove it, or start from another "
+                    + "publish's history.")
+        }
+        let (far, _) = history.recording([("hamburg/", ["b"])], at: Date(timeIntervalSince1970: 253_402_214_400))
+        #expect(throws: HistoryFileError.self) { try far.checkTimes(notPast: day, file: "h.json") }
+        // Within the allowance, the next snapshot is dated no earlier than it: time never runs backwards.
+        let (next, _) = record(history, ["b"], days: 0.5)
+        #expect(next.snapshots.map(\.time) == ["2026-09-22T14:13:20Z", "2026-09-22T14:13:20Z"])
+    }
+
     @Test func aLargerFileThanTheLimitIsRefusedUnread() {
         let bytes = [UInt8](repeating: UInt8(ascii: " "), count: SiteHistory.maximumBytes + 1)
         #expect(throws: HistoryFileError.self) { try SiteHistory.decode(bytes, file: "h.json") }

@@ -49,6 +49,20 @@ import VitrineSources
         }
     }
 
+    /// A shard's feed time goes into the feed's `<updated>`: only a time RFC 3339 can write is one (a merge refuses
+    /// the others as a damaged shard).
+    @Test func aFeedTimeIsOneOnlyFrom1970ToTheEndOf9999() {
+        func entry(_ updated: Double?) -> ShardRecord.FeedEntry {
+            .init(path: "a/index.html", title: "A", summary: "", updated: updated)
+        }
+        for updated in [nil, 0, 1_700_000_000.5, 253_402_300_799] {
+            #expect(entry(updated).hasWritableTime, "\(updated.map(String.init(describing:)) ?? "none")")
+        }
+        for updated in [1e20, -1e12, -1, 253_402_300_800, .infinity, .nan] {
+            #expect(!entry(updated).hasWritableTime, "\(updated)")
+        }
+    }
+
     static func part(_ folder: String) -> SitePart {
         .gallery(GalleryPlan(folder: folder, source: ThumbnailSource(limit: 1), label: folder, itemsPerPage: 10))
     }

@@ -28,6 +28,29 @@ import VitrineTestSupport
                 types: html.strings("//script[not(@src)]/@type"), texts: html.strings("//script[not(@src)]")))
     }
 
+    /// A grid page of a long collection reads only the pages near it (and the first and last): its pager shows those,
+    /// a gap as an ellipsis, and its title counts every page.
+    @Test func aLongCollectionsPagerShowsTheEndsAndThePagesNearby() throws {
+        let views = sampleGalleryWithArchive(of: 1_000).pages(salt: "")
+        let view = try #require(views.first { $0.job.id == "c-archive-50" })
+        let html = try LibXMLDocument.parseHTML(
+            try PageRenderer(theme: .builtIn).render(view.job, model: ModelDocument.make(view)).bytes)
+        #expect(
+            html.strings("//nav[@class='pager']//li").map { $0.replacingOccurrences(of: "Page ", with: "") } == [
+                "1", "…", "48", "49", "50", "51", "52", "…", "100",
+            ])
+        #expect(html.strings("//nav[@class='pager']//a[@aria-current='page']/@href") == ["archive-50.html"])
+        #expect(html.strings("//a[@rel='prev']/@href") == ["archive-49.html"])
+        #expect(html.strings("//a[@rel='next']/@href") == ["archive-51.html"])
+        #expect(html.strings("//title").first?.hasSuffix("page 50 of 100") == true)
+
+        let preview = try #require(views.first { $0.job.id == "agone_500-original" })
+        let previewHTML = try LibXMLDocument.parseHTML(
+            try PageRenderer(theme: .builtIn).render(preview.job, model: ModelDocument.make(preview)).bytes)
+        #expect(previewHTML.strings("//a[@data-nav='up']/@href") == ["../archive-50.html#agone_500"])
+        #expect(previewHTML.strings("//a[@data-nav='up']").first?.contains("Back to page 50") == true)
+    }
+
     @Test func previewPagesChainAcrossGridPagesAndSwitchVariants() throws {
         let html = try render(.init(kind: .preview, id: "i102-graffiti", href: "items/102-graffiti.html"))
         #expect(

@@ -109,3 +109,21 @@ package func sampleHierarchy(itemsPerPage: Int = 2) -> GalleryModel {
     images["https://img/4/150"] = .failed(reason: "Download failed: HTTP 500")
     return GalleryAssembler(itemsPerPage: itemsPerPage).assemble(sampleHierarchyResult(), images: images)
 }
+
+/// The sample gallery with an archive (`keep = "all"`) of `count` items that left, ten a page.
+package func sampleGalleryWithArchive(of count: Int) -> GalleryModel {
+    var gallery = sampleGallery()
+    let departed = (1...count).map { number in
+        let image = SiteHistory.ArchivedImage(
+            shownFrom: "https://cdn/archived-\(number).jpg", width: 640, height: 427)
+        return ArchiveAssembler.Departed(
+            id: "gone-\(number)", lastSeen: "2026-09-21T14:13:20Z",
+            record: .init(entries: [
+                .init(variant: "original", caption: "gone \(number)", credit: nil, tile: image, full: image)
+            ]))
+    }
+    let archive = ArchiveAssembler(itemsPerPage: 10, folder: "").assemble(
+        departed, variants: gallery.variants, images: [:])
+    if let archive { gallery.collections.append(archive) }
+    return gallery
+}

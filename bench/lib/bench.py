@@ -164,6 +164,28 @@ def command_revise_cache(arguments):
         sys.exit(f"bench.py: changed {changed} cached pages, expected {len(arguments.queries)}")
 
 
+def command_archive_history(arguments):
+    """A history whose gallery has, besides the items of the seed build, ITEMS that left the results (`keep =
+    "all"`): each a copy of a current item's record under an id of its own, its images at URLs of their own with the
+    seed's bytes (so the build finds them beside the history, as in a previous publish)."""
+    with open(arguments.seed, encoding="utf-8") as file:
+        history = json.load(file)
+    gallery = history["galleries"][0]
+    records = [item["record"] for item in gallery["items"] if item.get("record")]
+    if not records:
+        sys.exit("bench.py: the seed history keeps no item's record; build it with keep = \"all\"")
+    for number in range(1, arguments.items + 1):
+        record = json.loads(json.dumps(records[number % len(records)]))
+        for entry in record["entries"]:
+            for image in (entry["tile"], entry["full"]):
+                image["url"] += ("&" if "?" in image["url"] else "?") + f"archived={number}"
+        gallery["items"].append(
+            {"id": f"archived-{number}", "first-seen": 1, "last-seen": 1, "current": False, "record": record})
+    with open(arguments.output, "w", encoding="utf-8") as file:
+        json.dump(history, file, sort_keys=True, separators=(",", ":"))
+        file.write("\n")
+
+
 def load_result(path):
     """The first command's result in a hyperfine JSON export, or None when the export is missing or incomplete."""
     try:
@@ -296,9 +318,14 @@ def main():
     album_urls.add_argument("--albums", type=int, required=True)
     album_urls.add_argument("--config", required=True)
     album_urls.add_argument("--output", required=True)
+    archive = commands.add_parser("archive-history")
+    archive.add_argument("--seed", required=True)
+    archive.add_argument("--items", type=int, required=True)
+    archive.add_argument("--output", required=True)
     arguments = parser.parse_args()
     {"urls": command_urls, "hugo-content": command_hugo_content, "revise-cache": command_revise_cache,
-     "report": command_report, "album-urls": command_album_urls}[arguments.command](
+     "report": command_report, "album-urls": command_album_urls,
+     "archive-history": command_archive_history}[arguments.command](
         arguments)
 
 
