@@ -249,7 +249,9 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// Refuses a history dated in the future: a snapshot more than `clockSkewAllowance` past `clock` (the build's
     /// time) would date every later snapshot with its own time.
     public func checkTimes(notPast clock: Date, file: String) throws(HistoryFileError) {
-        let latest = UTCTime.rfc3339(clock.addingTimeInterval(Self.clockSkewAllowance))
+        // Times are compared as their RFC 3339 text, which orders them only within four-digit years.
+        let lastWritable = Date(timeIntervalSince1970: TimeInterval(UTCTime.rfc3339Seconds.upperBound))
+        let latest = UTCTime.rfc3339(min(clock.addingTimeInterval(Self.clockSkewAllowance), lastWritable))
         guard let snapshot = snapshots.first(where: { $0.time > latest }) else { return }
         throw HistoryFileError(
             file: file,

@@ -87,7 +87,7 @@ struct ShardRecord: Codable, Equatable {
     /// `SiteFeeds.Entry`, with its date as seconds since 1970.
     struct FeedEntry: Codable, Equatable {
         /// The times a feed can carry: from 1970 to the last second of 9999, the years RFC 3339 writes.
-        static let times: ClosedRange<Double> = 0...253_402_300_799
+        static let times = Double(UTCTime.rfc3339Seconds.lowerBound)...Double(UTCTime.rfc3339Seconds.upperBound)
 
         var path: String
         var title: String

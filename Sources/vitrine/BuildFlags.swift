@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VitrineBasics
 import VitrineHTTP
 import VitrinePipeline
 import VitrineRender
@@ -50,7 +51,7 @@ struct BuildFlags: ParsableArguments {
     {
         var timestamp: Date?
         if let epoch = environment["SOURCE_DATE_EPOCH"] {
-            guard let seconds = Int(epoch.trimmingCharacters(in: .whitespaces)),
+            guard let seconds = Int64(epoch.trimmingCharacters(in: .whitespaces)),
                 SourceDateEpochError.allowed.contains(seconds)
             else {
                 throw SourceDateEpochError(value: epoch)
@@ -68,7 +69,7 @@ struct BuildFlags: ParsableArguments {
 struct SourceDateEpochError: CommandLineFailure {
     /// 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z: a later time has no four-digit year, so a history stamped
     /// with it could never be read again.
-    static let allowed = 0...253_402_300_799
+    static let allowed = UTCTime.rfc3339Seconds
 
     let value: String
     var sentence: String {

@@ -3,6 +3,10 @@ import Foundation
 /// Times as text in UTC, the same on every machine whatever its locale and time zone.
 package enum UTCTime {
     private static let rfc3339Format = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+    /// The seconds since 1970 that RFC 3339 text can name, 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z: a later
+    /// time has no four-digit year, so what is stamped with it cannot be read again, and its text no longer sorts
+    /// with the others.
+    package static let rfc3339Seconds: ClosedRange<Int64> = 0...253_402_300_799
     private static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
         "December",
