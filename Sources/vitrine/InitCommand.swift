@@ -26,6 +26,10 @@ struct InitCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The site's folder.", valueName: "dir"))
     var directory = "."
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(directory, "The site's folder")
+    }
+
     func run() throws {
         try StarterFiles.write(
             NewFiles(

@@ -33,6 +33,10 @@ struct ThemeExportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to write the theme into.", valueName: "dir"))
     var directory: String
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(directory, "The folder to write the theme into")
+    }
+
     func run() throws {
         var theme = DefaultTheme.files
         theme["README.md"] = DefaultTheme.guide

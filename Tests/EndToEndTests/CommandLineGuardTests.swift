@@ -90,7 +90,7 @@ import Testing
     @Test(arguments: [
         ["pixabay", "x", "--cache", ""], ["pixabay", "x", "--out", ""], ["pixabay", "x", "--templates", ""],
         ["pixabay", "x", "--history-from", ""], ["build", "--config", ""], ["build", "--merge", ""],
-        ["serve", ""],
+        ["serve", ""], ["init", ""], ["theme", "export", ""],
     ])
     func anEmptyPathIsRefused(arguments: [String]) async throws {
         let workspace = try Workspace()
