@@ -13,13 +13,16 @@ package enum HostileTemplates {
         </xsl:stylesheet>
         """
 
-    /// A grid stylesheet that loops over every node four deep, allocating little and writing nothing.
+    /// A grid stylesheet that loops over every node six deep (hours for the few hundred nodes of a page's view),
+    /// allocating little and writing nothing.
     package static let endlessLoop = """
         <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
           <xsl:template match="/">
             <html><body>
               <xsl:for-each select="//node()"><xsl:for-each select="//node()"><xsl:for-each select="//node()">
+              <xsl:for-each select="//node()"><xsl:for-each select="//node()">
                 <xsl:if test="count(//node()) &lt; 0">never</xsl:if>
+              </xsl:for-each></xsl:for-each>
               </xsl:for-each></xsl:for-each></xsl:for-each>
             </body></html>
           </xsl:template>
