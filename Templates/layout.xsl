@@ -478,7 +478,7 @@
         <ol>
           <xsl:for-each select="$pages">
             <xsl:if test="preceding-sibling::page[1][not(@number) or @number - current()/@number &gt; 1]">
-              <li class="gap"><span aria-hidden="true">…</span></li>
+              <li class="gap" aria-hidden="true">…</li>
             </xsl:if>
             <li>
               <a href="{concat($root, @href)}">

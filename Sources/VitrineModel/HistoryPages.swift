@@ -9,8 +9,6 @@ public struct HistoryPages: Sendable, Hashable {
     /// 25 snapshots a page: about a month of daily builds; a page shows at most 25 snapshots' new tiles (a site's up
     /// to 12 a gallery), loaded lazily, which keeps a page of a busy site's history under a few hundred kilobytes.
     public static let snapshotsPerPage = 25
-    /// How many pages on either side of the current one its pager names (the oldest and the newest it always names).
-    static let pagerReach = 2
 
     /// The newest page, relative to the output root (`hamburg/changes.html`).
     public var href: String
@@ -42,9 +40,11 @@ public struct HistoryPages: Sendable, Hashable {
     }
 
     /// The pages the pager of page `number` links, newest first: the newest, the oldest and those within
-    /// `pagerReach` of it. Never more than a handful, whatever the history's length.
+    /// `GalleryModel.pagerReach` of it, as a grid page's pager does. Never more than a handful, whatever the
+    /// history's length.
     public func pager(around number: Int) -> [Page] {
-        let near = max(1, number - Self.pagerReach)...min(pageCount, number + Self.pagerReach)
+        let reach = GalleryModel.pagerReach
+        let near = max(1, number - reach)...min(pageCount, number + reach)
         let numbers = Set([1, pageCount]).union(near)
         return numbers.sorted(by: >).map {
             Page(number: $0 == pageCount && !near.contains($0) ? nil : $0, href: href(ofPage: $0))

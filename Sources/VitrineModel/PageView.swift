@@ -60,7 +60,8 @@ extension GalleryModel {
         }
     }
 
-    /// How many pages either side of a grid page its view holds, for its pager.
+    /// How many pages either side of the current one a pager names (a grid page's and a "What's new" page's; the first
+    /// and the last it always names), and so how many a grid page's view holds.
     public static let pagerReach = 2
 
     /// One page of a gallery: the stylesheet that renders it and its file (`job`), exactly the parts of the model
