@@ -17,13 +17,21 @@
     <xsl:call-template name="toolbar"/>
   </xsl:template>
 
-  <xsl:template match="page" mode="title">
-    <xsl:call-template name="collection-title"/>
-    <xsl:if test="../@page-count &gt; 1">
-      <xsl:text> — page </xsl:text>
-      <xsl:value-of select="@number"/>
+  <!-- "page 3 of 7"; on a page of a newest-first collection that holds no count (all but its newest), "page 3". -->
+  <xsl:template name="page-of">
+    <xsl:text>page </xsl:text>
+    <xsl:value-of select="@number"/>
+    <xsl:if test="../@page-count">
       <xsl:text> of </xsl:text>
       <xsl:value-of select="../@page-count"/>
+    </xsl:if>
+  </xsl:template>
+
+  <xsl:template match="page" mode="title">
+    <xsl:call-template name="collection-title"/>
+    <xsl:if test="count(../page) &gt; 1">
+      <xsl:text> — </xsl:text>
+      <xsl:call-template name="page-of"/>
     </xsl:if>
   </xsl:template>
 
@@ -32,17 +40,23 @@
     <div class="intro">
       <h1 dir="auto"><xsl:call-template name="collection-title"/></h1>
       <p class="count">
-        <xsl:value-of select="../@item-count"/>
         <xsl:choose>
-          <xsl:when test="../@item-count = 1"> image</xsl:when>
-          <xsl:otherwise> images</xsl:otherwise>
+          <xsl:when test="../@item-count">
+            <xsl:value-of select="../@item-count"/>
+            <xsl:choose>
+              <xsl:when test="../@item-count = 1"> image</xsl:when>
+              <xsl:otherwise> images</xsl:otherwise>
+            </xsl:choose>
+            <xsl:if test="../@page-count &gt; 1">
+              <xsl:text> · </xsl:text>
+              <xsl:call-template name="page-of"/>
+            </xsl:if>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:text>Page </xsl:text>
+            <xsl:value-of select="@number"/>
+          </xsl:otherwise>
         </xsl:choose>
-        <xsl:if test="../@page-count &gt; 1">
-          <xsl:text> · page </xsl:text>
-          <xsl:value-of select="@number"/>
-          <xsl:text> of </xsl:text>
-          <xsl:value-of select="../@page-count"/>
-        </xsl:if>
       </p>
     </div>
     <xsl:if test="@number = 1 and ../collection">
@@ -61,6 +75,9 @@
     <xsl:choose>
       <xsl:when test="$items">
         <ol class="grid" start="{$items[1]/@position}">
+          <xsl:if test="../@order = 'newest-first'">
+            <xsl:attribute name="reversed">reversed</xsl:attribute>
+          </xsl:if>
           <xsl:choose>
             <xsl:when test="$current/../@kind = 'album'">
               <xsl:attribute name="class">grid grid-square grid-album</xsl:attribute>
@@ -189,24 +206,29 @@
   <!-- ============================================================ pagination -->
 
   <!-- The pages the model gives a grid page: the first, the last and those near its own; a gap between two of
-       them is shown as an ellipsis. -->
+       them is shown as an ellipsis. A newest-first collection (the archive) lists its pages newest first: its
+       previous page is the next newer one, its newest page is "Latest". -->
   <xsl:template name="pager">
     <xsl:variable name="n" select="number(@number)"/>
     <xsl:variable name="pages" select="../page"/>
-    <xsl:if test="../@page-count &gt; 1">
+    <xsl:variable name="newest-first" select="../@order = 'newest-first'"/>
+    <xsl:variable name="step" select="1 - 2 * number($newest-first)"/>
+    <xsl:if test="count($pages) &gt; 1">
       <nav class="pager" aria-label="Pages">
-        <xsl:choose>
-          <xsl:when test="$pages[@number = $n - 1]">
-            <a class="step" rel="prev" href="{concat($root, $pages[@number = $n - 1]/@href)}"><span aria-hidden="true">←</span>Previous</a>
-          </xsl:when>
-          <xsl:otherwise>
-            <span class="step off"><span aria-hidden="true">←</span>Previous</span>
-          </xsl:otherwise>
-        </xsl:choose>
+        <xsl:call-template name="pager-step">
+          <xsl:with-param name="to" select="$pages[@number = $n - $step]"/>
+          <xsl:with-param name="rel" select="'prev'"/>
+          <xsl:with-param name="label">
+            <xsl:choose>
+              <xsl:when test="$newest-first">Newer</xsl:when>
+              <xsl:otherwise>Previous</xsl:otherwise>
+            </xsl:choose>
+          </xsl:with-param>
+        </xsl:call-template>
         <ol>
           <xsl:for-each select="$pages">
             <xsl:variable name="i" select="position()"/>
-            <xsl:if test="$i &gt; 1 and @number &gt; $pages[$i - 1]/@number + 1">
+            <xsl:if test="$i &gt; 1 and (@number - $pages[$i - 1]/@number) * $step &gt; 1">
               <li class="gap" aria-hidden="true">…</li>
             </xsl:if>
             <li>
@@ -214,22 +236,50 @@
                 <xsl:if test="@number = $n">
                   <xsl:attribute name="aria-current">page</xsl:attribute>
                 </xsl:if>
-                <span class="vh">Page </span>
-                <xsl:value-of select="@number"/>
+                <xsl:choose>
+                  <xsl:when test="$newest-first and $i = 1">Latest</xsl:when>
+                  <xsl:otherwise>
+                    <span class="vh">Page </span>
+                    <xsl:value-of select="@number"/>
+                  </xsl:otherwise>
+                </xsl:choose>
               </a>
             </li>
           </xsl:for-each>
         </ol>
-        <xsl:choose>
-          <xsl:when test="$pages[@number = $n + 1]">
-            <a class="step" rel="next" href="{concat($root, $pages[@number = $n + 1]/@href)}">Next<span aria-hidden="true">→</span></a>
-          </xsl:when>
-          <xsl:otherwise>
-            <span class="step off">Next<span aria-hidden="true">→</span></span>
-          </xsl:otherwise>
-        </xsl:choose>
+        <xsl:call-template name="pager-step">
+          <xsl:with-param name="to" select="$pages[@number = $n + $step]"/>
+          <xsl:with-param name="rel" select="'next'"/>
+          <xsl:with-param name="label">
+            <xsl:choose>
+              <xsl:when test="$newest-first">Older</xsl:when>
+              <xsl:otherwise>Next</xsl:otherwise>
+            </xsl:choose>
+          </xsl:with-param>
+        </xsl:call-template>
       </nav>
     </xsl:if>
+  </xsl:template>
+
+  <!-- The link to the previous or next page, or a disabled-looking span at the ends. -->
+  <xsl:template name="pager-step">
+    <xsl:param name="to"/>
+    <xsl:param name="rel"/>
+    <xsl:param name="label"/>
+    <xsl:choose>
+      <xsl:when test="$to and $rel = 'prev'">
+        <a class="step" rel="prev" href="{concat($root, $to/@href)}"><span aria-hidden="true">←</span><xsl:value-of select="$label"/></a>
+      </xsl:when>
+      <xsl:when test="$to">
+        <a class="step" rel="next" href="{concat($root, $to/@href)}"><xsl:value-of select="$label"/><span aria-hidden="true">→</span></a>
+      </xsl:when>
+      <xsl:when test="$rel = 'prev'">
+        <span class="step off"><span aria-hidden="true">←</span><xsl:value-of select="$label"/></span>
+      </xsl:when>
+      <xsl:otherwise>
+        <span class="step off"><xsl:value-of select="$label"/><span aria-hidden="true">→</span></span>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
 </xsl:stylesheet>

@@ -135,11 +135,7 @@
         </xsl:if>
         <xsl:if test="/gallery/archive">
           <xsl:text> · </xsl:text>
-          <a class="archive" href="{concat($root, /gallery/archive/@href)}">
-            <xsl:text>No longer in the results (</xsl:text>
-            <xsl:value-of select="/gallery/archive/@item-count"/>
-            <xsl:text>)</xsl:text>
-          </a>
+          <a class="archive" href="{concat($root, /gallery/archive/@href)}">No longer in the results</a>
         </xsl:if>
       </p>
     </header>
@@ -355,12 +351,15 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- "Image 3 of 20". Context: an entry. -->
+  <!-- "Image 3 of 20", or "Image 3" where the view holds no count (a newest-first collection's). Context: an
+       entry. -->
   <xsl:template name="position-text">
     <xsl:text>Image </xsl:text>
     <xsl:value-of select="../@position"/>
-    <xsl:text> of </xsl:text>
-    <xsl:value-of select="../../@item-count"/>
+    <xsl:if test="../../@item-count">
+      <xsl:text> of </xsl:text>
+      <xsl:value-of select="../../@item-count"/>
+    </xsl:if>
   </xsl:template>
 
   <!-- The caption, or "Image 3 of 20" when it is empty. Context: an entry. -->
@@ -738,7 +737,12 @@
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
-        <xsl:with-param name="description" select="concat(../@item-count, ' images from ', $source-label)"/>
+        <xsl:with-param name="description">
+          <xsl:choose>
+            <xsl:when test="../@item-count"><xsl:value-of select="concat(../@item-count, ' images from ', $source-label)"/></xsl:when>
+            <xsl:otherwise><xsl:value-of select="concat('Images from ', $source-label)"/></xsl:otherwise>
+          </xsl:choose>
+        </xsl:with-param>
         <xsl:with-param name="image" select="($items/entry/image[@role = 'tile'][@src or @url] | ../image[@role = 'cover'][@src or @url])[1]"/>
       </xsl:call-template>
     </xsl:if>

@@ -49,17 +49,21 @@
     <nav class="bar" aria-label="Image">
       <a class="up" data-nav="up" href="{concat($root, $grid/@href, '#', $item/@id)}">
         <span aria-hidden="true">↖</span>
+        <!-- A newest-first collection's preview holds no page count: it has more than one page when its item's is
+             not the first or is not the newest. -->
         <xsl:choose>
-          <xsl:when test="$collection/@page-count &gt; 1">Back to page <xsl:value-of select="$grid/@number"/></xsl:when>
+          <xsl:when test="$collection/@page-count &gt; 1 or (not($collection/@page-count) and ($grid/@number &gt; 1 or $grid/@href != /gallery/archive/@href))">Back to page <xsl:value-of select="$grid/@number"/></xsl:when>
           <xsl:otherwise>Back to all images</xsl:otherwise>
         </xsl:choose>
       </a>
-      <span class="pos">
-        <span class="vh">Image </span>
-        <xsl:value-of select="$item/@position"/>
-        <xsl:text> of </xsl:text>
-        <xsl:value-of select="$collection/@item-count"/>
-      </span>
+      <xsl:if test="$collection/@item-count">
+        <span class="pos">
+          <span class="vh">Image </span>
+          <xsl:value-of select="$item/@position"/>
+          <xsl:text> of </xsl:text>
+          <xsl:value-of select="$collection/@item-count"/>
+        </span>
+      </xsl:if>
       <xsl:if test="count($item/entry) &gt; 1">
         <span class="switch" role="group" aria-label="Variants">
           <xsl:for-each select="/gallery/variants/variant">

@@ -31,21 +31,31 @@ public struct ArchiveAssembler: Sendable {
         }
     }
 
-    /// The archive of `items`, shown with the gallery's `variants` (a variant the item had no picture for says so),
-    /// its images from `images` (by the URL each was downloaded from); nil when nothing left.
+    /// The archive of `items` (in the history's order: those that left last first), shown with the gallery's
+    /// `variants` (a variant the item had no picture for says so), its images from `images` (by the URL each was
+    /// downloaded from); nil when nothing left.
+    ///
+    /// The archive only grows at its newest end, so it is laid out as the "What's new" pages are (`HistoryPages`):
+    /// newest first, positions and pages counted from the oldest item. Page 1 holds the oldest `itemsPerPage`, the
+    /// newest page, `archive.html`, what is left; an older page is `archive-N.html`. An item that leaves changes the
+    /// newest page and its neighbours' preview pages, not the rest of the archive.
     public func assemble(
         _ items: [Departed], variants: [SourceVariant], images: [String: ImageOutcome]
     ) -> GalleryModel.Collection? {
         guard !items.isEmpty else { return nil }
-        let pageCount = (items.count + itemsPerPage - 1) / itemsPerPage
-        let pages = (1...pageCount).map { number in
+        // Oldest first: by the time each was last seen, those that left together in the reverse of the history's
+        // order (which lists them as the results did).
+        let oldestFirst = Array(items.reversed()).enumerated().sorted {
+            ($0.element.lastSeen, $0.offset) < ($1.element.lastSeen, $1.offset)
+        }.map(\.element)
+        let paging = HistoryPages(href: folder + "archive.html", snapshotCount: items.count, perPage: itemsPerPage)
+        let pages = paging.newestFirst.map { number in
             GalleryModel.GridPage(
-                id: "\(Self.collectionID)-\(number)", number: number,
-                href: folder + (number == 1 ? "archive.html" : "archive-\(number).html"))
+                id: "\(Self.collectionID)-\(number)", number: number, href: paging.href(ofPage: number))
         }
         let layout = GalleryAssembler(itemsPerPage: itemsPerPage, folder: folder)
         var names = HierarchyAssembler.Names()
-        let modelItems = items.enumerated().map { index, departed -> GalleryModel.Item in
+        let modelItems = oldestFirst.enumerated().map { index, departed -> GalleryModel.Item in
             let slug = names.unique(departed.id, in: "")
             let entries = variants.map { variant -> GalleryModel.Entry in
                 let content: GalleryModel.Content
@@ -70,12 +80,12 @@ public struct ArchiveAssembler: Sendable {
                     href: "\(folder)items/archived-\(slug)-\(variant.key).html", content: content)
             }
             return GalleryModel.Item(
-                id: "a\(slug)", position: index + 1, page: index / itemsPerPage + 1, sourceID: departed.id,
+                id: "a\(slug)", position: index + 1, page: paging.page(ofPosition: index + 1), sourceID: departed.id,
                 entries: entries, lastSeen: departed.lastSeen)
         }
         return GalleryModel.Collection(
             id: Self.collectionID, title: Self.title, tileShape: tileShape, pages: pages, collections: [],
-            items: modelItems)
+            items: modelItems.reversed(), order: .newestFirst)
     }
 
     static func remote(_ image: SiteHistory.ArchivedImage) -> RemoteImage {

@@ -27,13 +27,12 @@ public struct GalleryModel: Sendable {
 
     /// Where the items that left the results are, and how many there are.
     public struct ArchiveLink: Sendable, Hashable {
-        /// Its first grid page, relative to the output root.
+        /// Its newest grid page, relative to the output root. Every page of the gallery links it, so it holds no count
+        /// that changes when an item leaves (the archive's own pages say how many there are).
         public var href: String
-        public var itemCount: Int
 
-        package init(href: String, itemCount: Int) {
+        package init(href: String) {
             self.href = href
-            self.itemCount = itemCount
         }
     }
 
@@ -119,6 +118,8 @@ public struct GalleryModel: Sendable {
         public var sourceID: String?
         /// The picture standing for the collection in its parent's list.
         public var cover: LocalImage?
+        /// In which order its items are listed, and so from which end its positions and pages count.
+        public var order: Order = .asListed
 
         package init(
             id: String,
@@ -130,7 +131,8 @@ public struct GalleryModel: Sendable {
             kind: CollectionKind = .gallery,
             subtitle: String? = nil,
             sourceID: String? = nil,
-            cover: LocalImage? = nil
+            cover: LocalImage? = nil,
+            order: Order = .asListed
         ) {
             self.id = id
             self.title = title
@@ -142,6 +144,7 @@ public struct GalleryModel: Sendable {
             self.subtitle = subtitle
             self.sourceID = sourceID
             self.cover = cover
+            self.order = order
         }
 
         /// Its items and those of the collections below it, depth first.
@@ -154,6 +157,12 @@ public struct GalleryModel: Sendable {
     /// What a collection's pages show: `gallery`, a grid of items with preview pages; `list`, a list of its nested
     /// collections; `album`, a grid of photos with their titles on the pictures and a full-screen page per photo.
     public enum CollectionKind: String, Sendable { case gallery, list, album }
+
+    /// The order of a collection's items. `asListed`: as the API lists them, positions and pages counted from the
+    /// first. `newestFirst`: a collection that only grows at its newest end (the archive), listed newest first but
+    /// with positions and pages counted from the oldest, so that a new item changes its newest page and its
+    /// neighbours' pages only (docs/model.md, "The archive").
+    public enum Order: String, Sendable { case asListed = "as-listed", newestFirst = "newest-first" }
 
     /// How grid tiles are shaped: each picture in its own proportions, or square crops (thumbnail grids).
     public enum TileShape: String, Sendable { case natural, square }

@@ -1,4 +1,5 @@
-/// How a "What's new" page splits a history of many snapshots into pages (docs/model.md, "History").
+/// How a "What's new" page splits a history of many snapshots into pages (docs/model.md, "History"); the archive
+/// of a gallery that keeps every item is paged the same way, an item for a snapshot (`ArchiveAssembler`).
 ///
 /// The pages hold fixed runs of snapshots counted from the oldest: page 1 holds the first `perPage`, page 2 the next,
 /// and the newest page, `changes.html`, what is left (1 to `perPage`). An older page is `changes-N.html`. So a new

@@ -292,7 +292,6 @@ package enum ModelXML {
         if let archive = head.archive {
             sink.startElement("archive")
             sink.cleanAttribute("href", archive.href)
-            sink.attribute("item-count", String(archive.itemCount))
             sink.endElement()
         }
     }
@@ -310,10 +309,11 @@ package enum ModelXML {
 
     /// The attributes of a `collection` element.
     static func attributes(of heading: GalleryModel.CollectionHeading) -> [(name: String, value: String)] {
-        var pairs = [
-            ("id", XMLText.clean(heading.id)), ("title", XMLText.clean(heading.title)),
-            ("item-count", String(heading.itemCount)), ("page-count", String(heading.pageCount)),
-        ]
+        var pairs = [("id", XMLText.clean(heading.id)), ("title", XMLText.clean(heading.title))]
+        if heading.holdsCounts {
+            pairs += [("item-count", String(heading.itemCount)), ("page-count", String(heading.pageCount))]
+        }
+        if heading.order != .asListed { pairs.append(("order", heading.order.rawValue)) }
         if heading.tileShape != .natural { pairs.append(("layout", heading.tileShape.rawValue)) }
         if heading.kind != .gallery { pairs.append(("kind", heading.kind.rawValue)) }
         if let subtitle = heading.subtitle { pairs.append(("subtitle", XMLText.clean(subtitle))) }

@@ -35,6 +35,10 @@ extension GalleryModel {
         /// How many grid pages the collection has (`page-count`), which a view may hold only some of.
         public var pageCount: Int
         public var pages: [GridPage]
+        public var order: Order
+        /// Whether the view holds `itemCount` and `pageCount`: a page of a newest-first collection other than its
+        /// newest grid page does not, since they change with every item it gains.
+        public var holdsCounts = true
 
         init(_ collection: Collection) {
             id = collection.id
@@ -46,16 +50,25 @@ extension GalleryModel {
             sourceID = collection.sourceID
             pageCount = collection.pages.count
             pages = collection.pages
+            order = collection.order
         }
 
         /// The heading with only the collection's first and last pages and those numbered in `numbers`: what a page
         /// needs to link to them, in a size that does not grow with the collection (docs/model.md, "What a page
         /// reads").
-        func keepingPages(_ numbers: Set<Int>) -> CollectionHeading {
+        func keepingPages(_ numbers: Set<Int>, ends: Bool = true) -> CollectionHeading {
             var kept = self
             kept.pages = pages.enumerated().filter { index, page in
-                index == 0 || index == pages.count - 1 || numbers.contains(page.number)
+                (ends && (index == 0 || index == pages.count - 1)) || numbers.contains(page.number)
             }.map(\.element)
+            return kept
+        }
+
+        /// The heading as a page of a newest-first collection reads it: its counts only on the newest grid page
+        /// (`isNewest`), and, on a preview page (`ends` false), only the pages of the items it shows.
+        func readByNewestFirstPage(_ numbers: Set<Int>, isNewest: Bool, ends: Bool) -> CollectionHeading {
+            var kept = keepingPages(numbers, ends: ends)
+            kept.holdsCounts = isNewest
             return kept
         }
     }
@@ -174,6 +187,9 @@ private struct PageWalk {
         var shownOn: [Int: [Int]] = [:]
         for index in collection.items.indices { shownOn[collection.items[index].page, default: []].append(index) }
 
+        // A newest-first collection's pages hold less than the rest of its collection's shell (neither its counts
+        // nor all its ends), so their digest is taken of what each view holds, with the head's and the theme's.
+        let newestFirst = collection.order == .newestFirst
         let pageKind: GalleryModel.PageJob.Kind = collection.kind == .list ? .list : .grid
         let reach = GalleryModel.pagerReach
         for page in collection.pages {
@@ -183,12 +199,18 @@ private struct PageWalk {
             hash.update(shellDigest)
             hash.update(belowDigest)
             for index in shown { hash.update(itemDigests[index]) }
-            views.append(
-                GalleryModel.PageView(
-                    job: .init(kind: pageKind, id: page.id, href: page.href), head: head,
-                    collections: ends + [heading.keepingPages(Set(page.number - reach...page.number + reach))],
-                    below: collection.collections, items: shown.map { collection.items[$0] },
-                    inputs: hash.finalize().hexString))
+            let near = Set(page.number - reach...page.number + reach)
+            var view = GalleryModel.PageView(
+                job: .init(kind: pageKind, id: page.id, href: page.href), head: head,
+                collections: ends + [heading.keepingPages(near)], below: collection.collections,
+                items: shown.map { collection.items[$0] }, inputs: hash.finalize().hexString)
+            if newestFirst {
+                view.collections[view.collections.count - 1] = heading.readByNewestFirstPage(
+                    near, isNewest: page.number == collection.pages.count, ends: true)
+                view.inputs = inputs(
+                    of: view, context: context, belowDigest: belowDigest, itemDigests: shown.map { itemDigests[$0] })
+            }
+            views.append(view)
         }
 
         for nested in collection.collections { visit(nested, above: chain, context: shellDigest) }
@@ -202,17 +224,55 @@ private struct PageWalk {
             for neighbour in neighbourhood { hash.update(itemDigests[neighbour]) }
             let itemDigest = hash.finalize()
             let items = Array(collection.items[neighbourhood])
-            let collections = ends + [heading.keepingPages(Set(items.map(\.page)))]
+            let numbers = Set(items.map(\.page))
+            let collections =
+                ends
+                + [
+                    newestFirst
+                        ? heading.readByNewestFirstPage(numbers, isNewest: false, ends: false)
+                        : heading.keepingPages(numbers)
+                ]
             for entry in item.entries {
-                var entryHash = SHA256Hasher()
-                entryHash.update(itemDigest)
-                entryHash.update(entry.id.utf8)
-                views.append(
-                    GalleryModel.PageView(
-                        job: .init(kind: entryKind, id: entry.id, href: entry.href), head: head,
-                        collections: collections, below: [], items: items, inputs: entryHash.finalize().hexString))
+                var view = GalleryModel.PageView(
+                    job: .init(kind: entryKind, id: entry.id, href: entry.href), head: head,
+                    collections: collections, below: [], items: items, inputs: "")
+                if newestFirst {
+                    view.inputs = inputs(
+                        of: view, context: context, belowDigest: [],
+                        itemDigests: neighbourhood.map { itemDigests[$0] })
+                } else {
+                    var entryHash = SHA256Hasher()
+                    entryHash.update(itemDigest)
+                    entryHash.update(entry.id.utf8)
+                    view.inputs = entryHash.finalize().hexString
+                }
+                views.append(view)
             }
         }
+    }
+
+    /// The digest of `context` (the theme and the head) and of all that `view` holds.
+    /// The digest of `context` (the theme and the head) and of all that `view` holds, as `ModelXML.write(view)`
+    /// writes it: the headings with their pages as held, the outlines below (`belowDigest`), the items (each by its
+    /// digest in `itemDigests`) and the page's job.
+    mutating func inputs(
+        of view: GalleryModel.PageView, context: [UInt8], belowDigest: [UInt8], itemDigests: [[UInt8]]
+    ) -> String {
+        var hash = SHA256Hasher()
+        hash.update("view".utf8)
+        hash.update(context)
+        for heading in view.collections {
+            hash.update(Self.bytes(of: ModelXML.attributes(of: heading)))
+            part.removeAll()
+            for page in heading.pages { ModelXML.write(page, to: &part) }
+            hash.update(part.bytes)
+        }
+        hash.update(belowDigest)
+        for digest in itemDigests { hash.update(digest) }
+        hash.update(view.job.kind.rawValue.utf8)
+        hash.update([0])
+        hash.update(view.job.id.utf8)
+        return hash.finalize().hexString
     }
 
     /// Attributes as the digests take them: each `name=value` and a zero byte, the value unescaped.

@@ -244,7 +244,7 @@ struct GalleryBuild {
             hosts: galleries[index].archiveHosts ?? ArchiveImageHosts(endpoints: [], imageURLs: []))
         guard let archive = layout.assemble(departed, variants: model.variants, images: found.outcomes) else { return }
         model.collections.append(archive)
-        model.archive = GalleryModel.ArchiveLink(href: archive.pages[0].href, itemCount: archive.items.count)
+        model.archive = GalleryModel.ArchiveLink(href: archive.pages[0].href)
         for (url, outcome) in found.outcomes {
             guard case .stored(let record) = outcome else { continue }
             galleries[index].images[url] = record

@@ -36,7 +36,7 @@ def test_history_and_archive_through_plain_links(origin, browser_nojs, pages):
     browser.wait_for_url(url(site.changes_href))
     browser.open(url(site.pages[1]))
     link = browser.driver.find_element(By.CSS_SELECTOR, "header a.archive")
-    assert link.text == f"No longer in the results ({len(site.archive_items)})"
+    assert link.text == "No longer in the results"
     click(browser, "header a.archive")
     browser.wait_for_url(url(site.archive_pages[1]))
 

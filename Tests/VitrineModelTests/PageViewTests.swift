@@ -94,28 +94,84 @@ import VitrineTestSupport
         #expect(photo.items.map(\.id) == ["photos-2", "photos-3"])
     }
 
-    /// An archive of thousands of items (`keep = "all"`) must not make every page read every page of it: a view
-    /// holds, of its collection's pages, the first, the last and those near its own (a grid page) or its items' (a
-    /// preview page), so what a build makes and renders grows with the archive, not with its square.
+    /// An archive of thousands of items (`keep = "all"`) must not make every page read every page of it: a grid
+    /// page's view holds, of the archive's pages, the newest, the oldest and those near its own, a preview page's
+    /// only its items', so what a build makes and renders grows with the archive, not with its square.
     @Test func aViewHoldsABoundedNumberOfItsCollectionsPagesHoweverLargeTheCollection() throws {
         let views = sampleGalleryWithArchive(of: 1_000).pages(salt: "").filter {
             $0.collections.last?.id == ArchiveAssembler.collectionID
         }
         #expect(views.count == 100 + 2 * 1_000)
-        #expect(views.allSatisfy { $0.collections.last?.pageCount == 100 })
         let held = views.map { $0.collections.last?.pages.count ?? 0 }.reduce(0, +)
         #expect(held <= views.count * (3 + 2 * GalleryModel.pagerReach), "\(held) pages in \(views.count) views")
 
         let byID = Dictionary(uniqueKeysWithValues: views.map { ($0.job.id, $0) })
         let grid = try #require(byID["c-archive-50"])
-        #expect(grid.collections.last?.pages.map(\.number) == [1, 48, 49, 50, 51, 52, 100])
-        #expect(grid.items.count == 10 && grid.items.allSatisfy { $0.page == 50 })
-        // Item 500 is the last of page 50; the next one is on page 51.
+        #expect(grid.collections.last?.pages.map(\.number) == [100, 52, 51, 50, 49, 48, 1])
+        #expect(grid.items.map(\.position) == Array((491...500).reversed()))
+        #expect(grid.items.allSatisfy { $0.page == 50 })
+        // Item 500 is the newest of page 50; the next newer one is on page 51.
         let preview = try #require(byID["agone_500-original"])
-        #expect(preview.items.map(\.page) == [50, 50, 51])
-        #expect(preview.collections.last?.pages.map(\.number) == [1, 50, 51, 100])
-        let first = try #require(byID["c-archive-1"])
-        #expect(first.collections.last?.pages.map(\.number) == [1, 2, 3, 100])
+        #expect(preview.items.map(\.page) == [51, 50, 50])
+        #expect(preview.collections.last?.pages.map(\.number) == [51, 50])
+        let oldest = try #require(byID["c-archive-1"])
+        #expect(oldest.collections.last?.pages.map(\.number) == [100, 3, 2, 1])
+    }
+
+    /// The archive only grows at its newest end and its pages are numbered from the oldest, so an item that leaves
+    /// changes the inputs of the archive's newest page and of its newer neighbour's preview pages, and adds its own;
+    /// once every ten, when it starts a new page, also the grid pages (whose pagers gain it) and the previews of the
+    /// ten items that move from `archive.html` to a page of their own (and their older neighbour's). Nothing else is
+    /// rendered again.
+    @Test func anItemThatLeavesChangesTheArchivesNewestPageAndItsNeighboursOnly() {
+        func inputs(_ count: Int) -> [String: String] {
+            Dictionary(
+                uniqueKeysWithValues: sampleGalleryWithArchive(of: count).pages(salt: "").map {
+                    ($0.job.href, $0.inputs)
+                })
+        }
+        func changed(from before: [String: String], to after: [String: String]) -> Set<String> {
+            Set(after.filter { before[$0.key] != $0.value }.keys)
+        }
+        let entries = { (number: Int) in
+            ["items/archived-gone_\(number)-original.html", "items/archived-gone_\(number)-graffiti.html"]
+        }
+        let (k1001, k1002, k1000) = (inputs(1_001), inputs(1_002), inputs(1_000))
+        #expect(changed(from: k1001, to: k1002) == Set(["archive.html"] + entries(1_001) + entries(1_002)))
+
+        // Item 1,001 starts page 101: every grid page's pager changes, and items 991 to 1,000 move to archive-100.html
+        // (and item 990's previews link 991 there).
+        let moved = changed(from: k1000, to: k1001)
+        let grids = Set(["archive.html"] + (1...100).map { "archive-\($0).html" })
+        let expected = grids.union((990...1_001).flatMap(entries))
+        #expect(
+            moved == expected,
+            "unexpected: \(moved.subtracting(expected).sorted()), missing: \(expected.subtracting(moved).sorted())")
+    }
+
+    /// A page of the archive takes its digest from what its view holds, so the digest must change exactly when the
+    /// view's model does: compared over every archive page of two archives, one item apart, at and off a page
+    /// boundary.
+    @Test(arguments: [1_001, 1_000])
+    func anArchivePagesDigestChangesExactlyWhenItsViewDoes(count: Int) {
+        func views(_ count: Int) -> [String: (inputs: String, model: [UInt8])] {
+            var found: [String: (inputs: String, model: [UInt8])] = [:]
+            for view in sampleGalleryWithArchive(of: count).pages(salt: "")
+            where view.collections.last?.id == ArchiveAssembler.collectionID {
+                var bytes = ModelDigestBytes()
+                ModelXML.write(view, to: &bytes)
+                found[view.job.href] = (view.inputs, bytes.bytes)
+            }
+            return found
+        }
+        let (before, after) = (views(count), views(count + 1))
+        var compared = 0
+        for (href, old) in before {
+            guard let new = after[href] else { continue }
+            #expect((old.inputs == new.inputs) == (old.model == new.model), "\(href)")
+            compared += 1
+        }
+        #expect(compared == before.count)
     }
 
     @Test func theHomePageDigestCoversTheWholeSiteModel() {

@@ -28,27 +28,43 @@ import VitrineTestSupport
                 types: html.strings("//script[not(@src)]/@type"), texts: html.strings("//script[not(@src)]")))
     }
 
-    /// A grid page of a long collection reads only the pages near it (and the first and last): its pager shows those,
-    /// a gap as an ellipsis, and its title counts every page.
-    @Test func aLongCollectionsPagerShowsTheEndsAndThePagesNearby() throws {
+    /// A grid page of a long archive reads only the pages near it (and the newest and the oldest): its pager lists
+    /// those newest first, a gap as an ellipsis, the newest as "Latest"; only the newest page counts the pages and
+    /// items, which change whenever an item leaves.
+    @Test func aLongArchivesPagerShowsTheEndsAndThePagesNearbyNewestFirst() throws {
         let views = sampleGalleryWithArchive(of: 1_000).pages(salt: "")
-        let view = try #require(views.first { $0.job.id == "c-archive-50" })
-        let html = try LibXMLDocument.parseHTML(
-            try PageRenderer(theme: .builtIn).render(view.job, model: ModelDocument.make(view)).bytes)
+        let render = { (id: String) in
+            let view = try #require(views.first { $0.job.id == id })
+            return try LibXMLDocument.parseHTML(
+                try PageRenderer(theme: .builtIn).render(view.job, model: ModelDocument.make(view)).bytes)
+        }
+        let html = try render("c-archive-50")
         #expect(
             html.strings("//nav[@class='pager']//li").map { $0.replacingOccurrences(of: "Page ", with: "") } == [
-                "1", "…", "48", "49", "50", "51", "52", "…", "100",
+                "Latest", "…", "52", "51", "50", "49", "48", "…", "1",
             ])
         #expect(html.strings("//nav[@class='pager']//a[@aria-current='page']/@href") == ["archive-50.html"])
-        #expect(html.strings("//a[@rel='prev']/@href") == ["archive-49.html"])
-        #expect(html.strings("//a[@rel='next']/@href") == ["archive-51.html"])
-        #expect(html.strings("//title").first?.hasSuffix("page 50 of 100") == true)
+        #expect(html.strings("//a[@rel='prev']/@href") == ["archive-51.html"])
+        #expect(html.strings("//a[@rel='prev']") == ["←Newer"])
+        #expect(html.strings("//a[@rel='next']/@href") == ["archive-49.html"])
+        #expect(html.strings("//title").first?.hasSuffix("No longer in the results — page 50") == true)
+        #expect(html.strings("//main//p[@class='count']") == ["Page 50"])
+        // Newest first, numbered from the oldest: page 50 holds items 500 down to 491.
+        #expect(html.strings("//ol[contains(@class, 'grid')]/@reversed") == ["reversed"])
+        #expect(html.strings("//ol[contains(@class, 'grid')]/@start") == ["500"])
+        #expect(html.strings("//header//a[@class='archive']") == ["No longer in the results"])
 
-        let preview = try #require(views.first { $0.job.id == "agone_500-original" })
-        let previewHTML = try LibXMLDocument.parseHTML(
-            try PageRenderer(theme: .builtIn).render(preview.job, model: ModelDocument.make(preview)).bytes)
-        #expect(previewHTML.strings("//a[@data-nav='up']/@href") == ["../archive-50.html#agone_500"])
-        #expect(previewHTML.strings("//a[@data-nav='up']").first?.contains("Back to page 50") == true)
+        let newest = try render("c-archive-100")
+        #expect(newest.strings("//title").first?.hasSuffix("page 100 of 100") == true)
+        #expect(newest.strings("//main//p[@class='count']") == ["1000 images · page 100 of 100"])
+        #expect(newest.strings("//a[@rel='next']/@href") == ["archive-99.html"])
+
+        let preview = try render("agone_500-original")
+        #expect(preview.strings("//a[@data-nav='up']/@href") == ["../archive-50.html#agone_500"])
+        #expect(preview.strings("//a[@data-nav='up']").first?.contains("Back to page 50") == true)
+        #expect(preview.strings("//a[@rel='prev']/@href") == ["../items/archived-gone_501-original.html"])
+        #expect(preview.strings("//a[@rel='next']/@href") == ["../items/archived-gone_499-original.html"])
+        #expect(preview.strings("//span[@class='pos']").isEmpty)
     }
 
     @Test func previewPagesChainAcrossGridPagesAndSwitchVariants() throws {

@@ -110,10 +110,11 @@ package func sampleHierarchy(itemsPerPage: Int = 2) -> GalleryModel {
     return GalleryAssembler(itemsPerPage: itemsPerPage).assemble(sampleHierarchyResult(), images: images)
 }
 
-/// The sample gallery with an archive (`keep = "all"`) of `count` items that left, ten a page.
+/// The sample gallery with an archive (`keep = "all"`) of `count` items that left, ten a page: `gone-1` left first,
+/// `gone-<count>` last (the history lists them the other way round).
 package func sampleGalleryWithArchive(of count: Int) -> GalleryModel {
     var gallery = sampleGallery()
-    let departed = (1...count).map { number in
+    let departed = (1...count).reversed().map { number in
         let image = SiteHistory.ArchivedImage(
             shownFrom: "https://cdn/archived-\(number).jpg", width: 640, height: 427)
         return ArchiveAssembler.Departed(
@@ -124,6 +125,9 @@ package func sampleGalleryWithArchive(of count: Int) -> GalleryModel {
     }
     let archive = ArchiveAssembler(itemsPerPage: 10, folder: "").assemble(
         departed, variants: gallery.variants, images: [:])
-    if let archive { gallery.collections.append(archive) }
+    if let archive {
+        gallery.collections.append(archive)
+        gallery.archive = .init(href: archive.pages[0].href)
+    }
     return gallery
 }
