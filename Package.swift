@@ -48,7 +48,8 @@ let package = Package(
         // The site config of `vitrine build` (vitrine.toml).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // `vitrine serve`: NIO's HTTP/1 parser (llhttp) reads a request head in linear time and bounds its size,
-        // which FlyingFox's line reader does not (a 64 KB URL cost it 1.7 s of CPU, quadratic in the length).
+        // which FlyingFox's line reader does not (its time is quadratic in the length: BENCHMARKS.md, "Figures
+        // behind the code").
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Typed errno values for the file layer (VitrineBasics' SystemCall); already in the graph through swift-nio.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),

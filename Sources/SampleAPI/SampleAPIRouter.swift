@@ -301,8 +301,8 @@ struct SampleAPIRouter: Sendable {
 }
 
 /// Encoded search answers, kept while the server runs (its catalog never changes): encoding a page of 200 hits takes
-/// about 5 ms of the processor that the benchmarks share with the client, which they would otherwise count as part of
-/// the network's delay.
+/// processor time that the benchmarks share with the client, which they would otherwise count as part of the
+/// network's delay (BENCHMARKS.md, "Figures behind the code").
 final class SearchAnswers: Sendable {
     struct Key: Hashable, Sendable {
         var term: String

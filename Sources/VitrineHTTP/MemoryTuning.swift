@@ -5,9 +5,8 @@ import Foundation
 public enum MemoryTuning {
     /// Bounds glibc's malloc arenas. By default every thread that allocates (the transfer thread, the threads of
     /// the cooperative pool) gets an arena of its own, and memory freed in one arena is not reused by allocations
-    /// in another: a cold build of 1,000 items peaked at about 70 MB with the default, 60 MB with two arenas and
-    /// 57 MB with one (the render phase then reuses what the download phase freed), at the same speed
-    /// (BENCHMARKS.md). Call it first thing, before other threads start.
+    /// in another; with one, the render phase reuses what the download phase freed, at the same speed (the figures
+    /// are in BENCHMARKS.md, "Figures behind the code"). Call it first thing, before other threads start.
     /// `MALLOC_ARENA_MAX` in the environment, which glibc reads itself, takes precedence.
     public static func limitAllocatorArenas(to count: Int32 = 1) {
         guard getenv("MALLOC_ARENA_MAX") == nil else { return }

@@ -9,8 +9,7 @@ import VitrineStore
 struct ImageDownloader: Sendable {
     /// Downloads waiting or under way at once: twice the transfers the fetcher runs, so that it never idles while
     /// finished downloads are being stored. Each holds its image's bytes from the moment they arrive until they are
-    /// stored; with 256 at once, bodies waiting to be stored were 16 of a cold 1,000-item build's 21 MB of heap
-    /// (and a task per image, about 4 KiB each, was the peak before that).
+    /// stored, so a larger number only holds more bodies in memory (BENCHMARKS.md, "Figures behind the code").
     var inFlight: Int { max(4, fetcher.concurrentTransfers * 2) }
 
     struct Result: Sendable {

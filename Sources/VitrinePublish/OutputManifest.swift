@@ -102,7 +102,7 @@ public struct OutputManifest: Codable, Sendable, Equatable {
     }
 
     /// The bytes of ``encoded()``, handed to `sink` a piece of about `piece` bytes at a time, so that the manifest
-    /// of a large gallery (3.6 MB at 1,000 items) is never in memory whole.
+    /// of a large gallery (megabytes: BENCHMARKS.md, "Figures behind the code") is never in memory whole.
     func encode(piece: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var json = PrettyJSONWriter(reservingCapacity: piece + 4096)
         func flushIfFull() throws {

@@ -9,8 +9,8 @@ import Foundation
 
 /// How much memory and time one page's transform may take: a template that builds an ever-longer string or loops for
 /// ever is stopped with a sentence naming the limit, instead of taking the machine. The defaults are far above what
-/// a real theme needs: the built-in theme's grid page of a 1,000-item gallery peaks at 2.4 MB and takes 0.2 s (a
-/// debug build, given the whole gallery's model), a preview page 0.8 MB (README, "Template safety").
+/// a real theme needs (`RenderTests.theBuiltInThemeNeedsATenthOfTheLimitsAtAThousandItems`; README, "Template
+/// safety").
 public struct TemplateLimits: Sendable, Equatable {
     /// The most memory, in bytes, that libxml2 and libxslt may hold for one transform and its serialization.
     public var memoryBytes: Int
