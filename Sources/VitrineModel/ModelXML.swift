@@ -12,17 +12,17 @@ package protocol ModelXMLSink {
 }
 
 extension ModelXMLSink {
-    fileprivate mutating func attributes(_ pairs: [(name: String, value: String)]) {
+    mutating func attributes(_ pairs: [(name: String, value: String)]) {
         for pair in pairs { attribute(pair.name, pair.value) }
     }
 
     /// An attribute holding API text, cleaned first.
-    fileprivate mutating func cleanAttribute(_ name: String, _ value: String) {
+    mutating func cleanAttribute(_ name: String, _ value: String) {
         attribute(name, XMLText.clean(value))
     }
 
     /// An element holding only `value` as text.
-    fileprivate mutating func textElement(_ name: String, _ value: String, attributes pairs: [(String, String)] = []) {
+    mutating func textElement(_ name: String, _ value: String, attributes pairs: [(String, String)] = []) {
         startElement(name)
         for (attributeName, attributeValue) in pairs { cleanAttribute(attributeName, attributeValue) }
         text(XMLText.clean(value))
@@ -132,62 +132,6 @@ package enum ModelXML {
             }
             sink.endElement()
         }
-        sink.endElement()
-    }
-
-    /// The model of the random-image page and the favorites page.
-    package static func write(_ page: RandomPageModel, to sink: inout some ModelXMLSink) {
-        sink.startElement("gallery")
-        sink.attribute("version", version)
-        sink.cleanAttribute("lang", page.language)
-        sink.textElement("title", page.title)
-        write(page.source, to: &sink)
-        for notice in page.notices { write(notice, to: &sink) }
-        if let site = page.site { write(site, to: &sink) }
-        sink.startElement("random")
-        sink.attribute("id", "random")
-        sink.cleanAttribute("href", page.folder + RandomPageModel.pageHref)
-        sink.cleanAttribute("favorites", page.folder + RandomPageModel.favoritesHref)
-        sink.attribute("delivery", page.delivery.rawValue)
-        sink.attribute("fetched-at", RandomPageModel.timestamp(page.fetchedAt))
-        sink.attribute("next-update", RandomPageModel.timestamp(page.nextUpdate))
-        sink.attribute("every", String(page.every.seconds))
-        sink.startElement("photo")
-        sink.cleanAttribute("source-id", page.photoID)
-        sink.textElement("caption", page.caption)
-        sink.startElement("credit")
-        sink.cleanAttribute("name", page.credit.author)
-        if let url = page.credit.authorURL { sink.cleanAttribute("href", url) }
-        if let url = page.credit.sourceURL { sink.cleanAttribute("source-href", url) }
-        sink.endElement()
-        write(page.license, to: &sink)
-        for (index, image) in page.images.enumerated() {
-            sink.startElement("image")
-            sink.attribute("role", index == page.images.count - 1 ? "full" : "tile")
-            switch image.location {
-            case .file(let path, let mediaType):
-                sink.cleanAttribute("src", path)
-                sink.cleanAttribute("type", mediaType)
-            case .remote(let url):
-                sink.cleanAttribute("url", url)
-            }
-            if let width = image.width, let height = image.height {
-                sink.attribute("width", String(width))
-                sink.attribute("height", String(height))
-            }
-            sink.endElement()
-        }
-        for field in page.fields {
-            var pairs = [("key", field.key), ("label", field.label)]
-            if let href = field.href { pairs.append(("href", href)) }
-            sink.textElement("field", field.value, attributes: pairs)
-        }
-        sink.endElement()
-        sink.endElement()
-        sink.startElement("favorites")
-        sink.attribute("id", "favorites")
-        sink.cleanAttribute("href", page.folder + RandomPageModel.favoritesHref)
-        sink.endElement()
         sink.endElement()
     }
 
@@ -403,7 +347,7 @@ package enum ModelXML {
     }
 
     /// A picture's `license`: its short label, name, link, id and whether it allows copies.
-    private static func write(_ license: License, to sink: inout some ModelXMLSink) {
+    static func write(_ license: License, to sink: inout some ModelXMLSink) {
         sink.startElement("license")
         if let id = license.id { sink.cleanAttribute("id", id) }
         sink.cleanAttribute("label", license.label)
@@ -440,7 +384,7 @@ package enum ModelXML {
         sink.endElement()
     }
 
-    private static func write(_ source: SourceDescription, to sink: inout some ModelXMLSink) {
+    static func write(_ source: SourceDescription, to sink: inout some ModelXMLSink) {
         sink.startElement("source")
         sink.cleanAttribute("name", source.name)
         sink.cleanAttribute("label", source.label)
@@ -449,48 +393,15 @@ package enum ModelXML {
         sink.endElement()
     }
 
-    private static func write(_ notice: GalleryModel.Notice, to sink: inout some ModelXMLSink) {
+    static func write(_ notice: GalleryModel.Notice, to sink: inout some ModelXMLSink) {
         sink.textElement("notice", notice.text, attributes: [("kind", notice.kind.rawValue)])
     }
 
-    private static func write(_ site: GalleryModel.SiteLink, to sink: inout some ModelXMLSink) {
+    static func write(_ site: GalleryModel.SiteLink, to sink: inout some ModelXMLSink) {
         sink.startElement("site")
         sink.cleanAttribute("title", site.title)
         sink.cleanAttribute("href", site.href)
         if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
         sink.endElement()
-    }
-}
-
-/// Makes API text safe to store in XML 1.0 and to show: drops characters XML cannot hold and the explicit
-/// bidirectional formatting characters (embeddings, overrides and isolates, U+202A–U+202E and U+2066–U+2069, which
-/// would reverse the text after them in a page's title, an `alt` or a heading, where HTML cannot isolate it), and
-/// caps absurd lengths. A theme isolates the text it shows (`dir="auto"`); it never sees these characters.
-package enum XMLText {
-    package static let maximumLength = 2_000
-
-    package static func clean(_ value: String) -> String {
-        // Most API text is short printable ASCII, which needs no change and no scalar-by-scalar copy.
-        if value.utf8.count <= maximumLength, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return value }
-        var scalars = String.UnicodeScalarView()
-        var count = 0
-        for scalar in value.unicodeScalars where isAllowed(scalar) {
-            if count == maximumLength {
-                scalars.append("…")
-                break
-            }
-            scalars.append(scalar)
-            count += 1
-        }
-        return String(scalars)
-    }
-
-    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD: true
-        case 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: false
-        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
     }
 }
