@@ -93,7 +93,11 @@
         <p class="empty">No images.</p>
       </xsl:otherwise>
     </xsl:choose>
-    <xsl:call-template name="pager"/>
+    <xsl:call-template name="pager">
+      <xsl:with-param name="pages" select="../page"/>
+      <xsl:with-param name="n" select="number(@number)"/>
+      <xsl:with-param name="newest-first" select="../@order = 'newest-first'"/>
+    </xsl:call-template>
   </xsl:template>
 
   <!-- Context: a page or a collection. -->
@@ -201,85 +205,6 @@
         </xsl:for-each>
       </a>
     </li>
-  </xsl:template>
-
-  <!-- ============================================================ pagination -->
-
-  <!-- The pages the model gives a grid page: the first, the last and those near its own; a gap between two of
-       them is shown as an ellipsis. A newest-first collection (the archive) lists its pages newest first: its
-       previous page is the next newer one, its newest page is "Latest". -->
-  <xsl:template name="pager">
-    <xsl:variable name="n" select="number(@number)"/>
-    <xsl:variable name="pages" select="../page"/>
-    <xsl:variable name="newest-first" select="../@order = 'newest-first'"/>
-    <xsl:variable name="step" select="1 - 2 * number($newest-first)"/>
-    <xsl:if test="count($pages) &gt; 1">
-      <nav class="pager" aria-label="Pages">
-        <xsl:call-template name="pager-step">
-          <xsl:with-param name="to" select="$pages[@number = $n - $step]"/>
-          <xsl:with-param name="rel" select="'prev'"/>
-          <xsl:with-param name="label">
-            <xsl:choose>
-              <xsl:when test="$newest-first">Newer</xsl:when>
-              <xsl:otherwise>Previous</xsl:otherwise>
-            </xsl:choose>
-          </xsl:with-param>
-        </xsl:call-template>
-        <ol>
-          <xsl:for-each select="$pages">
-            <xsl:variable name="i" select="position()"/>
-            <xsl:if test="$i &gt; 1 and (@number - $pages[$i - 1]/@number) * $step &gt; 1">
-              <li class="gap" aria-hidden="true">…</li>
-            </xsl:if>
-            <li>
-              <a href="{concat($root, @href)}">
-                <xsl:if test="@number = $n">
-                  <xsl:attribute name="aria-current">page</xsl:attribute>
-                </xsl:if>
-                <xsl:choose>
-                  <xsl:when test="$newest-first and $i = 1">Latest</xsl:when>
-                  <xsl:otherwise>
-                    <span class="vh">Page </span>
-                    <xsl:value-of select="@number"/>
-                  </xsl:otherwise>
-                </xsl:choose>
-              </a>
-            </li>
-          </xsl:for-each>
-        </ol>
-        <xsl:call-template name="pager-step">
-          <xsl:with-param name="to" select="$pages[@number = $n + $step]"/>
-          <xsl:with-param name="rel" select="'next'"/>
-          <xsl:with-param name="label">
-            <xsl:choose>
-              <xsl:when test="$newest-first">Older</xsl:when>
-              <xsl:otherwise>Next</xsl:otherwise>
-            </xsl:choose>
-          </xsl:with-param>
-        </xsl:call-template>
-      </nav>
-    </xsl:if>
-  </xsl:template>
-
-  <!-- The link to the previous or next page, or a disabled-looking span at the ends. -->
-  <xsl:template name="pager-step">
-    <xsl:param name="to"/>
-    <xsl:param name="rel"/>
-    <xsl:param name="label"/>
-    <xsl:choose>
-      <xsl:when test="$to and $rel = 'prev'">
-        <a class="step" rel="prev" href="{concat($root, $to/@href)}"><span aria-hidden="true">←</span><xsl:value-of select="$label"/></a>
-      </xsl:when>
-      <xsl:when test="$to">
-        <a class="step" rel="next" href="{concat($root, $to/@href)}"><xsl:value-of select="$label"/><span aria-hidden="true">→</span></a>
-      </xsl:when>
-      <xsl:when test="$rel = 'prev'">
-        <span class="step off"><span aria-hidden="true">←</span><xsl:value-of select="$label"/></span>
-      </xsl:when>
-      <xsl:otherwise>
-        <span class="step off"><xsl:value-of select="$label"/><span aria-hidden="true">→</span></span>
-      </xsl:otherwise>
-    </xsl:choose>
   </xsl:template>
 
 </xsl:stylesheet>

@@ -460,23 +460,42 @@
 
   <!-- Context: the <history> of a "What's new" page's view, whose <page> elements (newest first) are the pages its
        pager links: the newest (named "Latest", without a number when it is not a neighbour), the oldest and the
-       neighbours. The markup of the grid's pager, with a gap where pages are left out. -->
+       neighbours. -->
   <xsl:template name="history-pager">
-    <xsl:variable name="n" select="number(@page)"/>
-    <xsl:variable name="pages" select="page"/>
+    <xsl:call-template name="pager">
+      <xsl:with-param name="pages" select="page"/>
+      <xsl:with-param name="n" select="number(@page)"/>
+      <xsl:with-param name="newest-first" select="true()"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- ============================================================ pagination -->
+
+  <!-- The pager of a grid page or a "What's new" page: the $pages the model gives it (the first, the last and those
+       near the current one, number $n), a gap between two of them shown as an ellipsis. Listed oldest first, or
+       newest first ($newest-first: the archive and the history, whose newest page is "Latest", its previous page
+       the next newer one; the newest may have no number when it is not a neighbour). -->
+  <xsl:template name="pager">
+    <xsl:param name="pages"/>
+    <xsl:param name="n"/>
+    <xsl:param name="newest-first" select="false()"/>
+    <xsl:variable name="step" select="1 - 2 * number($newest-first)"/>
     <xsl:if test="count($pages) &gt; 1">
       <nav class="pager" aria-label="Pages">
-        <xsl:choose>
-          <xsl:when test="$pages[@number = $n + 1]">
-            <a class="step" rel="prev" href="{concat($root, $pages[@number = $n + 1]/@href)}"><span aria-hidden="true">←</span>Newer</a>
-          </xsl:when>
-          <xsl:otherwise>
-            <span class="step off"><span aria-hidden="true">←</span>Newer</span>
-          </xsl:otherwise>
-        </xsl:choose>
+        <xsl:call-template name="pager-step">
+          <xsl:with-param name="to" select="$pages[@number = $n - $step]"/>
+          <xsl:with-param name="rel" select="'prev'"/>
+          <xsl:with-param name="label">
+            <xsl:choose>
+              <xsl:when test="$newest-first">Newer</xsl:when>
+              <xsl:otherwise>Previous</xsl:otherwise>
+            </xsl:choose>
+          </xsl:with-param>
+        </xsl:call-template>
         <ol>
           <xsl:for-each select="$pages">
-            <xsl:if test="preceding-sibling::page[1][not(@number) or @number - current()/@number &gt; 1]">
+            <xsl:variable name="i" select="position()"/>
+            <xsl:if test="$i &gt; 1 and (not($pages[$i - 1]/@number) or (@number - $pages[$i - 1]/@number) * $step &gt; 1)">
               <li class="gap" aria-hidden="true">…</li>
             </xsl:if>
             <li>
@@ -485,7 +504,7 @@
                   <xsl:attribute name="aria-current">page</xsl:attribute>
                 </xsl:if>
                 <xsl:choose>
-                  <xsl:when test="@href = ../@href">Latest</xsl:when>
+                  <xsl:when test="$newest-first and $i = 1">Latest</xsl:when>
                   <xsl:otherwise>
                     <span class="vh">Page </span>
                     <xsl:value-of select="@number"/>
@@ -495,16 +514,39 @@
             </li>
           </xsl:for-each>
         </ol>
-        <xsl:choose>
-          <xsl:when test="$pages[@number = $n - 1]">
-            <a class="step" rel="next" href="{concat($root, $pages[@number = $n - 1]/@href)}">Older<span aria-hidden="true">→</span></a>
-          </xsl:when>
-          <xsl:otherwise>
-            <span class="step off">Older<span aria-hidden="true">→</span></span>
-          </xsl:otherwise>
-        </xsl:choose>
+        <xsl:call-template name="pager-step">
+          <xsl:with-param name="to" select="$pages[@number = $n + $step]"/>
+          <xsl:with-param name="rel" select="'next'"/>
+          <xsl:with-param name="label">
+            <xsl:choose>
+              <xsl:when test="$newest-first">Older</xsl:when>
+              <xsl:otherwise>Next</xsl:otherwise>
+            </xsl:choose>
+          </xsl:with-param>
+        </xsl:call-template>
       </nav>
     </xsl:if>
+  </xsl:template>
+
+  <!-- The link to the previous or next page, or a disabled-looking span at the ends. -->
+  <xsl:template name="pager-step">
+    <xsl:param name="to"/>
+    <xsl:param name="rel"/>
+    <xsl:param name="label"/>
+    <xsl:choose>
+      <xsl:when test="$to and $rel = 'prev'">
+        <a class="step" rel="prev" href="{concat($root, $to/@href)}"><span aria-hidden="true">←</span><xsl:value-of select="$label"/></a>
+      </xsl:when>
+      <xsl:when test="$to">
+        <a class="step" rel="next" href="{concat($root, $to/@href)}"><xsl:value-of select="$label"/><span aria-hidden="true">→</span></a>
+      </xsl:when>
+      <xsl:when test="$rel = 'prev'">
+        <span class="step off"><span aria-hidden="true">←</span><xsl:value-of select="$label"/></span>
+      </xsl:when>
+      <xsl:otherwise>
+        <span class="step off"><xsl:value-of select="$label"/><span aria-hidden="true">→</span></span>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <!-- Context: the <history> of a "What's new" page's view. "3 snapshots" on the newest page (all of them), "25
