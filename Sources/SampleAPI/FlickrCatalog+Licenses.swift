@@ -3,14 +3,14 @@ import Foundation
 /// Which license each photo of a listing has: a stable cycle through Flickr's license table.
 extension FlickrCatalog {
     /// The license id (one of ``licenses``) of photo `index` of `listing`, with or without the `license` extra.
-    public static func license(at index: Int, in listing: FlickrListing) -> String {
+    package static func license(at index: Int, in listing: FlickrListing) -> String {
         precondition(index >= 0, "photo index must not be negative")
         return licenseCycle(of: listing)[index % licenseCycleLength]
     }
 
     /// The ids of a `license=` parameter (`"4,9, 11"`): nil, no filter, when it names none (missing, empty, only
     /// commas); otherwise those of its ids that are in ``licenses``, possibly none, which then matches no photo.
-    public static func licenseFilter(_ parameter: String?) -> Set<String>? {
+    package static func licenseFilter(_ parameter: String?) -> Set<String>? {
         let ids = (parameter ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         guard !ids.isEmpty else { return nil }

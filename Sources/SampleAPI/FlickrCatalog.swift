@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which photo list a Flickr request asks for.
-public enum FlickrListing: Sendable, Hashable {
+package enum FlickrListing: Sendable, Hashable {
     /// `flickr.photos.getRecent`: the latest public photos, city and graffiti pictures mixed.
     case recent
     /// `flickr.photos.search` for a term made by ``FlickrCatalog/searchTerm(text:tags:)``.
@@ -20,23 +20,23 @@ public enum FlickrListing: Sendable, Hashable {
 /// photos, each block holding four All Rights Reserved (id 0), two CC 2.0 (1–6), two public-domain (7–10) and two
 /// CC 4.0 (11–16) photos; every id of a group comes up equally often in a cycle. So any 19 photos in a row, and any
 /// page of 20, hold all four groups, an id above 10 among them.
-public struct FlickrCatalog: Sendable {
+package struct FlickrCatalog: Sendable {
     /// `total` of `flickr.photos.getRecent`.
-    public static let recentTotal = 1000
+    package static let recentTotal = 1000
     /// How far into its results a search may page (`page * per_page`); further pages fail with code 20.
-    public static let searchLimit = 4000
+    package static let searchLimit = 4000
     /// `per_page` when the request has none.
-    public static let defaultPerPage = 100
+    package static let defaultPerPage = 100
     /// The largest `per_page`; larger values are treated as this.
-    public static let maxPerPage = 500
+    package static let maxPerPage = 500
     /// How many items the public feed has at most.
-    public static let feedLength = 20
+    package static let feedLength = 20
     /// Every photo's `server`.
-    public static let server = "65535"
+    package static let server = "65535"
     /// Every photo's `farm`.
-    public static let farm = 66
+    package static let farm = 66
     /// The moment the sample Flickr considers "now": 2026-11-20T10:00:00Z, the feed's `modified`.
-    public static let referenceTime = 1_795_168_800
+    package static let referenceTime = 1_795_168_800
 
     private static let owners: [(nsid: String, name: String)] = [
         ("143425468@N05", "elbfoto"), ("28460331@N02", "Harbour Lights"), ("99817022@N07", "Jan Kranführer"),
@@ -56,7 +56,7 @@ public struct FlickrCatalog: Sendable {
 
     /// The `flickr.photos.licenses.getInfo` table with Flickr's names and URLs: ids 0–10 as Flickr has long listed
     /// them, then the Creative Commons 4.0 family (11–16) that it added later. Every photo's `license` is one of these.
-    public static let licenses: [FlickrLicense] = [
+    package static let licenses: [FlickrLicense] = [
         FlickrLicense(id: "0", name: "All Rights Reserved", url: ""),
         FlickrLicense(
             id: "1", name: "Attribution-NonCommercial-ShareAlike License",
@@ -97,11 +97,11 @@ public struct FlickrCatalog: Sendable {
     private let images: SampleImages
 
     /// The largest search `total` a configured count can set.
-    public static let maxConfiguredTotal = 1_000_000_000
+    package static let maxConfiguredTotal = 1_000_000_000
 
     /// `counts` overrides the search `total` per term; keys are normalised like search terms, values clamped to
     /// `0...1_000_000_000`.
-    public init(counts: [String: Int] = [:], images: SampleImages = .bundled) {
+    package init(counts: [String: Int] = [:], images: SampleImages = .bundled) {
         var normalised: [String: Int] = [:]
         for (term, count) in counts {
             normalised[PixabayCatalog.normalize(term)] = min(max(count, 0), Self.maxConfiguredTotal)
@@ -111,14 +111,14 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// The search term of `flickr.photos.search`: `text` and the comma-separated `tags`, joined, normalised.
-    public static func searchTerm(text: String?, tags: String?) -> String {
+    package static func searchTerm(text: String?, tags: String?) -> String {
         let tagWords = (tags ?? "").replacingOccurrences(of: ",", with: " ")
         return PixabayCatalog.normalize("\(text ?? "") \(tagWords)")
     }
 
     /// `total` of `listing`: 1000 for recent; for a search the configured count, 0 when the term contains `nothing`,
     /// else `40 + stableHash(term) % 2000`.
-    public func total(of listing: FlickrListing) -> Int {
+    package func total(of listing: FlickrListing) -> Int {
         switch listing {
         case .recent:
             return Self.recentTotal
@@ -135,7 +135,7 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// How many photos of `listing` can be paged to: all of a recent list, at most 4,000 of a search.
-    public func reachable(in listing: FlickrListing) -> Int {
+    package func reachable(in listing: FlickrListing) -> Int {
         if case .search = listing {
             return min(total(of: listing), Self.searchLimit)
         }
@@ -151,7 +151,7 @@ public struct FlickrCatalog: Sendable {
     /// `total` is at most 4,000; an empty set gives no photos and `total` 0. Photos therefore depend only on the
     /// listing, the filter, the position and `extras`. (The REST route passes the filter for `flickr.photos.search`
     /// only: `flickr.photos.getRecent` ignores `license=`, as Flickr's does.)
-    public func page(
+    package func page(
         of listing: FlickrListing,
         page: Int,
         perPage: Int,
@@ -191,7 +191,8 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// Photo `index` (0-based, below 4,000) of `listing` with `extras`, whose URLs start with `baseURL`.
-    public func photo(at index: Int, in listing: FlickrListing, extras: [String] = [], baseURL: String) -> FlickrPhoto {
+    package func photo(at index: Int, in listing: FlickrListing, extras: [String] = [], baseURL: String) -> FlickrPhoto
+    {
         precondition((0..<Self.searchLimit).contains(index), "photo index out of range")
         let details = details(at: index, in: listing)
         let extras = Set(extras.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
@@ -241,7 +242,7 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// The public feed for `tags` (a comma list; none: everyone's uploads): the latest of up to 20 photos, newest first.
-    public func feed(tags: String?, baseURL: String) -> FlickrFeed {
+    package func feed(tags: String?, baseURL: String) -> FlickrFeed {
         let tagList = (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         let listing: FlickrListing = tagList.isEmpty ? .recent : .search(Self.searchTerm(text: nil, tags: tags))
@@ -287,7 +288,7 @@ public struct FlickrCatalog: Sendable {
 
     /// The bundled rendition that `/flickr/{server}/{file}` serves, or nil when the name is not one this catalogue
     /// hands out (wrong server, malformed id, unknown picture, wrong secret or unknown suffix).
-    public func image(server: String, file: String) -> SampleImage? {
+    package func image(server: String, file: String) -> SampleImage? {
         guard server == Self.server, file.hasSuffix(".jpg") else { return nil }
         let parts = file.dropLast(4).split(separator: "_", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), let size = FlickrSize(suffix: parts.count == 3 ? String(parts[2]) : ""),
@@ -301,7 +302,7 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// The theme and picture number encoded in a photo id this catalogue made, or nil for any other text.
-    public static func picture(forPhotoID id: String) -> (theme: String, number: Int)? {
+    package static func picture(forPhotoID id: String) -> (theme: String, number: Int)? {
         let digits = Array(id)
         guard digits.count == 11, digits.first == "5", digits.allSatisfy({ $0.isASCII && $0.isNumber }),
             let number = Int(String(digits[9...])), number >= 1
@@ -316,12 +317,12 @@ public struct FlickrCatalog: Sendable {
     }
 
     /// The 10-hex-digit secret of photo `id`.
-    public static func secret(forPhotoID id: String) -> String {
+    package static func secret(forPhotoID id: String) -> String {
         Digits.hex(PixabayCatalog.stableHash("flickr-secret:\(id)"), width: 10)
     }
 
     /// `{baseURL}/flickr/65535/{id}_{secret}_{suffix}.jpg` (`{id}_{secret}.jpg` for the 500-pixel size).
-    public static func imageURL(baseURL: String, id: String, secret: String, size: FlickrSize) -> String {
+    package static func imageURL(baseURL: String, id: String, secret: String, size: FlickrSize) -> String {
         let suffix = size.suffix.isEmpty ? "" : "_\(size.suffix)"
         return "\(baseURL)/flickr/\(server)/\(id)_\(secret)\(suffix).jpg"
     }

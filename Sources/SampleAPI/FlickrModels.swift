@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The extra's letter is not the URL suffix: `url_s` is the 240-pixel `_m` file, `url_m` the 500-pixel file without
 /// a suffix, `url_l` the 1024-pixel `_b` file (as on live.staticflickr.com).
-public enum FlickrSize: String, CaseIterable, Sendable {
+package enum FlickrSize: String, CaseIterable, Sendable {
     /// Square 75 (`_s`).
     case sq
     /// Thumbnail 100 (`_t`).
@@ -29,7 +29,7 @@ public enum FlickrSize: String, CaseIterable, Sendable {
     case o
 
     /// The suffix after the secret in the file name, without the underscore; empty for the 500-pixel size.
-    public var suffix: String {
+    package var suffix: String {
         switch self {
         case .sq: "s"
         case .t: "t"
@@ -46,7 +46,7 @@ public enum FlickrSize: String, CaseIterable, Sendable {
     }
 
     /// Flickr's longest edge for the size; nil for the original.
-    public var nominalEdge: Int? {
+    package var nominalEdge: Int? {
         switch self {
         case .sq: 75
         case .t: 100
@@ -63,30 +63,30 @@ public enum FlickrSize: String, CaseIterable, Sendable {
     }
 
     /// The longest edge of the bundled rendition the sample API serves for the size (150, 640 or 1280).
-    public var servedEdge: Int {
+    package var servedEdge: Int {
         guard let nominalEdge else { return 1280 }
         return nominalEdge <= 150 ? 150 : nominalEdge <= 640 ? 640 : 1280
     }
 
     /// The size whose file name ends in `_{suffix}.jpg` (`""` for none).
-    public init?(suffix: String) {
+    package init?(suffix: String) {
         guard let size = Self.allCases.first(where: { $0.suffix == suffix }) else { return nil }
         self = size
     }
 }
 
 /// One `url_X` extra of a photo: the URL and the true pixel size of the JPEG it serves.
-public struct FlickrPhotoSize: Sendable, Hashable {
+package struct FlickrPhotoSize: Sendable, Hashable {
     /// Which extra it is.
-    public var size: FlickrSize
+    package var size: FlickrSize
     /// `{base}/flickr/{server}/{id}_{secret}_{suffix}.jpg`.
-    public var url: String
+    package var url: String
     /// Width in pixels, sent as `width_X`.
-    public var width: Int
+    package var width: Int
     /// Height in pixels, sent as `height_X`.
-    public var height: Int
+    package var height: Int
 
-    public init(size: FlickrSize, url: String, width: Int, height: Int) {
+    package init(size: FlickrSize, url: String, width: Int, height: Int) {
         self.size = size
         self.url = url
         self.width = width
@@ -97,41 +97,41 @@ public struct FlickrPhotoSize: Sendable, Hashable {
 /// One element of a Flickr `photos.photo` list; the optional fields are present only when their extra was asked for.
 ///
 /// Decoding accepts the sizes (`width_X`, `height_X`, `o_width`, `o_height`) as numbers or as strings of digits.
-public struct FlickrPhoto: Sendable, Equatable, Decodable {
-    public var id: String
-    public var owner: String
-    public var secret: String
-    public var server: String
-    public var farm: Int
-    public var title: String
-    public var isPublic: Int
-    public var isFriend: Int
-    public var isFamily: Int
+package struct FlickrPhoto: Sendable, Equatable, Decodable {
+    package var id: String
+    package var owner: String
+    package var secret: String
+    package var server: String
+    package var farm: Int
+    package var title: String
+    package var isPublic: Int
+    package var isFriend: Int
+    package var isFamily: Int
     /// Extra `license`.
-    public var license: String?
+    package var license: String?
     /// Extra `description`, sent as `{"_content": …}`.
-    public var description: String?
+    package var description: String?
     /// Extra `o_dims`: `o_width`.
-    public var originalWidth: Int?
+    package var originalWidth: Int?
     /// Extra `o_dims`: `o_height`.
-    public var originalHeight: Int?
+    package var originalHeight: Int?
     /// Extra `date_upload`: `dateupload`, Unix seconds as a string.
-    public var dateUpload: String?
+    package var dateUpload: String?
     /// Extra `date_taken`: `datetaken`, `2024-05-01 13:22:11`.
-    public var dateTaken: String?
+    package var dateTaken: String?
     /// Extra `owner_name`: `ownername`.
-    public var ownerName: String?
+    package var ownerName: String?
     /// Extra `views`.
-    public var views: String?
+    package var views: String?
     /// Extra `tags`: space-separated.
-    public var tags: String?
+    package var tags: String?
     /// Extra `media`.
-    public var media: String?
+    package var media: String?
     /// The `url_X` extras, in ``FlickrSize`` order.
-    public var sizes: [FlickrPhotoSize]
+    package var sizes: [FlickrPhotoSize]
 
     /// The `url_X` extra for `size`, if it was asked for.
-    public func size(_ size: FlickrSize) -> FlickrPhotoSize? {
+    package func size(_ size: FlickrSize) -> FlickrPhotoSize? {
         sizes.first { $0.size == size }
     }
 
@@ -160,7 +160,7 @@ public struct FlickrPhoto: Sendable, Equatable, Decodable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         func string(_ name: String) throws -> String? {
             try container.decodeIfPresent(String.self, forKey: Key(name))

@@ -5,19 +5,19 @@ import Foundation
 /// Flickr's types have drifted over the years, and the sample API reproduces that deterministically: on odd pages
 /// `total` and every `width_X`, `height_X`, `o_width` and `o_height` are strings (`"1000"`), on even pages numbers.
 /// Decoding accepts both.
-public struct FlickrPhotoList: Sendable, Equatable, Decodable {
-    public var page: Int
-    public var pages: Int
-    public var perPage: Int
-    public var total: Int
-    public var photos: [FlickrPhoto]
+package struct FlickrPhotoList: Sendable, Equatable, Decodable {
+    package var page: Int
+    package var pages: Int
+    package var perPage: Int
+    package var total: Int
+    package var photos: [FlickrPhoto]
 
     /// Whether this page sends `total` and the photo sizes as strings: true on odd pages.
-    public var numbersAsStrings: Bool {
+    package var numbersAsStrings: Bool {
         page % 2 != 0
     }
 
-    public init(page: Int, pages: Int, perPage: Int, total: Int, photos: [FlickrPhoto]) {
+    package init(page: Int, pages: Int, perPage: Int, total: Int, photos: [FlickrPhoto]) {
         self.page = page
         self.pages = pages
         self.perPage = perPage
@@ -25,7 +25,7 @@ public struct FlickrPhotoList: Sendable, Equatable, Decodable {
         self.photos = photos
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: FlickrPhoto.Key.self)
         page = try container.decode(Int.self, forKey: .init("page"))
         pages = try container.decode(Int.self, forKey: .init("pages"))
@@ -47,27 +47,27 @@ public struct FlickrPhotoList: Sendable, Equatable, Decodable {
 }
 
 /// The body of a successful Flickr REST photo-list call: `{"photos": {…}, "stat": "ok"}`.
-public struct FlickrPhotosResponse: Sendable, Equatable, Decodable {
-    public var photos: FlickrPhotoList
-    public var stat: String
+package struct FlickrPhotosResponse: Sendable, Equatable, Decodable {
+    package var photos: FlickrPhotoList
+    package var stat: String
 }
 
 /// One row of the `flickr.photos.licenses.getInfo` table: the id a photo's `license` extra carries, Flickr's name for
 /// the license and the URL of its terms (empty for All Rights Reserved).
 ///
 /// Decoding accepts the id as a JSON string (`"4"`, as Flickr sends it) or as a number.
-public struct FlickrLicense: Sendable, Hashable, Decodable {
-    public var id: String
-    public var name: String
-    public var url: String
+package struct FlickrLicense: Sendable, Hashable, Decodable {
+    package var id: String
+    package var name: String
+    package var url: String
 
-    public init(id: String, name: String, url: String) {
+    package init(id: String, name: String, url: String) {
         self.id = id
         self.name = name
         self.url = url
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: FlickrPhoto.Key.self)
         let idKey = FlickrPhoto.Key("id")
         if let number = try? container.decode(Int.self, forKey: idKey) {
@@ -85,12 +85,12 @@ public struct FlickrLicense: Sendable, Hashable, Decodable {
 }
 
 /// The body of a successful `flickr.photos.licenses.getInfo`: `{"licenses":{"license":[…]},"stat":"ok"}`.
-public struct FlickrLicensesResponse: Sendable, Equatable, Decodable {
+package struct FlickrLicensesResponse: Sendable, Equatable, Decodable {
     /// The rows of `licenses.license`, in the order sent.
-    public var licenses: [FlickrLicense]
-    public var stat: String
+    package var licenses: [FlickrLicense]
+    package var stat: String
 
-    public init(licenses: [FlickrLicense]) {
+    package init(licenses: [FlickrLicense]) {
         self.licenses = licenses
         self.stat = "ok"
     }
@@ -99,7 +99,7 @@ public struct FlickrLicensesResponse: Sendable, Equatable, Decodable {
         var license: [FlickrLicense]
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: FlickrPhoto.Key.self)
         licenses = try container.decode(Table.self, forKey: .init("licenses")).license
         stat = try container.decode(String.self, forKey: .init("stat"))
@@ -114,33 +114,33 @@ public struct FlickrLicensesResponse: Sendable, Equatable, Decodable {
 }
 
 /// The body of a failed Flickr REST call, sent with HTTP 200: `{"stat":"fail","code":100,"message":"…"}`.
-public struct FlickrFailure: Sendable, Equatable, Decodable, Error {
-    public var stat: String
-    public var code: Int
-    public var message: String
+package struct FlickrFailure: Sendable, Equatable, Decodable, Error {
+    package var stat: String
+    package var code: Int
+    package var message: String
 
-    public init(code: Int, message: String) {
+    package init(code: Int, message: String) {
         self.stat = "fail"
         self.code = code
         self.message = message
     }
 
     /// Code 100, the answer to a missing or wrong `api_key`.
-    public static let invalidKey = FlickrFailure(code: 100, message: "Invalid API Key (Key has invalid format)")
+    package static let invalidKey = FlickrFailure(code: 100, message: "Invalid API Key (Key has invalid format)")
     /// Code 3, the answer to `flickr.photos.search` without `text` and `tags`.
-    public static let parameterlessSearch = FlickrFailure(
+    package static let parameterlessSearch = FlickrFailure(
         code: 3,
         message: "Parameterless searches have been disabled. Please use flickr.photos.getRecent instead."
     )
     /// Code 20, the answer to a search page that reaches past the first 4,000 results.
-    public static let excessiveOffset = FlickrFailure(
+    package static let excessiveOffset = FlickrFailure(
         code: 20,
         message: "Sorry, the Flickr search API will not return more than 4000 photos for any given search query. "
             + "Please try again with a more specific query."
     )
 
     /// Code 112, the answer to an unknown `method`.
-    public static func unknownMethod(_ method: String) -> FlickrFailure {
+    package static func unknownMethod(_ method: String) -> FlickrFailure {
         FlickrFailure(code: 112, message: "Method \"\(method)\" not found")
     }
 
@@ -150,13 +150,13 @@ public struct FlickrFailure: Sendable, Equatable, Decodable, Error {
 }
 
 /// The public photo feed, `photos_public.gne?format=json`, once its `\'` escapes are replaced by `'`.
-public struct FlickrFeed: Sendable, Equatable, Decodable {
-    public var title: String
-    public var link: String
-    public var description: String
-    public var modified: String
-    public var generator: String
-    public var items: [FlickrFeedItem]
+package struct FlickrFeed: Sendable, Equatable, Decodable {
+    package var title: String
+    package var link: String
+    package var description: String
+    package var modified: String
+    package var generator: String
+    package var items: [FlickrFeedItem]
 
     /// The feed as Flickr writes it: JSON in which every `'` is escaped as `\'`, which makes it invalid JSON.
     var quirkyBody: Data {
@@ -170,27 +170,27 @@ public struct FlickrFeed: Sendable, Equatable, Decodable {
 }
 
 /// One item of the public photo feed. Its only size information is inside the `description` HTML.
-public struct FlickrFeedItem: Sendable, Equatable, Decodable {
+package struct FlickrFeedItem: Sendable, Equatable, Decodable {
     /// The `media` object: `m` is the URL of the 240-pixel `_m` file.
-    public struct Media: Sendable, Equatable, Decodable {
-        public var m: String
+    package struct Media: Sendable, Equatable, Decodable {
+        package var m: String
     }
 
-    public var title: String
+    package var title: String
     /// `https://www.flickr.com/photos/{owner}/{id}/`.
-    public var link: String
-    public var media: Media
+    package var link: String
+    package var media: Media
     /// `2026-11-19T18:42:10-08:00`.
-    public var dateTaken: String
+    package var dateTaken: String
     /// HTML naming the author and embedding the `_m` image with its true width and height.
-    public var description: String
+    package var description: String
     /// `2026-11-20T09:12:33Z`.
-    public var published: String
+    package var published: String
     /// `nobody@flickr.com ("name")`.
-    public var author: String
-    public var authorID: String
+    package var author: String
+    package var authorID: String
     /// Space-separated.
-    public var tags: String
+    package var tags: String
 
     enum CodingKeys: String, CodingKey {
         case title, link, media

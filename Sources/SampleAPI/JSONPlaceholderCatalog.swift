@@ -3,12 +3,12 @@ import Foundation
 /// The sample API's deterministic JSONPlaceholder data set, the real size: 10 users, 10 albums per user (100), 50
 /// photos per album (5,000). Every record is a pure function of its id; photo URLs point to via.placeholder.com with a
 /// hex colour code, exactly like the real API (so some codes are shorter than six digits).
-public struct JSONPlaceholderCatalog: Sendable {
-    public static let userCount = 10
-    public static let albumsPerUser = 10
-    public static let photosPerAlbum = 50
-    public static var albumCount: Int { userCount * albumsPerUser }
-    public static var photoCount: Int { albumCount * photosPerAlbum }
+package struct JSONPlaceholderCatalog: Sendable {
+    package static let userCount = 10
+    package static let albumsPerUser = 10
+    package static let photosPerAlbum = 50
+    package static var albumCount: Int { userCount * albumsPerUser }
+    package static var photoCount: Int { albumCount * photosPerAlbum }
 
     /// The ten users of the real API: name, username, e-mail domain, city.
     private static let people: [(name: String, username: String, email: String, city: String)] = [
@@ -33,7 +33,7 @@ public struct JSONPlaceholderCatalog: Sendable {
         "velit", "saepe", "tenetur", "nihil", "consequatur", "voluptatem", "perspiciatis", "sequi",
     ]
 
-    public init() {}
+    package init() {}
 
     /// A user of the data set, in the real API's shape (id, name, username, email, address, phone, website, company).
     func user(_ id: Int) -> OrderedJSON? {
@@ -97,7 +97,7 @@ public struct JSONPlaceholderCatalog: Sendable {
 
     /// The colour code of photo `id`: lowercase hex without leading zeros, as JavaScript's `toString(16)` writes
     /// a random number; every 97th photo gets a code of five digits or fewer, like the real data's.
-    public static func colour(ofPhoto id: Int) -> String {
+    package static func colour(ofPhoto id: Int) -> String {
         var random = SplitMix64(seed: PixabayCatalog.stableHash("jsonplaceholder-photo:\(id)"))
         let value = random.next() % 0xFF_FFFF
         return String(id % 97 == 0 ? value >> (4 * (1 + id % 3)) : value, radix: 16)

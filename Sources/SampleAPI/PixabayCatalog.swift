@@ -1,34 +1,34 @@
 import Foundation
 
 /// One image in a Pixabay search response, with every field Pixabay documents (JSON keys as Pixabay spells them).
-public struct PixabayHit: Codable, Sendable, Equatable {
-    public var id: Int
-    public var pageURL: String
-    public var type: String
-    public var tags: String
-    public var previewURL: String
-    public var previewWidth: Int
-    public var previewHeight: Int
-    public var webformatURL: String
-    public var webformatWidth: Int
-    public var webformatHeight: Int
-    public var largeImageURL: String
-    public var imageWidth: Int
-    public var imageHeight: Int
-    public var imageSize: Int
-    public var views: Int
-    public var downloads: Int
-    public var collections: Int
-    public var likes: Int
-    public var comments: Int
-    public var userID: Int
-    public var user: String
-    public var userImageURL: String
-    public var userURL: String
-    public var noAiTraining: Bool
-    public var isAiGenerated: Bool
-    public var isGRated: Bool
-    public var isLowQuality: Int
+package struct PixabayHit: Codable, Sendable, Equatable {
+    package var id: Int
+    package var pageURL: String
+    package var type: String
+    package var tags: String
+    package var previewURL: String
+    package var previewWidth: Int
+    package var previewHeight: Int
+    package var webformatURL: String
+    package var webformatWidth: Int
+    package var webformatHeight: Int
+    package var largeImageURL: String
+    package var imageWidth: Int
+    package var imageHeight: Int
+    package var imageSize: Int
+    package var views: Int
+    package var downloads: Int
+    package var collections: Int
+    package var likes: Int
+    package var comments: Int
+    package var userID: Int
+    package var user: String
+    package var userImageURL: String
+    package var userURL: String
+    package var noAiTraining: Bool
+    package var isAiGenerated: Bool
+    package var isGRated: Bool
+    package var isLowQuality: Int
 
     enum CodingKeys: String, CodingKey {
         case id, pageURL, type, tags, previewURL, previewWidth, previewHeight
@@ -40,10 +40,10 @@ public struct PixabayHit: Codable, Sendable, Equatable {
 }
 
 /// The body of a successful Pixabay search: `{"total": …, "totalHits": …, "hits": […]}`.
-public struct PixabaySearchResult: Codable, Sendable, Equatable {
-    public var total: Int
-    public var totalHits: Int
-    public var hits: [PixabayHit]
+package struct PixabaySearchResult: Codable, Sendable, Equatable {
+    package var total: Int
+    package var totalHits: Int
+    package var hits: [PixabayHit]
 }
 
 /// The sample API's deterministic image catalogue: result counts and hits as pure functions of the query.
@@ -55,9 +55,9 @@ public struct PixabaySearchResult: Codable, Sendable, Equatable {
 /// One hit in seven is marked `isAiGenerated`: hit `i` of a query is when `(stableHash(query) % 7 + i) % 7 == 0`, so
 /// any 7 hits in a row hold exactly one, wherever the query's cycle starts (a page of 20 has two or three); the hits
 /// a `graffiti` query shares with its base term keep the base term's mark.
-public struct PixabayCatalog: Sendable {
+package struct PixabayCatalog: Sendable {
     /// Pixabay's cap on `totalHits`.
-    public static let maxTotalHits = 500
+    package static let maxTotalHits = 500
 
     private static let cityWords = [
         "harbour", "ship", "crane", "warehouse", "bridge", "river", "skyline", "dusk", "street", "canal", "brick",
@@ -75,14 +75,14 @@ public struct PixabayCatalog: Sendable {
     ]
 
     /// The most hits a query has: `maxTotalHits` unless raised.
-    public let hitCap: Int
+    package let hitCap: Int
     private let hitCounts: [String: Int]
     private let revisedHits: Set<Int>
     private let images: SampleImages
 
     /// `hitCounts` overrides `totalHits` per query; keys are normalised and values clamped to `0...hitCap`.
     /// Hits whose 1-based number is in `revisedHits` carry other tags, as after an edit.
-    public init(
+    package init(
         hitCounts: [String: Int] = SampleAPIConfiguration.demoHitCounts, hitCap: Int = maxTotalHits,
         revisedHits: Set<Int> = [], images: SampleImages = .bundled
     ) {
@@ -98,12 +98,12 @@ public struct PixabayCatalog: Sendable {
     }
 
     /// Lowercases `query`, collapses runs of whitespace into one space and trims it.
-    public static func normalize(_ query: String) -> String {
+    package static func normalize(_ query: String) -> String {
         query.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// FNV-1a (64 bit) over the UTF-8 bytes of `text`: stable across runs, unlike `hashValue`.
-    public static func stableHash(_ text: String) -> UInt64 {
+    package static func stableHash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -113,7 +113,7 @@ public struct PixabayCatalog: Sendable {
     }
 
     /// `totalHits` for `query`: the configured override, 16–55 for a `graffiti` query, else the cap (500).
-    public func totalHits(for query: String) -> Int {
+    package func totalHits(for query: String) -> Int {
         let query = Self.normalize(query)
         if let count = hitCounts[query] {
             return count
@@ -125,19 +125,19 @@ public struct PixabayCatalog: Sendable {
     }
 
     /// `total` for `query`: larger than `totalHits` only when the latter is capped.
-    public func total(for query: String) -> Int {
+    package func total(for query: String) -> Int {
         let hits = totalHits(for: query)
         guard hits == hitCap else { return hits }
         return hits + Int(Self.stableHash(Self.normalize(query)) % 5000)
     }
 
     /// The last page that Pixabay would accept for `query` at `perPage` results a page (at least 1).
-    public func lastPage(for query: String, perPage: Int) -> Int {
+    package func lastPage(for query: String, perPage: Int) -> Int {
         max(1, (totalHits(for: query) + perPage - 1) / perPage)
     }
 
     /// Page `page` (1-based) of `perPage` hits; a page past the end has no hits.
-    public func search(query: String, page: Int, perPage: Int, baseURL: String) -> PixabaySearchResult {
+    package func search(query: String, page: Int, perPage: Int, baseURL: String) -> PixabaySearchResult {
         let totalHits = totalHits(for: query)
         let start = min(max(page - 1, 0) * perPage, totalHits)
         let end = min(start + perPage, totalHits)
@@ -149,7 +149,7 @@ public struct PixabayCatalog: Sendable {
     }
 
     /// Hit `index` (0-based over the whole result list) of `query`, whose URLs start with `baseURL`.
-    public func hit(at index: Int, query: String, baseURL: String) -> PixabayHit {
+    package func hit(at index: Int, query: String, baseURL: String) -> PixabayHit {
         precondition(index >= 0, "hit index must not be negative")
         let query = Self.normalize(query)
         if Self.isGraffiti(query) {
@@ -162,12 +162,12 @@ public struct PixabayCatalog: Sendable {
     }
 
     /// Whether `query` contains the word `graffiti`.
-    public static func isGraffiti(_ query: String) -> Bool {
+    package static func isGraffiti(_ query: String) -> Bool {
         normalize(query).split(separator: " ").contains("graffiti")
     }
 
     /// `query` without the word `graffiti`, normalised (`"hamburg graffiti"` → `"hamburg"`).
-    public static func baseTerm(ofGraffitiQuery query: String) -> String {
+    package static func baseTerm(ofGraffitiQuery query: String) -> String {
         normalize(query).split(separator: " ").filter { $0 != "graffiti" }.joined(separator: " ")
     }
 

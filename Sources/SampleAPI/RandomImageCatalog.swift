@@ -3,20 +3,20 @@ import Synchronization
 
 /// One sample picture as Lorem Picsum and Unsplash describe it: the bundled JPEG behind it and the metadata both
 /// APIs report for it.
-public struct RandomCatalogPhoto: Sendable, Equatable {
+package struct RandomCatalogPhoto: Sendable, Equatable {
     /// Picsum's id: a string, not contiguous (`"1003"`).
-    public var picsumID: String
+    package var picsumID: String
     /// Unsplash's id: 11 letters and digits.
-    public var unsplashID: String
-    public var author: String
-    public var username: String
+    package var unsplashID: String
+    package var author: String
+    package var username: String
     /// The original's size: twice the bundled 1280 px rendition.
-    public var width: Int
-    public var height: Int
-    public var theme: String
-    public var number: Int
+    package var width: Int
+    package var height: Int
+    package var theme: String
+    package var number: Int
     /// Its position in the catalog, which decides which fields Unsplash leaves null.
-    public var index: Int
+    package var index: Int
 }
 
 /// The photos behind the sample Lorem Picsum and Unsplash routes, and the sequence their random endpoints hand

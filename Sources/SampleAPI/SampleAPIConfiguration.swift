@@ -1,39 +1,39 @@
 /// How the sample API behaves: accepted keys, result counts, rate limit, injected faults.
-public struct SampleAPIConfiguration: Sendable {
+package struct SampleAPIConfiguration: Sendable {
     /// The only `key` the Pixabay search endpoint accepts.
-    public var apiKey: String
+    package var apiKey: String
     /// `totalHits` overrides by query (lowercased, whitespace-normalised); values are clamped to `0...hitCap`.
-    public var hitCounts: [String: Int]
+    package var hitCounts: [String: Int]
     /// The most hits one Pixabay query has: 500, like the real API, unless raised for benchmarks (at least 1).
-    public var hitCap: Int
+    package var hitCap: Int
     /// 1-based hit numbers whose data is revised in every Pixabay query (other tags, as after an edit), so that a
     /// rebuild can be shown one changed item.
-    public var revisedHits: Set<Int>
+    package var revisedHits: Set<Int>
     /// Every image URL serves different bytes (its file name in a JPEG comment), as real photos would, instead of
     /// the same bundled picture under many URLs.
-    public var distinctImages: Bool
+    package var distinctImages: Bool
     /// Search requests allowed per key in each window.
-    public var rateLimit: Int
+    package var rateLimit: Int
     /// Length of the fixed rate-limit window in seconds.
-    public var rateWindowSeconds: Int
+    package var rateWindowSeconds: Int
     /// Fault rules, checked in order for every request; the first matching rule with budget left applies.
-    public var faults: [SampleAPIFault]
+    package var faults: [SampleAPIFault]
     /// The only `api_key` the Flickr REST endpoint accepts.
-    public var flickrKey: String
+    package var flickrKey: String
     /// Flickr search `total` overrides by search term (``FlickrCatalog/searchTerm(text:tags:)``); values are clamped
     /// to `0...1_000_000_000`.
-    public var flickrCounts: [String: Int]
+    package var flickrCounts: [String: Int]
     /// How many elements the media-coverage thumbnail list has; clamped to `0...300`.
-    public var thumbnailCount: Int
+    package var thumbnailCount: Int
     /// The only access key the Unsplash routes accept.
-    public var unsplashKey: String = SampleAPIServer.demoKey
+    package var unsplashKey: String = SampleAPIServer.demoKey
     /// Unsplash requests allowed per key and hour (50 for a demo application).
-    public var unsplashRateLimit: Int = 50
+    package var unsplashRateLimit: Int = 50
 
     /// The counts `vitrine demo` relies on: a full 500 for Hamburg and a short graffiti search.
-    public static let demoHitCounts: [String: Int] = ["hamburg": 500, "hamburg graffiti": 16]
+    package static let demoHitCounts: [String: Int] = ["hamburg": 500, "hamburg graffiti": 16]
 
-    public init(
+    package init(
         apiKey: String = SampleAPIServer.demoKey,
         hitCounts: [String: Int] = SampleAPIConfiguration.demoHitCounts,
         hitCap: Int = PixabayCatalog.maxTotalHits,

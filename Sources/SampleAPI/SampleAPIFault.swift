@@ -38,9 +38,9 @@ import Foundation
 ///
 /// For example `api:429:3`, `images:500`, `all:delay=50`, `api,q=graffiti:hostile`, `api:retry-after-date=2:1`,
 /// `flickr,q=hamburg:truncate:1`, `feed:503` and `thumbnails:malformed-json`.
-public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
+package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     /// The requests a rule can apply to.
-    public enum Target: String, Sendable, Hashable, CaseIterable {
+    package enum Target: String, Sendable, Hashable, CaseIterable {
         /// The Pixabay search endpoint, `/api` and `/api/`.
         case api
         /// The Flickr REST endpoint, `/services/rest` and `/services/rest/`.
@@ -63,7 +63,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How a rate-limited response says when to try again.
-    public enum RetryAfter: Sendable, Hashable {
+    package enum RetryAfter: Sendable, Hashable {
         /// `Retry-After: n`.
         case seconds(Int)
         /// `Retry-After` as an HTTP date (RFC 9110 IMF-fixdate, GMT) `n` seconds after the response.
@@ -71,7 +71,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What happens to a request a rule claims.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The normal response, after this long; other connections are served meanwhile.
         case delay(milliseconds: Int)
         /// This status with a `text/plain` body (use ``SampleAPIFault/Kind/rateLimited(retryAfter:)`` for 429).
@@ -104,15 +104,15 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What happens to the requests this rule claims.
-    public var kind: Kind
+    package var kind: Kind
     /// Which requests the rule can claim.
-    public var target: Target
+    package var target: Target
     /// When set, only requests whose decoded `q`, `text` or `tags` contains this text (ignoring case) match.
-    public var queryContains: String?
+    package var queryContains: String?
     /// How many matching requests the rule claims (the first ones); nil claims every one.
-    public var times: Int?
+    package var times: Int?
 
-    public init(_ kind: Kind, on target: Target = .all, queryContains: String? = nil, times: Int? = nil) {
+    package init(_ kind: Kind, on target: Target = .all, queryContains: String? = nil, times: Int? = nil) {
         self.kind = kind
         self.target = target
         self.queryContains = queryContains
@@ -120,7 +120,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `request` is one this rule may claim (its budget aside).
-    public func matches(_ request: SampleAPIRequest) -> Bool {
+    package func matches(_ request: SampleAPIRequest) -> Bool {
         let components = request.path.split(separator: "/", omittingEmptySubsequences: true)
         let targetMatches =
             switch target {
@@ -154,7 +154,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The rule in the ``parse(_:)`` grammar. A custom ``Kind/status(_:body:)`` body is not part of it.
-    public var description: String {
+    package var description: String {
         var selector = target.rawValue
         if let queryContains, !queryContains.isEmpty {
             selector += ",q=" + (queryContains.addingPercentEncoding(withAllowedCharacters: Self.plainText) ?? "")
@@ -166,7 +166,7 @@ public struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     /// Parses one rule written in the grammar above.
     ///
     /// - Throws: ``SampleAPIFaultSpecError`` with a one-sentence message naming the part that is wrong.
-    public static func parse(_ spec: String) throws -> SampleAPIFault {
+    package static func parse(_ spec: String) throws -> SampleAPIFault {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), !parts[0].isEmpty, !parts[1].isEmpty else {
             throw SampleAPIFaultSpecError(
@@ -331,15 +331,15 @@ extension SampleAPIFault.Kind {
 }
 
 /// Why a fault spec could not be parsed; ``message`` is one sentence naming the offending part.
-public struct SampleAPIFaultSpecError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+package struct SampleAPIFaultSpecError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The one-sentence explanation.
-    public let message: String
+    package let message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public var errorDescription: String? { message }
+    package var errorDescription: String? { message }
 }

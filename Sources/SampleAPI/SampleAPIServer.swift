@@ -4,17 +4,17 @@ import Foundation
 import Synchronization
 
 /// One request the sample API received, for tests that count or inspect traffic.
-public struct SampleAPIRequest: Sendable, Equatable {
+package struct SampleAPIRequest: Sendable, Equatable {
     /// The HTTP method, uppercased (`"GET"`).
-    public let method: String
+    package let method: String
     /// The percent-decoded path, without the query (`"/api/"`).
-    public let path: String
+    package let path: String
     /// The decoded query parameters (`+` read as a space); of repeated names the last one wins.
-    public let query: [String: String]
+    package let query: [String: String]
     /// The request's header fields, names lowercased.
-    public let headers: [String: String]
+    package let headers: [String: String]
 
-    public init(method: String, path: String, query: [String: String], headers: [String: String] = [:]) {
+    package init(method: String, path: String, query: [String: String], headers: [String: String] = [:]) {
         self.method = method
         self.path = path
         self.query = query
@@ -23,7 +23,7 @@ public struct SampleAPIRequest: Sendable, Equatable {
 }
 
 /// Why the sample API could not start.
-public enum SampleAPIServerError: Error, Sendable, Equatable {
+package enum SampleAPIServerError: Error, Sendable, Equatable {
     /// `start` was called while the server was starting or running.
     case alreadyRunning
     /// The listening socket was not ready within the allowed time.
@@ -34,9 +34,9 @@ public enum SampleAPIServerError: Error, Sendable, Equatable {
 
 /// Image APIs on 127.0.0.1 serving bundled sample images: Pixabay's search, Flickr's REST photo lists and public
 /// feed, and a media-coverage thumbnail list, each in its provider's documented shape.
-public final class SampleAPIServer: Sendable {
+package final class SampleAPIServer: Sendable {
     /// The API key the sample API accepts unless configured otherwise.
-    public static let demoKey = "sample-key"
+    package static let demoKey = "sample-key"
 
     private struct Lifecycle {
         var isStarting = false
@@ -52,7 +52,7 @@ public final class SampleAPIServer: Sendable {
     private let service: SampleAPIService
     private let lifecycle = Mutex(Lifecycle())
 
-    public init(configuration: SampleAPIConfiguration = .init()) {
+    package init(configuration: SampleAPIConfiguration = .init()) {
         service = SampleAPIService(
             router: SampleAPIRouter(configuration: configuration),
             faults: FaultInjector(rules: configuration.faults)
@@ -64,7 +64,7 @@ public final class SampleAPIServer: Sendable {
     }
 
     /// Binds 127.0.0.1:`port` (0 picks a free port) and returns once the server accepts connections.
-    public func start(port: UInt16 = 0) async throws {
+    package func start(port: UInt16 = 0) async throws {
         try lifecycle.withLock { state in
             guard !state.isStarting, state.server == nil else { throw SampleAPIServerError.alreadyRunning }
             state.isStarting = true
@@ -128,48 +128,48 @@ public final class SampleAPIServer: Sendable {
     }
 
     /// The bound port (0 before the first `start`).
-    public var port: UInt16 {
+    package var port: UInt16 {
         get async { lifecycle.withLock { $0.port } }
     }
 
     /// `http://127.0.0.1:{port}`.
-    public var baseURL: String {
+    package var baseURL: String {
         get async { "http://127.0.0.1:\(await port)" }
     }
 
     /// The search endpoint to use in place of `https://pixabay.com/api/`.
-    public var pixabayEndpoint: String {
+    package var pixabayEndpoint: String {
         get async { "\(await baseURL)/api/" }
     }
 
     /// The base under which Flickr's `rest/` and `feeds/photos_public.gne` live, in place of
     /// `https://www.flickr.com/services/`.
-    public var flickrEndpoint: String {
+    package var flickrEndpoint: String {
         get async { "\(await baseURL)/services/" }
     }
 
     /// The list to use in place of `https://acharyaprashant.org/api/v2/content/misc/media-coverages`.
-    public var thumbnailsEndpoint: String {
+    package var thumbnailsEndpoint: String {
         get async { "\(await baseURL)/api/v2/content/misc/media-coverages" }
     }
 
     /// The base to use in place of `https://picsum.photos/`.
-    public var picsumEndpoint: String {
+    package var picsumEndpoint: String {
         get async { "\(await baseURL)/" }
     }
 
     /// The base to use in place of `https://api.unsplash.com/`.
-    public var unsplashEndpoint: String {
+    package var unsplashEndpoint: String {
         get async { "\(await baseURL)/unsplash/" }
     }
 
     /// The base to use in place of `https://jsonplaceholder.typicode.com` (`/users`, `/albums`, `/photos` below it).
-    public var jsonPlaceholderEndpoint: String {
+    package var jsonPlaceholderEndpoint: String {
         get async { await baseURL }
     }
 
     /// Closes the listening socket and open connections, and waits until the server has shut down.
-    public func stop() async {
+    package func stop() async {
         let (server, runTask) = lifecycle.withLock { state in
             defer {
                 state.server = nil
@@ -182,17 +182,17 @@ public final class SampleAPIServer: Sendable {
     }
 
     /// Every request received so far, in arrival order.
-    public func requests() -> [SampleAPIRequest] {
+    package func requests() -> [SampleAPIRequest] {
         service.requests()
     }
 
     /// Forgets the requests received so far.
-    public func resetRequests() {
+    package func resetRequests() {
         service.resetRequests()
     }
 
     /// How many requests each rule of `configuration.faults` has claimed so far, in rule order.
-    public func injectedFaultCounts() -> [Int] {
+    package func injectedFaultCounts() -> [Int] {
         service.faults.claimCounts()
     }
 }

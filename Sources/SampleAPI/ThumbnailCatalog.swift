@@ -1,24 +1,24 @@
 import Foundation
 
 /// One element of the media-coverage thumbnail list (`GET /api/v2/content/misc/media-coverages`).
-public struct MediaCoverage: Sendable, Equatable, Decodable {
+package struct MediaCoverage: Sendable, Equatable, Decodable {
     /// `coverage-2cc583`.
-    public var id: String
-    public var title: String
+    package var id: String
+    package var title: String
     /// `english` or `hindi`.
-    public var language: String
-    public var thumbnail: MediaCoverageThumbnail
-    public var mediaType: Int
-    public var coverageURL: String
+    package var language: String
+    package var thumbnail: MediaCoverageThumbnail
+    package var mediaType: Int
+    package var coverageURL: String
     /// `2024-05-01`.
-    public var publishedAt: String
-    public var publishedBy: String
+    package var publishedAt: String
+    package var publishedBy: String
     /// Present on some elements only.
-    public var backupDetails: MediaCoverageBackup?
+    package var backupDetails: MediaCoverageBackup?
     /// Present on some elements only.
-    public var description: String?
+    package var description: String?
     /// Present on some elements only.
-    public var seoSlugWithId: String?
+    package var seoSlugWithId: String?
 
     var json: OrderedJSON {
         var members: [(String, OrderedJSON)] = [
@@ -48,23 +48,23 @@ public struct MediaCoverage: Sendable, Equatable, Decodable {
 }
 
 /// The `thumbnail` of a ``MediaCoverage``: where its image lives and in which qualities.
-public struct MediaCoverageThumbnail: Sendable, Equatable, Decodable {
+package struct MediaCoverageThumbnail: Sendable, Equatable, Decodable {
     /// `img-{uuid}`.
-    public var id: String
-    public var version: Int
+    package var id: String
+    package var version: Int
     /// `{base}/cimg`.
-    public var domain: String
+    package var domain: String
     /// `images/img-{uuid}`.
-    public var basePath: String
+    package var basePath: String
     /// `image.jpg`.
-    public var key: String
+    package var key: String
     /// `[10, 20, 30, 40]`, or empty on some elements.
-    public var qualities: [Int]
+    package var qualities: [Int]
     /// Width / height of the full image (quality 0), rounded to 3 decimals.
-    public var aspectRatio: Double
+    package var aspectRatio: Double
 
     /// `domain/basePath/{quality}/key`; quality 0 is the full image.
-    public func url(quality: Int = 0) -> String {
+    package func url(quality: Int = 0) -> String {
         "\(domain)/\(basePath)/\(quality)/\(key)"
     }
 
@@ -78,24 +78,24 @@ public struct MediaCoverageThumbnail: Sendable, Equatable, Decodable {
 }
 
 /// The optional `backupDetails` of a ``MediaCoverage``.
-public struct MediaCoverageBackup: Sendable, Equatable, Decodable {
-    public var pdfLink: String
-    public var screenshotURL: String
+package struct MediaCoverageBackup: Sendable, Equatable, Decodable {
+    package var pdfLink: String
+    package var screenshotURL: String
 }
 
 /// The sample API's deterministic media-coverage list: element `i` is a pure function of `i` and the base URL.
 ///
 /// A thumbnail's uuid encodes its picture (the last group starts with the theme digit and the two hex digits of the
 /// picture number, followed by a checksum), so a fresh server serves image URLs handed out by an earlier one.
-public struct ThumbnailCatalog: Sendable {
+package struct ThumbnailCatalog: Sendable {
     /// The most elements the list ever returns.
-    public static let maxCount = 300
+    package static let maxCount = 300
     /// How many elements exist unless configured otherwise.
-    public static let defaultCount = 240
+    package static let defaultCount = 240
     /// `limit` when the request has none.
-    public static let defaultLimit = 100
+    package static let defaultLimit = 100
     /// The qualities every thumbnail is served in besides 0, the full image.
-    public static let qualities = [10, 20, 30, 40]
+    package static let qualities = [10, 20, 30, 40]
 
     private static let englishTitles = [
         "Why young readers are returning to long essays",
@@ -124,22 +124,22 @@ public struct ThumbnailCatalog: Sendable {
     ]
 
     /// How many elements exist (clamped to `0...300`).
-    public let count: Int
+    package let count: Int
     private let images: SampleImages
 
-    public init(count: Int = ThumbnailCatalog.defaultCount, images: SampleImages = .bundled) {
+    package init(count: Int = ThumbnailCatalog.defaultCount, images: SampleImages = .bundled) {
         self.count = min(max(count, 0), Self.maxCount)
         self.images = images
     }
 
     /// The list for `limit` (clamped to `0...300`; nil means 100): the first `min(limit, count)` elements.
-    public func coverages(limit: Int?, baseURL: String) -> [MediaCoverage] {
+    package func coverages(limit: Int?, baseURL: String) -> [MediaCoverage] {
         let limit = min(max(limit ?? Self.defaultLimit, 0), Self.maxCount)
         return (0..<min(limit, count)).map { coverage(at: $0, baseURL: baseURL) }
     }
 
     /// Element `index` (0-based); its thumbnail URLs start with `{baseURL}/cimg`.
-    public func coverage(at index: Int, baseURL: String) -> MediaCoverage {
+    package func coverage(at index: Int, baseURL: String) -> MediaCoverage {
         let hash = PixabayCatalog.stableHash("media-coverage:\(index)")
         var random = SplitMix64(seed: hash)
         let shortID = Digits.hex(random.next(), width: 6)
@@ -190,7 +190,7 @@ public struct ThumbnailCatalog: Sendable {
     }
 
     /// The longest edge of the rendition served for `quality`: 0 → 1280, 30 and 40 → 640, 10 and 20 → 150.
-    public static func servedEdge(forQuality quality: Int) -> Int? {
+    package static func servedEdge(forQuality quality: Int) -> Int? {
         switch quality {
         case 0: 1280
         case 30, 40: 640
@@ -201,7 +201,7 @@ public struct ThumbnailCatalog: Sendable {
 
     /// The rendition `/cimg/images/{imageID}/{quality}/image.jpg` serves, or nil for an id this catalogue did not
     /// make or an unknown quality.
-    public func image(imageID: String, quality: Int) -> SampleImage? {
+    package func image(imageID: String, quality: Int) -> SampleImage? {
         guard let edge = Self.servedEdge(forQuality: quality), imageID.hasPrefix("img-"),
             let picture = Self.picture(forUUID: String(imageID.dropFirst(4)))
         else {
@@ -211,7 +211,7 @@ public struct ThumbnailCatalog: Sendable {
     }
 
     /// The theme and picture number encoded in a thumbnail uuid this catalogue made, or nil for any other text.
-    public static func picture(forUUID uuid: String) -> (theme: String, number: Int)? {
+    package static func picture(forUUID uuid: String) -> (theme: String, number: Int)? {
         let groups = uuid.split(separator: "-", omittingEmptySubsequences: false)
         guard groups.map(\.count) == [8, 4, 4, 4, 12],
             uuid.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) || ("a"..."f").contains($0) })
