@@ -66,7 +66,4 @@ package enum SystemCall {
             throw .ioError
         }
     }
-
-    /// The text of the `errno` value `code`, as the system words it.
-    package static func describe(_ code: Int32) -> String { Errno(rawValue: code).description }
 }
