@@ -5,6 +5,7 @@
 #include <libxml/xmlversion.h>
 #undef LIBXML_ICU_ENABLED
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,19 +51,40 @@ typedef struct {
     int count;
 } vitrine_error_buffer;
 
-static void vitrine_error_buffer_append(void *context, const char *format, ...) {
-    vitrine_error_buffer *buffer = (vitrine_error_buffer *)context;
+static void vitrine_error_buffer_append_list(vitrine_error_buffer *buffer, const char *format, va_list arguments) {
     if (buffer == NULL) return;
     buffer->count += 1;
     if (buffer->length + 1 >= sizeof buffer->text) return;
-    va_list arguments;
-    va_start(arguments, format);
     int written = vsnprintf(buffer->text + buffer->length, sizeof buffer->text - buffer->length, format, arguments);
-    va_end(arguments);
     if (written > 0) {
         size_t room = sizeof buffer->text - buffer->length - 1;
         buffer->length += (size_t)written < room ? (size_t)written : room;
     }
+}
+
+static void vitrine_error_buffer_append(void *context, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    vitrine_error_buffer_append_list((vitrine_error_buffer *)context, format, arguments);
+    va_end(arguments);
+}
+
+/* libxslt's generic error handler is one process-wide variable, which libxslt uses where it has no transform context
+   at hand (compiling a stylesheet, EXSLT functions, some XPath functions). It is set once, to this handler, with the
+   address of a thread-specific key as its context: each message goes to the buffer that the thread raising it made
+   current under that key (none: dropped), so threads that compile and transform at once keep their messages apart. */
+static void vitrine_thread_error_append(void *key, const char *format, ...) {
+    if (key == NULL) return;
+    va_list arguments;
+    va_start(arguments, format);
+    vitrine_error_buffer_append_list((vitrine_error_buffer *)pthread_getspecific(*(pthread_key_t *)key), format,
+                                     arguments);
+    va_end(arguments);
+}
+
+/* Sends libxslt's generic errors to the buffer each thread makes current under `key` (see above); once a process. */
+static inline void vitrine_route_xslt_errors_by_thread(pthread_key_t *key) {
+    xsltSetGenericErrorFunc(key, vitrine_thread_error_append);
 }
 
 static void vitrine_structured_error_append(void *context, xmlErrorPtr error) {
@@ -74,14 +96,7 @@ static void vitrine_structured_error_append(void *context, xmlErrorPtr error) {
     }
 }
 
-/* Route this thread's libxml2 and libxslt generic errors into buffer (NULL restores silence into a null sink). */
-static inline void vitrine_collect_errors(vitrine_error_buffer *buffer) {
-    xmlSetGenericErrorFunc(buffer, vitrine_error_buffer_append);
-    xmlSetStructuredErrorFunc(buffer, vitrine_structured_error_append);
-    xsltSetGenericErrorFunc(buffer, vitrine_error_buffer_append);
-}
-
-/* Route this thread's libxml2 errors only (libxslt's generic handler is process-wide): a transform's own. */
+/* Route this thread's libxml2 errors into buffer (NULL: dropped); libxml2 keeps its handlers per thread. */
 static inline void vitrine_collect_xml_errors(vitrine_error_buffer *buffer) {
     xmlSetGenericErrorFunc(buffer, vitrine_error_buffer_append);
     xmlSetStructuredErrorFunc(buffer, vitrine_structured_error_append);

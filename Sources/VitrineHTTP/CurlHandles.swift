@@ -3,9 +3,14 @@ import Foundation
 
 /// Initialises libcurl once per process; call before any transfer.
 enum CurlRuntime {
-    private static let initialised: Bool = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK }()
+    /// Why libcurl could not be initialised (`curl_global_init`: no memory, or its TLS library failed), if it
+    /// could not: no transfer can run then.
+    static let failure: String? = {
+        let code = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return code == CURLE_OK ? nil : "libcurl could not be initialised: \(curlErrorText(code))"
+    }()
 
-    static func ensureInitialised() { _ = initialised }
+    static func ensureInitialised() { _ = failure }
 }
 
 /// Owns one libcurl easy handle, its header list and its error buffer, which must outlive the handle's use.
@@ -84,15 +89,16 @@ final class CurlEasyHandle {
         }
     }
 
-    func info(_ info: CURLINFO) -> Int {
+    /// A number libcurl keeps about the last transfer; nil when it cannot tell.
+    func info(_ info: CURLINFO) -> Int? {
         var value = 0
-        vitrine_curl_easy_getinfo_long(raw, info, &value)
-        return value
+        return vitrine_curl_easy_getinfo_long(raw, info, &value) == CURLE_OK ? value : nil
     }
 
+    /// A text libcurl keeps about the last transfer; nil when it has none or cannot tell.
     func stringInfo(_ info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        vitrine_curl_easy_getinfo_string(raw, info, &value)
+        guard vitrine_curl_easy_getinfo_string(raw, info, &value) == CURLE_OK else { return nil }
         return value.map { String(cString: $0) }
     }
 
@@ -111,19 +117,27 @@ final class CurlMultiHandle {
     let setupFailure: String?
 
     init(maximumConnections: Int) {
-        CurlRuntime.ensureInitialised()
+        let runtimeFailure = CurlRuntime.failure
         guard let handle = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         raw = handle
         let code = vitrine_curl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, maximumConnections)
         setupFailure =
-            code == CURLM_OK
-            ? nil : "libcurl refused a connection cache of \(maximumConnections): \(curlMultiErrorText(code))"
+            runtimeFailure
+            ?? (code == CURLM_OK
+                ? nil : "libcurl refused a connection cache of \(maximumConnections): \(curlMultiErrorText(code))")
     }
 
     deinit { curl_multi_cleanup(raw) }
 
-    /// Interrupts a running `poll`; libcurl allows this from any thread.
-    func wakeUp() { curl_multi_wakeup(raw) }
+    /// Interrupts a running `poll`; libcurl allows this from any thread. A wake-up libcurl refuses (it could not
+    /// write to its own wake-up pipe) is not lost for long: the transfer loop polls at most a second at a time.
+    func wakeUp() { _ = curl_multi_wakeup(raw) }
+
+    /// Takes `easy` out of the transfer loop (`curl_multi_remove_handle`); the failure's text if libcurl refused.
+    func detach(_ easy: CurlEasyHandle) -> String? {
+        let code = curl_multi_remove_handle(raw, easy.raw)
+        return code == CURLM_OK ? nil : curlMultiErrorText(code)
+    }
 }
 
 /// The multi handle is touched from other threads only through `wakeUp`, which libcurl documents as thread-safe.

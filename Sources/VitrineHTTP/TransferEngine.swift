@@ -140,7 +140,8 @@ public final class TransferEngine: HTTPFetching {
             }
             for waiting in refused { waiting.continuation.resume(throwing: FetchError.cancelled) }
             for (key, transfer) in active where stopping || cancelled.contains(transfer.id) {
-                curl_multi_remove_handle(multi.raw, transfer.easy.raw)
+                // Cancelled either way: a handle libcurl would not detach is detached when it is cleaned up.
+                _ = multi.detach(transfer.easy)
                 active[key] = nil
                 transfer.continuation.resume(throwing: FetchError.cancelled)
             }
@@ -170,7 +171,7 @@ public final class TransferEngine: HTTPFetching {
             if performed != CURLM_OK {
                 // The multi handle itself failed (no memory, an internal error): what runs on it cannot finish.
                 for (key, transfer) in active {
-                    curl_multi_remove_handle(multi.raw, transfer.easy.raw)
+                    _ = multi.detach(transfer.easy)
                     active[key] = nil
                     transfer.continuation.resume(
                         throwing: FetchError.transport(
@@ -186,8 +187,7 @@ public final class TransferEngine: HTTPFetching {
                     let transfer = active.removeValue(forKey: Int(bitPattern: easy))
                 else { continue }
                 let result = vitrine_curl_msg_result(message)
-                curl_multi_remove_handle(multi.raw, easy)
-                let outcome = transfer.outcome(result)
+                let outcome = transfer.outcome(result, detachFailure: multi.detach(transfer.easy))
                 counters.withLock {
                     $0.transfers += 1
                     if case .success(let response) = outcome { $0.connectionsOpened += response.connectionsOpened }
@@ -328,15 +328,23 @@ private final class ActiveTransfer {
         }
     }
 
-    func outcome(_ result: CURLcode) -> Result<FetchResponse, FetchError> {
+    /// What the transfer came to, given libcurl's `result` and why libcurl would not take it out of its loop
+    /// (`detachFailure`), if it would not.
+    func outcome(_ result: CURLcode, detachFailure: String?) -> Result<FetchResponse, FetchError> {
         let url = request.publicURL
+        if let detachFailure {
+            return .failure(.transport(url: url, reason: "libcurl could not end it: \(detachFailure)"))
+        }
         switch result {
         case CURLE_OK:
+            guard let status = easy.info(CURLINFO_RESPONSE_CODE) else {
+                return .failure(.transport(url: url, reason: "libcurl could not tell the response's status"))
+            }
             return .success(
                 FetchResponse(
-                    status: easy.info(CURLINFO_RESPONSE_CODE), headers: headers, body: body,
+                    status: status, headers: headers, body: body,
                     effectiveURL: easy.stringInfo(CURLINFO_EFFECTIVE_URL) ?? request.url,
-                    connectionsOpened: easy.info(CURLINFO_NUM_CONNECTS)))
+                    connectionsOpened: easy.info(CURLINFO_NUM_CONNECTS) ?? 0))
         case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
             return .failure(.tooLarge(url: url, limit: request.maximumBodyBytes))
         case CURLE_UNSUPPORTED_PROTOCOL:
@@ -357,7 +365,9 @@ extension ActiveTransfer {
     /// Where the last response redirected to, when libcurl refused to follow it (its scheme is not http or https),
     /// with the request's secrets removed as from its own URL.
     fileprivate var refusedRedirectTarget: String? {
-        guard (300...399).contains(easy.info(CURLINFO_RESPONSE_CODE)), let location = headers["location"] else {
+        guard let status = easy.info(CURLINFO_RESPONSE_CODE), (300...399).contains(status),
+            let location = headers["location"]
+        else {
             return nil
         }
         let base = URL(string: easy.stringInfo(CURLINFO_EFFECTIVE_URL) ?? request.url)

@@ -140,7 +140,7 @@ struct GalleryBuild {
         cache.sweepTemporaryFiles()
         let snapshotPath = cache.imageSnapshotPath(for: options.output)
         snapshot = Task {
-            let bytes = FileManager.default.contents(atPath: snapshotPath).map { [UInt8]($0) }
+            let bytes = try? FileBytes.read(atPath: snapshotPath, limit: FileBytes.recordLimit)
             return (bytes: bytes, snapshot: bytes.flatMap(ImageIndexSnapshot.init(bytes:)))
         }
     }

@@ -101,7 +101,7 @@ package struct BuildState: Equatable {
 
     /// Reads the state at `path`; nil when there is none or it cannot be read as a whole.
     package static func read(atPath path: String) -> BuildState? {
-        FileManager.default.contents(atPath: path).flatMap { BuildState(bytes: [UInt8]($0)) }
+        (try? FileBytes.read(atPath: path, limit: FileBytes.recordLimit)).flatMap(BuildState.init(bytes:))
     }
 
     init(

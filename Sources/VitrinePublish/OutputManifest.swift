@@ -213,14 +213,13 @@ public struct OutputManifest: Codable, Sendable, Equatable {
 
     /// The manifest in `root`, or why there is none to use; a symbolic link in its place is not followed.
     static func readChecked(in root: URL) -> Result<OutputManifest, ReadProblem> {
-        let files = RootedFiles(root: root.path)
-        switch files.entry(fileName) {
-        case .missing, .blocked: return .failure(.missing)
-        case .other: return .failure(.unreadable("it is not a regular file"))
-        case .file: break
-        }
-        guard let bytes = files.contents(fileName, limit: 1 << 30) else {
-            return .failure(.unreadable(SystemCall.describe(errno)))
+        let bytes: [UInt8]
+        do {
+            bytes = try RootedFiles(root: root.path).read(fileName, limit: FileBytes.recordLimit).bytes
+        } catch .missing, .blocked {
+            return .failure(.missing)
+        } catch {
+            return .failure(.unreadable(error.description))
         }
         do {
             return .success(try JSONDecoder().decode(OutputManifest.self, from: Data(bytes)))

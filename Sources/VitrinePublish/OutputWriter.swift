@@ -396,7 +396,7 @@ public final class OutputWriter {
             try? removeState()
             return
         }
-        if !stateRemoved, FileManager.default.contents(atPath: records.state).map({ [UInt8]($0) == bytes }) == true {
+        if !stateRemoved, (try? FileBytes.read(atPath: records.state, limit: bytes.count)) == bytes {
             return
         }
         stateRemoved = false

@@ -39,7 +39,7 @@ struct VerifiedFiles: Equatable, Sendable {
 
     /// Reads the record at `path`; nil when there is none or it is not one as a whole (it is then ignored).
     static func read(atPath path: String) -> VerifiedFiles? {
-        FileManager.default.contents(atPath: path).flatMap { VerifiedFiles(bytes: [UInt8]($0)) }
+        (try? FileBytes.read(atPath: path, limit: FileBytes.recordLimit)).flatMap(VerifiedFiles.init(bytes:))
     }
 
     init?(bytes: [UInt8]) {

@@ -16,14 +16,6 @@ package final class LibXMLDocument {
     /// Another owner (a compiled stylesheet) frees the document from now on.
     func relinquishOwnership() { owned = false }
 
-    /// A new document holding only its root element, named `name`.
-    static func make(root name: String) -> (LibXMLDocument, xmlNodePtr) {
-        let document = LibXMLDocument(owning: xmlNewDoc("1.0"))
-        let root = xmlNewDocNode(document.raw, nil, name, nil)!
-        xmlDocSetRootElement(document.raw, root)
-        return (document, root)
-    }
-
     /// Parses XML without touching the network and without expanding external entities; `droppingIndentation`
     /// leaves out the text nodes of whitespace between elements.
     static func parse(
@@ -58,12 +50,12 @@ package final class LibXMLDocument {
         }
     }
 
-    /// The document as indented UTF-8 XML.
+    /// The document as indented UTF-8 XML. libxml2 fails to write it only without memory (see ``XMLTree``).
     package func serialized() -> [UInt8] {
         var output: UnsafeMutablePointer<xmlChar>?
         var length: Int32 = 0
         xmlDocDumpFormatMemoryEnc(raw, &output, &length, "UTF-8", 1)
-        guard let output else { return [] }
+        guard let output else { fatalError("libxml2 is out of memory (xmlDocDumpFormatMemoryEnc failed)") }
         defer { vitrine_xml_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))
     }
@@ -125,32 +117,71 @@ public enum LibXML {
     private static let initialised: Bool = {
         TransformMeter.installAllocatorHooks()
         xmlInitParser()
+        vitrine_route_xslt_errors_by_thread(messageSlot.key)
         return true
     }()
 
-    /// Sets libxml2 up for the process (its allocator hooks, which bound each template's memory, and its parser):
-    /// called first thing in `main`, before any thread uses it, since libxml2's set-up is process-wide. Any other
-    /// use of the renderer sets it up too, once.
+    /// Sets libxml2 up for the process (its allocator hooks, which bound each template's memory, its parser, and
+    /// libxslt's one generic error handler): called first thing in `main`, before any thread uses it, since this
+    /// set-up is process-wide. Any other use of the renderer sets it up too, once.
     public static func setUp() { _ = initialised }
 
-    /// libxml2's error handlers are per thread; the lock keeps a collection from straddling another's calls.
-    private static let errorLock = NSLock()
+    /// Where libxslt's process-wide generic error handler finds the calling thread's ``XMLErrorBuffer``.
+    private static let messageSlot = ThreadSlot(for: "libxslt's error messages")
+
+    /// Runs `body` with the calling thread's libxml2 and libxslt messages written into `buffer`: libxml2 keeps its
+    /// handlers per thread, and libxslt's one handler writes into the buffer its thread made current. A transform
+    /// context's own handler (``CompiledStylesheet``) takes the rest of a transform's messages.
+    static func collecting<Result>(into buffer: XMLErrorBuffer, _ body: () throws -> Result) rethrows -> Result {
+        _ = initialised
+        let previous = messageSlot.value?.assumingMemoryBound(to: vitrine_error_buffer.self)
+        vitrine_collect_xml_errors(buffer.pointer)
+        defer { vitrine_collect_xml_errors(previous) }
+        return try messageSlot.holding(UnsafeMutableRawPointer(buffer.pointer), body)
+    }
 
     /// Runs `body` with libxml2 and libxslt messages collected; nil from `body` becomes an error with them.
     static func collectingErrors<Result>(_ body: () -> Result?) throws(XMLError) -> Result {
-        _ = initialised
         let buffer = XMLErrorBuffer()
-        errorLock.lock()
-        let result = withExtendedLifetime(buffer) {
-            vitrine_collect_errors(buffer.pointer)
-            defer { vitrine_collect_errors(nil) }
-            return body()
-        }
-        errorLock.unlock()
-        guard let result else {
+        guard let result = collecting(into: buffer, body) else {
             throw XMLError(message: buffer.message.isEmpty ? "unknown XML error" : buffer.message)
         }
         return result
+    }
+}
+
+/// Owns one thread-specific key (`pthread_key_t`), under which each thread holds a pointer of its own: how the
+/// callbacks that libxml2 and libxslt share between threads (allocator hooks, the generic error handler) find the
+/// state of the operation running on the thread that called them. It lives as long as the process, at one address,
+/// which C code may keep.
+final class ThreadSlot: @unchecked Sendable {
+    /// Written once, before the slot is shared.
+    let key: UnsafeMutablePointer<pthread_key_t>
+
+    /// A new key; `purpose` names it if the process has none left, which ends it.
+    init(for purpose: String) {
+        key = .allocate(capacity: 1)
+        key.initialize(to: pthread_key_t())
+        let created = pthread_key_create(key, nil)
+        precondition(created == 0, "no thread-specific key for \(purpose): \(String(cString: strerror(created)))")
+    }
+
+    /// The calling thread's pointer, if it holds one.
+    var value: UnsafeMutableRawPointer? { pthread_getspecific(key.pointee) }
+
+    /// Runs `body` with `value` as the calling thread's pointer, then puts back the one it held.
+    func holding<Result>(_ value: UnsafeMutableRawPointer?, _ body: () throws -> Result) rethrows -> Result {
+        let previous = self.value
+        set(value)
+        defer { set(previous) }
+        return try body()
+    }
+
+    /// `pthread_setspecific` fails only for a key that was never created or without memory for the thread's second
+    /// table of keys: neither leaves a way to go on.
+    private func set(_ value: UnsafeMutableRawPointer?) {
+        let result = pthread_setspecific(key.pointee, value)
+        precondition(result == 0, "a thread-specific value could not be set: \(String(cString: strerror(result)))")
     }
 }
 

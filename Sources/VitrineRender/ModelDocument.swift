@@ -27,28 +27,26 @@ package enum ModelDocument {
 
 /// Builds a libxml2 document from the elements, attributes and text a `ModelXML` walk gives it.
 struct LibXMLTreeBuilder: ModelXMLSink {
-    let document = LibXMLDocument(owning: xmlNewDoc("1.0"))
+    let document = XMLTree.emptyDocument()
     /// The open elements, the root first.
     private var path: [xmlNodePtr] = []
 
     mutating func startElement(_ name: String) {
         if let parent = path.last {
-            path.append(xmlNewChild(parent, nil, name, nil)!)
+            path.append(XMLTree.child(parent, name))
         } else {
-            let root = xmlNewDocNode(document.raw, nil, name, nil)!
-            xmlDocSetRootElement(document.raw, root)
-            path.append(root)
+            path.append(XMLTree.root(name, of: document))
         }
     }
 
     mutating func attribute(_ name: String, _ value: String) {
-        xmlSetProp(path[path.count - 1], name, value)
+        XMLTree.set(name, value, on: path[path.count - 1])
     }
 
     /// An empty text adds no node, as none is read back from the file where it was written.
     mutating func text(_ value: String) {
         guard !value.isEmpty else { return }
-        xmlAddChild(path[path.count - 1], xmlNewDocText(document.raw, value))
+        XMLTree.append(text: value, to: path[path.count - 1], in: document)
     }
 
     mutating func endElement() {

@@ -13,7 +13,7 @@ package final class PageRenderer {
     /// What one page's transform may take.
     package let limits: TemplateLimits
     private var stylesheets: [GalleryModel.PageJob.Kind: CompiledStylesheet] = [:]
-    private let security = XSLTSecurity()
+    private let security: XSLTSecurity
 
     /// Compiles the stylesheets of `kinds` at once, so that a broken template stops a run before any download;
     /// other kinds compile when first used.
@@ -22,6 +22,7 @@ package final class PageRenderer {
     ) throws(TemplateError) {
         self.theme = theme
         self.limits = limits
+        security = try XSLTSecurity(theme: theme.origin)
         for kind in kinds { _ = try stylesheet(for: kind) }
     }
 

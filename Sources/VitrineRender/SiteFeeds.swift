@@ -58,11 +58,11 @@ package struct SiteFeeds {
 
     /// A sitemap (sitemaps.org 0.9) of `pages`, in path order.
     package func sitemap(pages: [String]) -> [UInt8] {
-        let document = Self.document(root: "urlset", namespace: "http://www.sitemaps.org/schemas/sitemap/0.9")
-        let root = xmlDocGetRootElement(document.raw)!
+        let (document, root) = XMLTree.document(
+            root: "urlset", namespace: "http://www.sitemaps.org/schemas/sitemap/0.9")
         for page in pages.sorted() {
-            let element = xmlNewChild(root, nil, "url", nil)!
-            xmlNewTextChild(element, nil, "loc", url(of: page))
+            let element = XMLTree.child(root, "url")
+            XMLTree.child(element, "loc", text: url(of: page))
         }
         return document.serialized()
     }
@@ -70,26 +70,25 @@ package struct SiteFeeds {
     /// An Atom feed (RFC 4287) with an entry per gallery; `timestamp` (SOURCE_DATE_EPOCH) stands in for every
     /// date when given.
     package func atom(timestamp: Date?) -> [UInt8] {
-        let document = Self.document(root: "feed", namespace: "http://www.w3.org/2005/Atom")
-        let root = xmlDocGetRootElement(document.raw)!
+        let (document, root) = XMLTree.document(root: "feed", namespace: "http://www.w3.org/2005/Atom")
         let dates = galleries.map { timestamp ?? $0.updated ?? Date(timeIntervalSince1970: 0) }
         let snapshotDates = snapshots.compactMap { UTCTime.date(rfc3339: $0.time) }
-        xmlNewTextChild(root, nil, "id", baseURL)
-        xmlNewTextChild(root, nil, "title", XMLText.clean(title))
-        xmlNewTextChild(
-            root, nil, "updated",
-            UTCTime.rfc3339((dates + snapshotDates).max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
-        xmlNewTextChild(xmlNewChild(root, nil, "author", nil), nil, "name", XMLText.clean(title))
+        XMLTree.child(root, "id", text: baseURL)
+        XMLTree.child(root, "title", text: XMLText.clean(title))
+        XMLTree.child(
+            root, "updated",
+            text: UTCTime.rfc3339((dates + snapshotDates).max() ?? timestamp ?? Date(timeIntervalSince1970: 0)))
+        XMLTree.child(XMLTree.child(root, "author"), "name", text: XMLText.clean(title))
         link(root, href: baseURL, rel: "alternate", type: "text/html")
         link(root, href: url(of: Self.feedPath), rel: "self", type: "application/atom+xml")
-        xmlNewTextChild(root, nil, "generator", "Vitrine")
+        XMLTree.child(root, "generator", text: "Vitrine")
         for (gallery, date) in zip(galleries, dates) {
-            let entry = xmlNewChild(root, nil, "entry", nil)!
-            xmlNewTextChild(entry, nil, "id", url(of: gallery.path))
-            xmlNewTextChild(entry, nil, "title", XMLText.clean(gallery.title))
-            xmlNewTextChild(entry, nil, "updated", UTCTime.rfc3339(date))
+            let entry = XMLTree.child(root, "entry")
+            XMLTree.child(entry, "id", text: url(of: gallery.path))
+            XMLTree.child(entry, "title", text: XMLText.clean(gallery.title))
+            XMLTree.child(entry, "updated", text: UTCTime.rfc3339(date))
             link(entry, href: url(of: gallery.path), rel: "alternate", type: "text/html")
-            xmlNewTextChild(entry, nil, "summary", XMLText.clean(gallery.summary))
+            XMLTree.child(entry, "summary", text: XMLText.clean(gallery.summary))
         }
         for (index, snapshot) in snapshots.enumerated() {
             let page = history.map { $0.href(ofPage: $0.page(ofNewestFirstIndex: index)) } ?? SiteModel.changesHref
@@ -101,30 +100,29 @@ package struct SiteFeeds {
     /// A snapshot's entry: its id stays the same in every later feed, its link is the "What's new" page that shows
     /// it (`pageHref`); its content shows the tiles of the items it added, linked to their pages, as XHTML.
     private func add(_ snapshot: SiteModel.Snapshot, on pageHref: String, to root: xmlNodePtr) {
-        let entry = xmlNewChild(root, nil, "entry", nil)!
+        let entry = XMLTree.child(root, "entry")
         let anchor = "#snapshot-\(snapshot.number)"
         let page = url(of: pageHref) + anchor
         let added = snapshot.galleries.reduce(0) { $0 + $1.added }
         let removed = snapshot.galleries.reduce(0) { $0 + $1.removed }
-        xmlNewTextChild(entry, nil, "id", url(of: SiteModel.changesHref) + anchor)
-        xmlNewTextChild(
-            entry, nil, "title",
-            XMLText.clean(
+        XMLTree.child(entry, "id", text: url(of: SiteModel.changesHref) + anchor)
+        XMLTree.child(
+            entry, "title",
+            text: XMLText.clean(
                 "\(Self.count(added, "new picture")), \(removed) gone: "
                     + snapshot.galleries.map(\.title).joined(separator: ", ")))
-        xmlNewTextChild(entry, nil, "updated", snapshot.time)
+        XMLTree.child(entry, "updated", text: snapshot.time)
         link(entry, href: page, rel: "alternate", type: "text/html")
-        let content = xmlNewChild(entry, nil, "content", nil)!
-        xmlSetProp(content, "type", "xhtml")
-        let division = xmlNewChild(content, nil, "div", nil)!
-        xmlSetNs(division, xmlNewNs(division, "http://www.w3.org/1999/xhtml", nil))
+        let content = XMLTree.child(entry, "content")
+        XMLTree.set("type", "xhtml", on: content)
+        let division = XMLTree.child(content, "div")
+        XMLTree.declare("http://www.w3.org/1999/xhtml", on: division)
         for change in snapshot.galleries {
-            let heading = xmlNewChild(division, nil, "h2", nil)!
-            let title = xmlNewTextChild(heading, nil, "a", XMLText.clean(change.title))!
-            xmlSetProp(title, "href", url(of: change.href))
-            xmlNewTextChild(
-                division, nil, "p", "\(Self.count(change.added, "new picture")), \(change.removed) gone")
-            let tiles = xmlNewChild(division, nil, "p", nil)!
+            let heading = XMLTree.child(division, "h2")
+            let title = XMLTree.child(heading, "a", text: XMLText.clean(change.title))
+            XMLTree.set("href", url(of: change.href), on: title)
+            XMLTree.child(division, "p", text: "\(Self.count(change.added, "new picture")), \(change.removed) gone")
+            let tiles = XMLTree.child(division, "p")
             for tile in change.tiles {
                 let source: String
                 switch tile.image.state {
@@ -132,14 +130,14 @@ package struct SiteFeeds {
                 case .remote(let remote): source = remote
                 case .unavailable: continue
                 }
-                let anchor = xmlNewChild(tiles, nil, "a", nil)!
-                xmlSetProp(anchor, "href", url(of: tile.href))
-                let image = xmlNewChild(anchor, nil, "img", nil)!
-                xmlSetProp(image, "src", source)
-                xmlSetProp(image, "alt", XMLText.clean(tile.caption))
+                let anchor = XMLTree.child(tiles, "a")
+                XMLTree.set("href", url(of: tile.href), on: anchor)
+                let image = XMLTree.child(anchor, "img")
+                XMLTree.set("src", source, on: image)
+                XMLTree.set("alt", XMLText.clean(tile.caption), on: image)
                 if let width = tile.image.width, let height = tile.image.height {
-                    xmlSetProp(image, "width", String(width))
-                    xmlSetProp(image, "height", String(height))
+                    XMLTree.set("width", String(width), on: image)
+                    XMLTree.set("height", String(height), on: image)
                 }
             }
         }
@@ -151,16 +149,10 @@ package struct SiteFeeds {
     }
 
     private func link(_ parent: xmlNodePtr, href: String, rel: String, type: String) {
-        let element = xmlNewChild(parent, nil, "link", nil)!
-        xmlSetProp(element, "href", href)
-        xmlSetProp(element, "rel", rel)
-        xmlSetProp(element, "type", type)
-    }
-
-    private static func document(root name: String, namespace: String) -> LibXMLDocument {
-        let (document, root) = LibXMLDocument.make(root: name)
-        xmlSetNs(root, xmlNewNs(root, namespace, nil))
-        return document
+        let element = XMLTree.child(parent, "link")
+        XMLTree.set("href", href, on: element)
+        XMLTree.set("rel", rel, on: element)
+        XMLTree.set("type", type, on: element)
     }
 
 }

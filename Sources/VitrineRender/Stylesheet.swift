@@ -48,20 +48,26 @@ final class CompiledStylesheet {
         defer { withExtendedLifetime(buffer) {} }
         defer { xsltFreeTransformContext(context) }
         vitrine_collect_transform_errors(context, buffer.pointer)
-        xsltSetCtxtSecurityPrefs(security.raw, context)
-        for (key, value) in parameters { xsltQuoteOneUserParam(context, key, value) }
+        guard xsltSetCtxtSecurityPrefs(security.raw, context) == 0 else {
+            throw TemplateError(template: name, detail: "its security settings could not be applied to \(page)")
+        }
+        for (key, value) in parameters where xsltQuoteOneUserParam(context, key, value) != 0 {
+            throw TemplateError(template: name, detail: "the parameter \(key) could not be given to it (out of memory)")
+        }
         let meter = TransformMeter(limits: limits)
         var output: UnsafeMutablePointer<xmlChar>?
         var length: Int32 = 0
-        let (transformed, saved) = meter.measuring(context) { () -> (Bool, Bool) in
-            // libxml2's own messages on this thread (an allocation refused at the limit) go with the transform's.
-            vitrine_collect_xml_errors(buffer.pointer)
-            defer { vitrine_collect_xml_errors(nil) }
-            let result = xsltApplyStylesheetUser(raw, model.raw, nil, nil, nil, context)
-            defer { if let result { xmlFreeDoc(result) } }
-            guard let result, context.pointee.state != XSLT_STATE_ERROR, context.pointee.state != XSLT_STATE_STOPPED
-            else { return (false, false) }
-            return (true, xsltSaveResultToString(&output, &length, result, raw) == 0)
+        // libxml2's messages on this thread (an allocation refused at the limit) and those libxslt reports without
+        // the context go with the transform's.
+        let (transformed, saved) = LibXML.collecting(into: buffer) {
+            meter.measuring(context) { () -> (Bool, Bool) in
+                let result = xsltApplyStylesheetUser(raw, model.raw, nil, nil, nil, context)
+                defer { if let result { xmlFreeDoc(result) } }
+                guard let result, context.pointee.state != XSLT_STATE_ERROR,
+                    context.pointee.state != XSLT_STATE_STOPPED
+                else { return (false, false) }
+                return (true, xsltSaveResultToString(&output, &length, result, raw) == 0)
+            }
         }
         defer { if let output { vitrine_xml_free(output) } }
         switch meter.hit {
@@ -95,13 +101,19 @@ extension CompiledStylesheet: Sendable {}
 final class XSLTSecurity {
     let raw: xsltSecurityPrefsPtr
 
-    init() {
-        raw = xsltNewSecurityPrefs()
+    /// Fails only without memory for them (`xsltNewSecurityPrefs`); `theme` names the theme no page of may then be
+    /// rendered.
+    init(theme: String) throws(TemplateError) {
+        guard let prefs = xsltNewSecurityPrefs() else {
+            throw TemplateError(
+                template: theme, detail: "libxslt had no memory for the security settings every template runs under")
+        }
+        raw = prefs
         for option in [
             XSLT_SECPREF_WRITE_FILE, XSLT_SECPREF_CREATE_DIRECTORY, XSLT_SECPREF_READ_NETWORK,
             XSLT_SECPREF_WRITE_NETWORK, XSLT_SECPREF_READ_FILE,
-        ] {
-            xsltSetSecurityPrefs(raw, option, xsltSecurityForbid)
+        ] where xsltSetSecurityPrefs(raw, option, xsltSecurityForbid) != 0 {
+            throw TemplateError(template: theme, detail: "libxslt refused the security setting \(option.rawValue)")
         }
     }
 

@@ -86,13 +86,8 @@ final class TransformMeter {
     /// `context` (when given) once a limit is hit.
     func measuring<Result>(_ context: xsltTransformContextPtr?, _ body: () throws -> Result) rethrows -> Result {
         state.pointee.context = context
-        let previous = pthread_getspecific(meterKey)
-        pthread_setspecific(meterKey, state)
-        defer {
-            pthread_setspecific(meterKey, previous)
-            state.pointee.context = nil
-        }
-        return try body()
+        defer { state.pointee.context = nil }
+        return try meterSlot.holding(UnsafeMutableRawPointer(state), body)
     }
 
     /// Routes libxml2's allocations (and so libxslt's) through the metered functions below, once per process.
@@ -101,20 +96,19 @@ final class TransformMeter {
     static func installAllocatorHooks() { _ = hooksInstalled }
 
     private static let hooksInstalled: Bool = {
-        _ = meterKey
-        return xmlMemSetup(meteredFree, meteredMalloc, meteredRealloc, meteredStrdup) == 0
+        _ = meterSlot
+        // xmlMemSetup refuses only a missing function, and without the hooks no template's memory would be bounded.
+        let installed = xmlMemSetup(meteredFree, meteredMalloc, meteredRealloc, meteredStrdup)
+        precondition(installed == 0, "libxml2 refused the allocator hooks that bound a template's memory")
+        return true
     }()
 }
 
 @available(*, unavailable)
 extension TransformMeter: Sendable {}
 
-/// The thread-specific key under which a transform's ``TransformMeterState`` is found.
-private let meterKey: pthread_key_t = {
-    var key = pthread_key_t()
-    precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key for the template meter")
-    return key
-}()
+/// Where the allocator hooks find the calling thread's ``TransformMeterState``.
+private let meterSlot = ThreadSlot(for: "the template meter")
 
 private func monotonicNanoseconds() -> UInt64 {
     var now = timespec()
@@ -129,7 +123,7 @@ private func monotonicNanoseconds() -> UInt64 {
 private func usableSize(_ pointer: UnsafeMutableRawPointer) -> Int { Int(vitrine_usable_size(pointer)) }
 
 private func currentMeter() -> UnsafeMutablePointer<TransformMeterState>? {
-    pthread_getspecific(meterKey)?.assumingMemoryBound(to: TransformMeterState.self)
+    meterSlot.value?.assumingMemoryBound(to: TransformMeterState.self)
 }
 
 /// Whether the current transform may take `bytes` more: not past its memory limit (the allocation then fails, and

@@ -34,19 +34,20 @@ public struct Theme: Sendable {
             throw TemplateError(template: directory.path, detail: "the folder cannot be read")
         }
         var files: [String: [UInt8]] = [:]
+        let folder = RootedFiles(root: directory.path)
         for name in names.sorted()
         where !name.hasPrefix(".") && !ignoredExtensions.contains((name as NSString).pathExtension.lowercased()) {
-            let url = directory.appendingPathComponent(name)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-                attributes[.type] as? FileAttributeType == .typeRegular
-            else { continue }
-            guard (attributes[.size] as? Int ?? 0) <= 4 << 20 else {
-                throw TemplateError(template: url.path, detail: "it is larger than 4 MiB")
+            do {
+                files[name] = try folder.read(name, limit: 4 << 20).bytes
+            } catch .notRegularFile, .missing {
+                continue
+            } catch .tooLarge {
+                throw TemplateError(
+                    template: directory.appendingPathComponent(name).path, detail: "it is larger than 4 MiB")
+            } catch {
+                throw TemplateError(
+                    template: directory.appendingPathComponent(name).path, detail: "it cannot be read (\(error))")
             }
-            guard let data = try? Data(contentsOf: url) else {
-                throw TemplateError(template: url.path, detail: "it cannot be read")
-            }
-            files[name] = [UInt8](data)
         }
         for required in stylesheetNames where files[required] == nil {
             throw TemplateError(template: directory.appendingPathComponent(required).path, detail: "it is missing")

@@ -46,15 +46,20 @@ struct SiteConfig {
         galleryTypes.compactMap { $0.keyVariable.flatMap { environment[$0] } }.filter { !$0.isEmpty }
     }
 
+    /// The most a config file may hold: far more than a site of thousands of galleries needs.
+    static let largestFile = 16 << 20
+
     static func load(path: String, environment: [String: String]) throws(ConfigError) -> SiteConfig {
         let file = (path as NSString).lastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(
-                file: path, line: nil, key: nil,
-                problem: FileManager.default.fileExists(atPath: path)
-                    ? "the file cannot be read" : "there is no such file (pass --config FILE)")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(atPath: path, limit: largestFile, acceptingPipes: true)
+        } catch .missing {
+            throw ConfigError(file: path, line: nil, key: nil, problem: "there is no such file (pass --config FILE)")
+        } catch {
+            throw ConfigError(file: path, line: nil, key: nil, problem: "the file cannot be read: \(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: file, line: nil, key: nil, problem: "the file is not UTF-8 text")
         }
         let table: TOMLTable
@@ -66,7 +71,7 @@ struct SiteConfig {
             throw ConfigError(file: file, line: nil, key: nil, problem: "it is not valid TOML")
         }
         var config = try SiteConfigReader(file: file, lines: ConfigLines(text), environment: environment).read(table)
-        config.digest = SHA256Hasher.hex(of: data)
+        config.digest = SHA256Hasher.hex(of: bytes)
         return config
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import VitrineBasics
 
 /// Answers each request of one connection from a ``StaticFolderFiles``. The request head is parsed by NIO's
 /// HTTP/1 decoder (llhttp), in linear time and at most 80 KiB; this handler then holds it to the limits of common
@@ -64,11 +65,12 @@ final class StaticFolderHTTPHandler: ChannelInboundHandler, RemovableChannelHand
             return send(.methodNotAllowed, body: nil, keepAlive: keepAlive, version: request.version, context: context)
         }
         let path = String(request.uri.prefix { $0 != "?" && $0 != "#" })
-        guard let file = files.resolve(path), let data = FileManager.default.contents(atPath: file.path) else {
+        guard let file = files.resolve(path), let bytes = try? FileBytes.read(atPath: file.path, limit: .max - 1) else {
             return send(.notFound, body: nil, keepAlive: keepAlive, version: request.version, context: context)
         }
         send(
-            .ok, body: (data, files.contentType(of: file)), withoutBody: request.method == .HEAD, keepAlive: keepAlive,
+            .ok, body: (Data(bytes), files.contentType(of: file)), withoutBody: request.method == .HEAD,
+            keepAlive: keepAlive,
             version: request.version, context: context)
     }
 

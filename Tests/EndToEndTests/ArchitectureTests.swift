@@ -9,10 +9,10 @@ import Testing
     ]
 
     /// Every Swift file of a library target, with its text.
-    static func librarySources() throws -> [(path: String, text: String)] {
+    static func librarySources(_ targets: [String] = libraryTargets) throws -> [(path: String, text: String)] {
         let sources = VitrineProcess.packageRoot.appendingPathComponent("Sources")
         var files: [(String, String)] = []
-        for target in libraryTargets {
+        for target in targets {
             let root = sources.appendingPathComponent(target)
             let walker = try #require(FileManager.default.enumerator(atPath: root.path))
             for case let relative as String in walker where relative.hasSuffix(".swift") {
@@ -41,6 +41,19 @@ import Testing
         for (path, text) in try Self.librarySources() {
             #expect(!text.contains("import ArgumentParser"), "\(path) imports ArgumentParser")
             #expect(!text.contains("import TOMLKit"), "\(path) imports TOMLKit")
+        }
+    }
+
+    /// Product code reads files through the one file layer of VitrineBasics (`RootedFiles`, `FileBytes`), whose
+    /// failures carry the `Errno` of the call that failed; Foundation's readers say only that there was nothing.
+    @Test func productCodeReadsFilesThroughTheFileLayerAlone() throws {
+        let files = try Self.librarySources(Self.libraryTargets + ["vitrine"])
+        #expect(files.count > 80)
+        for (path, text) in files {
+            for reader in ["FileManager.default.contents(", "Data(contentsOf:", "String(contentsOf", "FileHandle("] {
+                let reads = text.contains(reader)
+                #expect(!reads, "\(path) reads a file with \(reader)")
+            }
         }
     }
 }

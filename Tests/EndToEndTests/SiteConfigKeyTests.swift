@@ -103,4 +103,18 @@ import Testing
         #expect(known.subtracting(["source", "path", "keep"]).subtracting(names) == [])
         #expect(known.isSuperset(of: ["source", "path", "keep"]))
     }
+
+    /// A config that cannot be read says why, in the system's words or Vitrine's, not only that it cannot.
+    @Test func aConfigThatCannotBeReadSaysWhy() async throws {
+        let workspace = try Workspace()
+        let folder = workspace.path("vitrine.toml")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let outcome = try await VitrineProcess.run(
+            [
+                "build", "--config", folder, "--offline", "--cache", workspace.path("cache"), "--out",
+                workspace.path("site"),
+            ])
+        #expect(outcome.status == 64, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("the file cannot be read: it is not a regular file"), "\(outcome.stderr)")
+    }
 }

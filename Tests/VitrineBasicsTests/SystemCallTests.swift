@@ -45,6 +45,6 @@ import Testing
         #expect(throws: Errno.badFileDescriptor) {
             try [UInt8](repeating: 1, count: 4).withUnsafeBytes { try SystemCall.writeAll(-1, $0) }
         }
-        #expect(SystemCall.describe(ENOSPC) == "No space left on device")
+        #expect(Errno.noSpace.description == "No space left on device")
     }
 }

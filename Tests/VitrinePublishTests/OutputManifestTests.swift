@@ -167,6 +167,20 @@ import Testing
         #expect(try Self.read(Array(json.utf8)) == nil)
     }
 
+    /// A manifest that cannot be read says why, not whatever `errno` an earlier call left behind.
+    @Test func saysWhyAManifestCannotBeRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(OutputManifest.fileName)
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        // Sparse: a gigabyte and a byte on disk costs nothing.
+        #expect(truncate(file.path, (1 << 30) + 1) == 0)
+        #expect(
+            OutputManifest.readChecked(in: folder).failure?.description
+                == "it cannot be read (it holds more than 1024 MiB, the most Vitrine reads of it)")
+    }
+
     @Test func saysWhichValueOfADamagedManifestIsWrong() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

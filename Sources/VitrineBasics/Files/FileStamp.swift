@@ -71,18 +71,3 @@ package struct FileStamp: Equatable, Sendable {
         self.init(size: numbers[0], modified: numbers[1], inode: UInt64(numbers[2]))
     }
 }
-
-/// Reads small files whole without Foundation.
-package enum FileBytes {
-    /// At most `limit` bytes from an open file; nil when it is unreadable or holds more.
-    package static func read(_ descriptor: Int32, limit: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        guard
-            let count = try? bytes.withUnsafeMutableBytes({ buffer throws(Errno) in
-                try SystemCall.readFully(descriptor, into: buffer)
-            }), count <= limit
-        else { return nil }
-        bytes.removeSubrange(count...)
-        return bytes
-    }
-}

@@ -68,17 +68,32 @@ package final class RootedFiles {
 
     /// ``contents(_:limit:)`` with the stamp of the file that was read.
     package func stampedContents(_ relativePath: String, limit: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
+        try? read(relativePath, limit: limit)
+    }
+
+    /// The bytes of the regular file at `relativePath` if it holds at most `limit`, with its stamp as it was read; a
+    /// file changing as it is read is not read. A link, there or on the way, is not followed.
+    package func read(_ relativePath: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], stamp: FileStamp) {
         let (folderPath, name) = Self.split(relativePath)
-        guard case .success(let folder) = openFolder(folderPath, create: false) else { return nil }
-        guard let descriptor = try? SystemCall.run({ openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }) else {
-            return nil
+        let folder: Int32
+        switch openFolder(folderPath, create: false) {
+        case .success(let open): folder = open
+        case .failure(.missing): throw .missing
+        case .failure(.blocked(let path)): throw .blocked(path)
+        case .failure(.failed(let code)): throw .system(code)
+        }
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.run { openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        } catch .noSuchFileOrDirectory {
+            throw .missing
+        } catch .tooManySymbolicLinkLevels {
+            throw .notRegularFile
+        } catch {
+            throw .system(error)
         }
         defer { SystemCall.close(descriptor) }
-        // Exactly the size `fstat` gave: anything else is a file changing as it is read, read as unusable.
-        guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size <= Int64(limit),
-            let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
-        else { return nil }
-        return (bytes, stamp)
+        return try FileBytes.readWhole(descriptor, limit: limit)
     }
 
     /// Writes `bytes` at `relativePath` through a temporary file in the same folder renamed over it, so that a
@@ -218,8 +233,10 @@ package final class RootedFiles {
         switch openFolder(folderPath, create: true) {
         case .success(let open): folder = open
         case .failure(.blocked(let path)): throw FileWriteError(path: relativePath, linkedFolder: path, under: root)
-        case .failure(.missing), .failure(.failed):
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
+        case .failure(.missing):
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.noSuchFileOrDirectory.description)
+        case .failure(.failed(let code)):
+            throw FileWriteError(path: "\(root)/\(relativePath)", reason: code.description)
         }
         let temporary = ".\(name).vitrine-\(TemporaryFileSweeper.suffix())"
         let descriptor: Int32
@@ -250,13 +267,18 @@ package final class RootedFiles {
             throw error
         }
         if durable { _ = try? SystemCall.run { fsync(folder) } }
-        let stamp = FileStamp.of(descriptor: descriptor)
+        var status = stat()
+        let stamped = Result { () throws(Errno) in try SystemCall.run { fstat(descriptor, &status) } }
         closed = true
         SystemCall.close(descriptor)
-        guard let stamp else {
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: SystemCall.describe(errno))
+        switch stamped {
+        case .failure(let code): throw FileWriteError(path: "\(root)/\(relativePath)", reason: code.description)
+        case .success:
+            guard let stamp = FileStamp(status) else {
+                throw FileWriteError(path: "\(root)/\(relativePath)", reason: "it is no longer a regular file")
+            }
+            return stamp
         }
-        return stamp
     }
 
     /// Copies the whole of `source` into the empty file `destination` inside the kernel (`sendfile`, which Linux
@@ -301,7 +323,7 @@ package final class RootedFiles {
     private enum FolderFailure: Error {
         case missing
         case blocked(String)
-        case failed
+        case failed(Errno)
     }
 
     /// The open folder at `path` below the root ("" for the root), opened one component at a time without
@@ -317,15 +339,18 @@ package final class RootedFiles {
         if path.isEmpty {
             if rootDescriptor < 0 {
                 do {
-                    rootDescriptor = try Self.openRoot(root, following: followsRootLink)
-                } catch .noSuchFileOrDirectory where create {
-                    try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-                    rootDescriptor = (try? Self.openRoot(root, following: followsRootLink)) ?? -1
+                    do {
+                        rootDescriptor = try Self.openRoot(root, following: followsRootLink)
+                    } catch .noSuchFileOrDirectory where create {
+                        try Self.createFolders(root)
+                        rootDescriptor = try Self.openRoot(root, following: followsRootLink)
+                    }
+                } catch .noSuchFileOrDirectory {
+                    return .failure(.missing)
                 } catch {
-                    return .failure(error == .noSuchFileOrDirectory ? .missing : .failed)
+                    return .failure(.failed(error))
                 }
             }
-            guard rootDescriptor >= 0 else { return .failure(.failed) }
             lastFolder = ("", rootDescriptor)
             return .success(rootDescriptor)
         } else {
@@ -354,11 +379,26 @@ package final class RootedFiles {
         } catch .tooManySymbolicLinkLevels, .notDirectory {
             return .failure(.blocked(path))
         } catch {
-            return .failure(.failed)
+            return .failure(.failed(error))
         }
         folders[path] = descriptor
         lastFolder = (path, descriptor)
         return .success(descriptor)
+    }
+
+    /// Creates the folder at `path` and those missing above it (`mkdir -p`).
+    private static func createFolders(_ path: String) throws(Errno) {
+        do {
+            try SystemCall.run { mkdir(path, 0o755) }
+        } catch .fileExists {
+        } catch .noSuchFileOrDirectory {
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { throw .noSuchFileOrDirectory }
+            try createFolders(parent)
+            do {
+                try SystemCall.run { mkdir(path, 0o755) }
+            } catch .fileExists {}
+        }
     }
 
     /// Opens the root folder, following a link there when `following`: the user named it.

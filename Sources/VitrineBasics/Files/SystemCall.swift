@@ -37,26 +37,33 @@ package enum SystemCall {
         _ = Foundation.close(descriptor)
     }
 
-    /// Writes all of `buffer` to `descriptor`, going on after partial writes.
+    /// Writes all of `buffer` to `descriptor`, going on after partial writes (swift-system's `writeAll`).
     package static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) {
-        var offset = 0
-        while offset < buffer.count {
-            offset += try run { Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
-        }
+        try typed { _ = try FileDescriptor(rawValue: descriptor).writeAll(buffer) }
     }
 
     /// Reads from `descriptor` into `buffer` until it is full or the file ends; returns how many bytes it read.
     package static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int
     {
+        let file = FileDescriptor(rawValue: descriptor)
         var count = 0
         while count < buffer.count {
-            let read = try run { Foundation.read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
+            let read = try typed { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) }
             if read == 0 { break }
             count += read
         }
         return count
     }
 
-    /// The text of the `errno` value `code`, as the system words it.
-    package static func describe(_ code: Int32) -> String { Errno(rawValue: code).description }
+    /// Runs swift-system calls, which retry on `EINTR` themselves and throw only `Errno`, though their signatures
+    /// do not say so: anything else would be a new kind of failure, reported as an I/O error.
+    package static func typed<Result>(_ body: () throws -> Result) throws(Errno) -> Result {
+        do {
+            return try body()
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw .ioError
+        }
+    }
 }
