@@ -60,6 +60,8 @@ struct GalleryBuild {
     var renderer: PageRenderer!
     var survey: Task<OutputFolderSurvey, Never>!
     var snapshot: Task<(bytes: [UInt8]?, snapshot: ImageIndexSnapshot?), Never>!
+    /// The output folder's own history, read and decoded while the folder is surveyed, when the build keeps one.
+    var historyInPlace: Task<PreviousHistory.InPlace, Never>?
     var galleries: [GalleryPipeline.Prepared] = []
     /// The site's history with this build's snapshot, when the build keeps one.
     var history: SiteHistory?
@@ -139,6 +141,9 @@ struct GalleryBuild {
             throw FrozenBuildError.noManifest(folder: options.output.path)
         }
         survey = Task { [options, records] in await OutputFolderSurvey(root: options.output, records: records) }
+        if options.history != nil {
+            historyInPlace = Task { [options] in PreviousHistory.InPlace(output: options.output) }
+        }
         cache.sweepTemporaryFiles()
         let snapshotPath = cache.imageSnapshotPath(for: options.output)
         snapshot = Task {
@@ -178,7 +183,7 @@ struct GalleryBuild {
             output: options.output, committed: survey.previousFiles[SiteHistory.fileName]?.sha256,
             interrupted: survey.interrupted, source: source, fetcher: pipeline.fetcher, offline: policy.offline,
             startNew: historyOptions.startNew,
-            clock: max(pipeline.now(), options.timestamp ?? .distantPast)
+            clock: max(pipeline.now(), options.timestamp ?? .distantPast), ahead: await historyInPlace?.value
         ).load()
         let previous = found.history
         committedHistory = found.committedInPlace
