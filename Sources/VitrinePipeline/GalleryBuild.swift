@@ -602,8 +602,11 @@ struct GalleryBuild {
 
     mutating func writeFeeds() throws {
         guard let feeds else { return }
-        try writer.write(
-            feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
+        let pages = writer.writtenPaths.filter { $0.hasSuffix(".html") }
+        let inputs = feeds.sitemapInputs(pages: pages, salt: salt)
+        if !writer.keep(SiteFeeds.sitemapPath, inputs: inputs) {
+            try writer.write(feeds.sitemap(pages: pages), to: SiteFeeds.sitemapPath, inputs: inputs)
+        }
         try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
     }
 

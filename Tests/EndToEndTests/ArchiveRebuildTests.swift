@@ -30,12 +30,19 @@ extension SiteHistoryTests {
         let first = try await rebuild(day: 1, server: yesterday, in: workspace)
         await yesterday.stop()
         #expect(first.outcome.status == 0, "\(first.outcome.stderr)")
+        func sitemap() throws -> String {
+            try String(contentsOfFile: workspace.path("site/sitemap.xml"), encoding: .utf8)
+        }
+        #expect(try !sitemap().contains("archive.html"))
         let today = Self.server(hits: 3)
         try await today.start(port: port)
         // Fresh results, not the cached answer of the same address: two items left.
         let second = try await rebuild(day: 2, server: today, in: workspace, extra: ["--refresh"])
         await today.stop()
         #expect(second.outcome.status == 0, "\(second.outcome.stderr)")
+        // The sitemap of the site's new pages is written anew.
+        let listed = try sitemap()
+        #expect(listed.contains("<loc>https://example.org/archive/hamburg/archive.html</loc>"), "\(listed)")
 
         // The archived images, each by its bytes: one gone from the cache (its output copy whole), one whose cache
         // copy changed in place, one whose output copy changed in place, one whose output copy is gone, and one gone
@@ -83,6 +90,7 @@ extension SiteHistoryTests {
             third.outcome.stderr.contains("could not be found in the cache, the output or the previous publish"),
             "\(third.outcome.stderr)")
         #expect(try third.site.crawl().broken == [])
+        #expect(try sitemap() == listed)
 
         // And the day after, nothing changed: the output is what the build before left, but for the feed's date.
         let dated: Set<String> = ["feed.xml", OutputManifest.fileName]
