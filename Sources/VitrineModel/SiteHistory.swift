@@ -267,6 +267,44 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]
     }
 
+    /// Names the bytes ``encoded()`` writes, for the output's manifest to record beside the file: bytes written
+    /// under the mark this Vitrine has decode to a history that ``encoded()`` turns into the same bytes again, so a
+    /// build whose history did not change leaves them as they are instead of encoding megabytes anew. It is the
+    /// digest of the encoding of a history that holds every field and the characters JSON escapes, so that a change
+    /// of the types or of the encoder changes it.
+    public static let encodingMark: String = {
+        let text = "a/b \"q\" \\ \u{0}\u{1F}\u{7F} é 😀 \u{2028}\u{2029} <&>' \t\r\n"
+        let image = ArchivedImage(
+            url: "https://images.example/\(text)", sha256: String(repeating: "0f", count: 32), type: "image/jpeg",
+            bytes: 1_234_567, width: 640, height: nil)
+        let entry = ArchivedEntry(
+            variant: "v", caption: text,
+            credit: ArchivedCredit(
+                name: text, url: "https://site.example/", role: "publication", authorURL: "https://author.example/"),
+            tile: image, full: ArchivedImage(shownFrom: "https://images.example/full", width: nil, height: 480),
+            license: ArchivedLicense(
+                License(id: "cc-by-4.0", name: text, label: "CC BY", url: "https://license.example/", copies: .allowed)),
+            aiGenerated: true)
+        let probe = SiteHistory(
+            format: formatName, version: currentVersion,
+            snapshots: [
+                Snapshot(
+                    number: 1, time: "2026-01-02T03:04:05Z",
+                    galleries: [Change(path: "a/", added: ["1", text], removed: [])])
+            ],
+            galleries: [
+                Gallery(
+                    path: "a/",
+                    items: [
+                        Item(id: "1", firstSeen: 1, lastSeen: 1, current: true),
+                        Item(
+                            id: text, firstSeen: 1, lastSeen: 1, current: false,
+                            record: ArchivedItem(entries: [entry])),
+                    ])
+            ])
+        return SHA256Hasher.hex(of: probe.encoded())
+    }()
+
     /// Reads a history file, refusing one that is damaged, of another format, or holds what a history cannot
     /// (ids or folders that could carry a path or markup into the site, numbers out of order).
     public static func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {

@@ -8,7 +8,10 @@ import VitrineStore
 /// cache, else in the output folder's earlier copy, else in the previous publish (beside its `history.json`),
 /// else at the URL they were first downloaded from, if the gallery's source uses its host (``ArchiveImageHosts``).
 /// Bytes count only when their SHA-256 is the one the history recorded and they are a whole image; they are kept in
-/// the cache like any downloaded image.
+/// the cache like any downloaded image. The cache is asked for all of them at once, through the previous build's
+/// image index (`snapshot`), as for the images of the results: an entry is taken from it only while its cache
+/// folders and its image file are as they were, so that a rebuild opens no index file of the thousands an archive
+/// can have.
 struct ArchivedImages {
     let cache: CacheStore
     let fetcher: any HTTPFetching
@@ -17,6 +20,16 @@ struct ArchivedImages {
     let previous: HistorySource?
     let offline: Bool
     let maximumBytes: Int
+    /// The previous build's image index of the output folder.
+    var snapshot: ImageIndexSnapshot? = nil
+
+    /// What became of each image, by the URL it was first downloaded from, with the stamps of the copies it made
+    /// or found, and whether the previous build's image index gave every one of them.
+    struct Resolved {
+        var outcomes: [String: ImageOutcome] = [:]
+        var stamps: [String: FileStamp] = [:]
+        var fromSnapshot = false
+    }
 
     /// Why an archived image found nowhere else is not downloaded from its URL.
     static let refusedHost = "Not downloaded: its host is not one the gallery's source uses"
@@ -31,19 +44,26 @@ struct ArchivedImages {
             + "\(one ? "its host" : "their hosts") (\(first)\(one ? "" : ", …"))."
     }
 
-    /// What became of each image, by the URL it was first downloaded from, with the stamps of the copies it made;
-    /// `hosts` says which URLs may be downloaded.
-    func resolve(_ images: [SiteHistory.ArchivedImage], hosts: ArchiveImageHosts) async -> (
-        outcomes: [String: ImageOutcome], stamps: [String: FileStamp]
-    ) {
+    /// What became of each image; `hosts` says which URLs may be downloaded.
+    func resolve(_ images: [SiteHistory.ArchivedImage], hosts: ArchiveImageHosts) async -> Resolved {
         var seen = Set<String>()
         // An image shown from its own URL is never looked for: it was never downloaded, and may not be.
         let distinct = images.filter { $0.isDownloaded && seen.insert($0.url).inserted }
-        var outcomes: [String: ImageOutcome] = [:]
-        var stamps: [String: FileStamp] = [:]
-        // As many at once as the fetcher runs transfers: most come from the cache, the rest from the network.
+        let cached = await cache.imageRecords(for: distinct.map(\.url), snapshot: snapshot)
+        var resolved = Resolved()
+        var elsewhere: [SiteHistory.ArchivedImage] = []
+        for image in distinct {
+            if let record = cached.records[image.url], record.sha256 == image.sha256 {
+                resolved.outcomes[image.url] = .stored(record)
+                resolved.stamps[record.sha256] = cached.stamps[record.sha256]
+            } else {
+                elsewhere.append(image)
+            }
+        }
+        resolved.fromSnapshot = elsewhere.isEmpty && cached.fromSnapshot == distinct.count
+        // As many at once as the fetcher runs transfers: the output folder, the previous publish, the network.
         await withTaskGroup(of: (String, Found).self) { group in
-            var next = distinct.makeIterator()
+            var next = elsewhere.makeIterator()
             func start() {
                 guard let image = next.next() else { return }
                 group.addTask { (image.url, await find(image, hosts: hosts)) }
@@ -52,28 +72,28 @@ struct ArchivedImages {
             while let (url, found) = await group.next() {
                 switch found {
                 case .stored(let record, let stamp):
-                    outcomes[url] = .stored(record)
-                    if let stamp { stamps[record.sha256] = stamp }
-                case .missing: outcomes[url] = .failed(reason: "The archived image is no longer available")
-                case .refused: outcomes[url] = .failed(reason: Self.refusedHost)
+                    resolved.outcomes[url] = .stored(record)
+                    resolved.stamps[record.sha256] = stamp
+                case .missing: resolved.outcomes[url] = .failed(reason: "The archived image is no longer available")
+                case .refused: resolved.outcomes[url] = .failed(reason: Self.refusedHost)
                 }
                 start()
             }
         }
-        return (outcomes, stamps)
+        return resolved
     }
 
     /// Where an archived image was found.
     private enum Found {
-        case stored(CacheStore.ImageRecord, FileStamp?)
+        case stored(CacheStore.ImageRecord, FileStamp)
         case missing
         /// Found nowhere else, and its URL's host is not one to download from.
         case refused
     }
 
+    /// An image the cache does not hold with the recorded bytes, found elsewhere.
     private func find(_ image: SiteHistory.ArchivedImage, hosts: ArchiveImageHosts) async -> Found {
         guard let sha256 = image.sha256, let type = image.type, let byteCount = image.bytes else { return .missing }
-        if let record = cache.imageRecord(for: image.url), record.sha256 == sha256 { return .stored(record, nil) }
         if let (record, stamp) = recovery?.recover(image.url), record.sha256 == sha256 {
             return .stored(record, stamp)
         }
@@ -108,7 +128,7 @@ struct ArchivedImages {
 
     /// `bytes` in the cache as the image of `image.url`, if they are the bytes the history recorded.
     private func keep(_ bytes: [UInt8], of image: SiteHistory.ArchivedImage, format: ImageFormat) -> (
-        CacheStore.ImageRecord, FileStamp?
+        CacheStore.ImageRecord, FileStamp
     )? {
         guard SHA256Hasher.hex(of: bytes) == image.sha256, ImageFormat.sniff(bytes) == format,
             ImageCompleteness.problem(bytes, format: format) == nil,

@@ -60,12 +60,16 @@ struct GalleryBuild {
     var renderer: PageRenderer!
     var survey: Task<OutputFolderSurvey, Never>!
     var snapshot: Task<(bytes: [UInt8]?, snapshot: ImageIndexSnapshot?), Never>!
+    /// The output folder's own history, read and decoded while the folder is surveyed, when the build keeps one.
+    var historyInPlace: Task<PreviousHistory.InPlace, Never>?
     var galleries: [GalleryPipeline.Prepared] = []
     /// The site's history with this build's snapshot, when the build keeps one.
     var history: SiteHistory?
     /// The bytes of the last finished build's `history.json`, while it is still in place, to be kept aside before
     /// this build replaces it.
     var committedHistory: [UInt8]?
+    /// The history is the one the last finished build wrote and left in place, unchanged.
+    var historyUnchanged = false
     var writer: OutputWriter!
     var siteModel: SiteModel?
     var feeds: SiteFeeds?
@@ -137,6 +141,9 @@ struct GalleryBuild {
             throw FrozenBuildError.noManifest(folder: options.output.path)
         }
         survey = Task { [options, records] in await OutputFolderSurvey(root: options.output, records: records) }
+        if options.history != nil {
+            historyInPlace = Task { [options] in PreviousHistory.InPlace(output: options.output) }
+        }
         cache.sweepTemporaryFiles()
         let snapshotPath = cache.imageSnapshotPath(for: options.output)
         snapshot = Task {
@@ -176,7 +183,7 @@ struct GalleryBuild {
             output: options.output, committed: survey.previousFiles[SiteHistory.fileName]?.sha256,
             interrupted: survey.interrupted, source: source, fetcher: pipeline.fetcher, offline: policy.offline,
             startNew: historyOptions.startNew,
-            clock: max(pipeline.now(), options.timestamp ?? .distantPast)
+            clock: max(pipeline.now(), options.timestamp ?? .distantPast), ahead: await historyInPlace?.value
         ).load()
         let previous = found.history
         committedHistory = found.committedInPlace
@@ -198,6 +205,7 @@ struct GalleryBuild {
         }
         let (recorded, _) = previous.recording(items, records: records, at: options.timestamp ?? pipeline.now())
         history = recorded
+        historyUnchanged = committedHistory != nil && recorded == previous
         // Made when a gallery first has items that left: most builds have none.
         var archivedImages: ArchivedImages?
         for index in galleries.indices {
@@ -205,12 +213,14 @@ struct GalleryBuild {
             if let layout = galleries[index].archiveLayout,
                 case let departed = Self.departed(from: recorded, folder: galleries[index].folder), !departed.isEmpty
             {
+                let imageIndex = archivedImages == nil ? await snapshot.value.snapshot : nil
                 let images =
                     archivedImages
                     ?? ArchivedImages(
                         cache: cache, fetcher: pipeline.fetcher,
                         recovery: options.frozen ? nil : OutputImageRecovery(survey: survey, cache: cache),
-                        previous: source, offline: policy.offline, maximumBytes: options.maximumImageBytes)
+                        previous: source, offline: policy.offline, maximumBytes: options.maximumImageBytes,
+                        snapshot: imageIndex)
                 archivedImages = images
                 try await addArchive(departed, to: &model, at: index, layout: layout, images: images)
                 galleries[index].views = model.pages(salt: salt)
@@ -252,6 +262,7 @@ struct GalleryBuild {
         }
         galleries[index].stored = Array(Set(galleries[index].stored))
         galleries[index].stamps.merge(found.stamps) { first, _ in first }
+        if !found.fromSnapshot { galleries[index].imagesFromSnapshot = false }
         if let warning = ArchivedImages.refusalWarning(found.outcomes, folder: galleries[index].folder) {
             progress(.warning(warning))
             galleries[index].summary.warnings.append(warning)
@@ -591,20 +602,25 @@ struct GalleryBuild {
 
     mutating func writeFeeds() throws {
         guard let feeds else { return }
-        try writer.write(
-            feeds.sitemap(pages: writer.writtenPaths.filter { $0.hasSuffix(".html") }), to: SiteFeeds.sitemapPath)
+        let pages = writer.writtenPaths.filter { $0.hasSuffix(".html") }
+        let inputs = feeds.sitemapInputs(pages: pages, salt: salt)
+        if !writer.keep(SiteFeeds.sitemapPath, inputs: inputs) {
+            try writer.write(feeds.sitemap(pages: pages), to: SiteFeeds.sitemapPath, inputs: inputs)
+        }
         try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
     }
 
     /// Writes `history.json`, which the next build (or the next publish's) starts from.
     mutating func writeHistory() throws {
         guard let history else { return }
+        // The file in place holds this very history, as `encoded()` wrote it: it is kept, not encoded again.
+        if historyUnchanged, writer.keep(SiteHistory.fileName, inputs: SiteHistory.encodingMark) { return }
         let bytes = history.encoded()
         if let committedHistory, committedHistory != bytes {
             try RootedFiles(root: options.output.path).write(
                 committedHistory, to: PreviousHistory.backupName, durable: true)
         }
-        try writer.write(bytes, to: SiteHistory.fileName)
+        try writer.write(bytes, to: SiteHistory.fileName, inputs: SiteHistory.encodingMark)
     }
 
     /// Leaves in a shard's output what a merge needs of its galleries.

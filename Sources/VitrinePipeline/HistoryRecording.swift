@@ -70,6 +70,31 @@ struct PreviousHistory {
     var startNew = false
     /// The build's clock: a history with a snapshot dated well past it is refused (`SiteHistory.checkTimes`).
     let clock: Date
+    /// The output folder's own history file as it was read and decoded while the build looked at the folder.
+    var ahead: InPlace? = nil
+
+    /// The output folder's own history file, read and decoded ahead of `load`, which takes it when that file is the
+    /// one to start from: megabytes of JSON for a large archive, decoded while the folder's manifest is.
+    struct InPlace: Sendable {
+        /// The file's bytes (nil when there is none), or why it cannot be read.
+        let bytes: Result<[UInt8]?, HistoryFileError>
+        /// What the bytes decode to, as `SiteHistory.decode` checks them.
+        let history: Result<SiteHistory, HistoryFileError>?
+
+        init(output: URL) {
+            let file = output.appendingPathComponent(SiteHistory.fileName)
+            do throws(HistoryFileError) {
+                let read = try PreviousHistory.bytes(of: file)
+                bytes = .success(read)
+                history = read.map { read in
+                    Result { () throws(HistoryFileError) in try SiteHistory.decode(read, file: file.path) }
+                }
+            } catch {
+                bytes = .failure(error)
+                history = nil
+            }
+        }
+    }
 
     /// What was found: the history, the warning to give when there is none, and the bytes of the output's
     /// `history.json` when it is the last finished build's (which must be kept while it is replaced).
@@ -81,10 +106,17 @@ struct PreviousHistory {
 
     func load() async throws -> Found {
         let own = output.appendingPathComponent(SiteHistory.fileName)
-        let ownBytes = try Self.bytes(of: own)
+        let ownBytes = try ahead.map { ahead throws(HistoryFileError) in try ahead.bytes.get() } ?? Self.bytes(of: own)
+        /// The history of the output's own file, decoded ahead if it was.
+        func decodeOwn(_ bytes: [UInt8]) throws(HistoryFileError) -> SiteHistory {
+            guard let decoded = ahead?.history else { return try decode(bytes, file: own.path) }
+            let history = try decoded.get()
+            try history.checkTimes(notPast: clock, file: own.path)
+            return history
+        }
         if let committed, !committed.isEmpty {
             if let ownBytes, SHA256Hasher.hex(of: ownBytes) == committed {
-                return Found(history: try decode(ownBytes, file: own.path), committedInPlace: ownBytes)
+                return Found(history: try decodeOwn(ownBytes), committedInPlace: ownBytes)
             }
             let backup = output.appendingPathComponent(Self.backupName)
             if let bytes = try Self.bytes(of: backup), SHA256Hasher.hex(of: bytes) == committed {
@@ -98,7 +130,7 @@ struct PreviousHistory {
                         + "remove it to start from the previous publish's")
             }
         } else if !interrupted, let ownBytes {
-            return Found(history: try decode(ownBytes, file: own.path))
+            return Found(history: try decodeOwn(ownBytes))
         }
         let (history, warning) = try await fromSource()
         return Found(history: history, warning: warning)

@@ -57,6 +57,17 @@ package struct SiteFeeds {
     }
 
     /// A sitemap (sitemaps.org 0.9) of `pages`, in path order.
+    /// The digest of all that ``sitemap(pages:)`` makes its bytes from, `salt` standing for the code that makes them
+    /// (`GalleryPipeline.salt(of:)`): a rebuild whose site has the same pages keeps the file it wrote.
+    package func sitemapInputs(pages: [String], salt: String) -> String {
+        var hash = SHA256Hasher()
+        for part in ["sitemap", salt, baseURL] + pages.sorted() {
+            hash.update(part.utf8)
+            hash.update([0])
+        }
+        return hash.finalize().hexString
+    }
+
     package func sitemap(pages: [String]) -> [UInt8] {
         let (document, root) = XMLTree.document(
             root: "urlset", namespace: "http://www.sitemaps.org/schemas/sitemap/0.9")
