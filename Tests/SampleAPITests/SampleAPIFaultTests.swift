@@ -250,15 +250,14 @@ struct SampleAPIFaultTests {
     @Test func stopDoesNotWaitForAStalledClient() async throws {
         try await withFaults([try SampleAPIFault.parse("images:stall=30")]) { server in
             let url = "\(await server.baseURL)/get/1-city01_640.jpg"
-            let start = clock.now
             async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(10))
             #expect(await server.requests { _ in true } != nil)
             try await Task.sleep(for: .milliseconds(100))
             let stopStart = clock.now
             await server.stop()
             #expect(clock.now - stopStart < .seconds(8), "stop waited for the stalled connection")
+            // Cut off by the stop (not timed out by the client after 10 s): the stop did not wait for it.
             let stalled = try await stalledResult
-            #expect(clock.now - start < .seconds(10))
             let length = try #require(stalled.header("Content-Length").flatMap { Int($0) })
             #expect(stalled.failure == .truncated(missing: length - 16))
             #expect(stalled.status == 200)
