@@ -26,7 +26,7 @@ package struct SampleAPIRequest: Sendable, Equatable {
 package enum SampleAPIServerError: Error, Sendable, Equatable {
     /// `start` was called while the server was starting or running.
     case alreadyRunning
-    /// The listening socket was not ready within the allowed time.
+    /// The listening socket was not ready within two minutes.
     case startTimedOut
     /// Another socket is bound to the port asked for.
     case portInUse(UInt16)
@@ -48,6 +48,8 @@ package final class SampleAPIServer: Sendable {
 
     /// FlyingFox's default limit in seconds on how long a handler may take; `delay` faults extend it.
     private static let handlerTimeout: TimeInterval = 15
+    /// How long `start` waits for the socket to listen before it gives up.
+    private static let startLimit: TimeInterval = 120
 
     private let service: SampleAPIService
     private let lifecycle = Mutex(Lifecycle())
@@ -89,26 +91,28 @@ package final class SampleAPIServer: Sendable {
         )
         // Cleared before the task starts: a bind that fails at once must not have its mark cleared after it.
         lifecycle.withLock { $0.runFailed = false }
+        // FlyingFox resumes the wait once the socket listens, and a run that fails (a port in use) ends it at once.
+        // The limit only keeps a start that never comes from hanging: beside a busy suite, 10 s were once too few.
+        let listening = Task { try await server.waitUntilListening(timeout: Self.startLimit) }
         let runTask = Task { [weak self] in
             do {
                 try await server.run()
             } catch {
                 self?.markRunFailed()
+                listening.cancel()
                 throw error
             }
         }
         lifecycle.withLock { $0.runTask = runTask }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await !server.isListening {
+        do {
+            try await listening.value
+        } catch {
             if lifecycle.withLock({ $0.runFailed }) {
                 try await runTask.value
             }
-            guard ContinuousClock.now < deadline else {
-                await server.stop()
-                runTask.cancel()
-                throw SampleAPIServerError.startTimedOut
-            }
-            try await Task.sleep(for: .milliseconds(2))
+            await server.stop()
+            runTask.cancel()
+            throw SampleAPIServerError.startTimedOut
         }
         var boundPort = port
         if case .ip4(_, let listeningPort) = await server.listeningAddress {
@@ -186,6 +190,16 @@ package final class SampleAPIServer: Sendable {
         service.requests()
     }
 
+    /// Waits until `count` requests that satisfy `matching` have been received and returns every request so far, or
+    /// nil if they have not come within `limit` or the task was cancelled: a handshake for tests that wait on the
+    /// client's progress, the limit only a guard against waiting forever.
+    public func requests(
+        atLeast count: Int = 1, within limit: Duration = .seconds(120),
+        matching: @escaping @Sendable (SampleAPIRequest) -> Bool
+    ) async -> [SampleAPIRequest]? {
+        await service.requests(atLeast: count, within: limit, matching: matching)
+    }
+
     /// Forgets the requests received so far.
     package func resetRequests() {
         service.resetRequests()
@@ -202,7 +216,23 @@ final class SampleAPIService: Sendable {
     let faults: FaultInjector
     private let router: SampleAPIRouter
     private let boundPort = Mutex<UInt16>(0)
-    private let log = Mutex<[SampleAPIRequest]>([])
+    private let log = Mutex(RequestLog())
+
+    /// The requests received, and the tests waiting for some to come.
+    private struct RequestLog {
+        struct Waiter {
+            var count: Int
+            var matching: @Sendable (SampleAPIRequest) -> Bool
+            var continuation: CheckedContinuation<[SampleAPIRequest]?, Never>
+        }
+
+        var requests: [SampleAPIRequest] = []
+        var waiters: [UUID: Waiter] = [:]
+        /// Waits given up (their limit passed, or their task was cancelled) before they were registered.
+        var expired: Set<UUID> = []
+
+        func satisfies(_ waiter: Waiter) -> Bool { requests.lazy.filter(waiter.matching).count >= waiter.count }
+    }
 
     init(router: SampleAPIRouter, faults: FaultInjector) {
         self.router = router
@@ -218,7 +248,13 @@ final class SampleAPIService: Sendable {
     }
 
     func respond(to request: SampleAPIRequest) async -> SampleAPIResponse {
-        log.withLock { $0.append(request) }
+        let (answered, requests) = log.withLock { log in
+            log.requests.append(request)
+            let answered = log.waiters.filter { log.satisfies($0.value) }
+            for id in answered.keys { log.waiters[id] = nil }
+            return (answered.values.map(\.continuation), log.requests)
+        }
+        for waiter in answered { waiter.resume(returning: requests) }
         let baseURL = "http://127.0.0.1:\(port)"
         let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: .now) }
         guard let fault = faults.claim(for: request) else {
@@ -233,11 +269,48 @@ final class SampleAPIService: Sendable {
     }
 
     func requests() -> [SampleAPIRequest] {
-        log.withLock { $0 }
+        log.withLock { $0.requests }
+    }
+
+    func requests(
+        atLeast count: Int, within limit: Duration, matching: @escaping @Sendable (SampleAPIRequest) -> Bool
+    ) async -> [SampleAPIRequest]? {
+        let id = UUID()
+        let timer = Task { [self] in
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            giveUp(id)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waiter = RequestLog.Waiter(count: count, matching: matching, continuation: continuation)
+                let answer: [SampleAPIRequest]?? = log.withLock { log in
+                    if log.satisfies(waiter) { return .some(log.requests) }
+                    if log.expired.remove(id) != nil { return .some(nil) }
+                    log.waiters[id] = waiter
+                    return .none
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            giveUp(id)
+        }
+    }
+
+    /// Ends the wait `id` with nil, or marks it so that it ends at once if it has not begun.
+    private func giveUp(_ id: UUID) {
+        let waiter = log.withLock { log in
+            guard let waiter = log.waiters.removeValue(forKey: id) else {
+                log.expired.insert(id)
+                return nil as RequestLog.Waiter?
+            }
+            return waiter
+        }
+        waiter?.continuation.resume(returning: nil)
     }
 
     func resetRequests() {
-        log.withLock { $0.removeAll() }
+        log.withLock { $0.requests.removeAll() }
     }
 }
 

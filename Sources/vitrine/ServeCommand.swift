@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Only files inside DIR are served (no hidden files, no '..'); a folder serves its index.html. A request \
             line over 8 KiB is answered 414 and headers over 16 KiB or 100 lines 431, so no request can pin the \
-            server; Ctrl-C or SIGTERM stops it within a second, whatever is in flight.
+            server; Ctrl-C or SIGTERM stops it at once, without waiting for requests in flight.
             """
     )
 

@@ -93,24 +93,20 @@ import VitrineTemplates
 
     /// The base URL of a `vitrine sample-api` process, from the line it prints once it listens.
     func baseURL(of api: VitrineProcess.Running) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            let banner = (try? String(contentsOf: api.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-            if let range = banner.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                return String(banner[range])
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        let banner = await api.stdout.line(containing: "http://127.0.0.1:") ?? ""
+        guard let range = banner.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+            throw ProcessError(message: "the sample API did not say where it listens")
         }
-        throw ProcessError(message: "the sample API did not say where it listens")
+        return String(banner[range])
     }
 
-    /// Whether to run the full data set: `scripts/test` runs it on its own after the other tests
-    /// (`VITRINE_FULL_DATASET=1`), because its 10,000 image requests on 2 cores upset the timing tests beside it.
+    /// Whether to run the full data set (`VITRINE_FULL_DATASET=1`): `scripts/test` runs it beside the other tests;
+    /// a plain `swift test` leaves it out.
     static let fullDataSet = ProcessInfo.processInfo.environment["VITRINE_FULL_DATASET"] == "1"
 
     /// The whole data set, against a sample API of its own process; the second run has no server at all, so anything
     /// it asked the network for would fail.
-    @Test(.enabled(if: fullDataSet, "set VITRINE_FULL_DATASET=1 (scripts/test does, for this test alone)"))
+    @Test(.enabled(if: fullDataSet, "set VITRINE_FULL_DATASET=1 (scripts/test does)"))
     func theFullDataSetWorksAndASecondRunDownloadsNothing() async throws {
         let workspace = try Workspace()
         let api = try VitrineProcess.launch(["sample-api", "--port", "0"])

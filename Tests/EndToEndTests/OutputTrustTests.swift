@@ -157,7 +157,7 @@ import Testing
             let busy = try await bench.build(["--no-wait"])
             #expect(busy.status == 75 && busy.stderr.contains("Another Vitrine run"), "\(busy.stderr)")
             let waiting = try VitrineProcess.launch(bench.arguments(["--pages", "1"]))
-            try await Task.sleep(for: .seconds(1))
+            #expect(await waiting.stderr.line(containing: "Waiting for another Vitrine run") != nil)
             #expect(waiting.process.isRunning)
             flock(folder, LOCK_UN)
             let waited = try await waiting.wait()

@@ -41,11 +41,6 @@ import VitrineTemplates
         try #require(RandomPageState.read(in: workspace.url.appendingPathComponent("out")))
     }
 
-    /// The state without recording an issue when there is none yet, for polling.
-    func peek(_ workspace: Workspace) -> RandomPageState? {
-        RandomPageState.read(in: workspace.url.appendingPathComponent("out"))
-    }
-
     func page(_ workspace: Workspace) throws -> LibXMLDocument {
         try SiteInspector(root: workspace.url.appendingPathComponent("out")).page("index.html")
     }
@@ -236,27 +231,26 @@ import VitrineTemplates
                 "--cache", workspace.path("cache"),
             ]
             let first = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 0))
-            try await waitFor(seconds: 30) { peek(workspace) != nil }
+            #expect(await first.stderr.line(containing: "New image") != nil)
             let initial = try state(workspace)
+            #expect(initial.nextUpdate == initial.fetchedAt.addingTimeInterval(3_600))
             first.send(SIGTERM)
             let stopped = try await first.wait()
             #expect(stopped.status == 0 && stopped.stderr.contains("Stopped watching (SIGTERM)"), "\(stopped.stderr)")
 
             let second = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 30))
-            try await waitFor(seconds: 30) {
-                (try? String(contentsOf: second.scratch.appendingPathComponent("stderr"), encoding: .utf8))?.contains(
-                    "Kept image") == true
-            }
+            #expect(await second.stderr.line(containing: "Kept image") != nil)
             #expect(try state(workspace).photo == initial.photo && infoRequests(server) == 1)
-            #expect(try state(workspace).nextUpdate == ISO8601DateFormatter().date(from: "2030-01-01T01:00:00Z"))
+            #expect(try state(workspace).nextUpdate == initial.nextUpdate)
             second.send(SIGINT)
             let interrupted = try await second.wait()
             #expect(interrupted.status == 0 && interrupted.stderr.contains("Stopped watching (interrupted)"))
 
             let third = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 60 - 3.0 / 60))
-            try await waitFor(seconds: 40) { peek(workspace)?.photo.id != initial.photo.id }
+            #expect(await third.stderr.line(containing: "New image") != nil)
+            #expect(try state(workspace).photo.id != initial.photo.id)
             let replaced = try state(workspace)
-            #expect(replaced.fetchedAt >= ISO8601DateFormatter().date(from: "2030-01-01T01:00:00Z")!)
+            #expect(replaced.fetchedAt >= initial.nextUpdate)
             #expect(replaced.nextUpdate == replaced.fetchedAt.addingTimeInterval(3_600))
             third.send(SIGTERM)
             let last = try await third.wait()
@@ -290,16 +284,5 @@ import VitrineTemplates
         #expect(outcome.status == 0, "\(outcome.stderr)")
         try checkSite(workspace)
         #expect(try state(workspace).source == "picsum")
-    }
-
-    /// Polls `condition` every 100 ms (without blocking a thread) until it holds or `seconds` pass.
-    func waitFor(seconds: Double, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if try condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("the condition did not hold within \(seconds) s")
-        throw ProcessError(message: "timed out")
     }
 }

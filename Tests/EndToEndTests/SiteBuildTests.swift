@@ -190,7 +190,6 @@ import VitrineTemplates
             #expect(current.upToDate)
             #expect(current.galleries?.allSatisfy { $0.summary.upToDate } == true)
             #expect(current.pagesUnchanged == summary.pagesUnchanged)
-            #expect(current.seconds < 5)
             current.upToDate = false
             current.seconds = summary.seconds
             current.galleries = summary.galleries

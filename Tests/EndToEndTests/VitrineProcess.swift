@@ -37,7 +37,20 @@ struct VitrineProcess {
 
         func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-        func wait() async throws -> Outcome {
+        /// What the process has printed on stdout so far, and lines to wait for.
+        var stdout: PrintedLines { PrintedLines(file: scratch.appendingPathComponent("stdout")) }
+        /// What the process has printed on stderr so far, and lines to wait for.
+        var stderr: PrintedLines { PrintedLines(file: scratch.appendingPathComponent("stderr")) }
+
+        /// Waits for the process to exit. A process still running after `limit` is killed and the test fails: the
+        /// limit only keeps a broken run from hanging the suite, it is not a measure of speed.
+        func wait(atMost limit: Duration = .seconds(600)) async throws -> Outcome {
+            let guardian = Task { [process] in
+                guard (try? await Task.sleep(for: limit)) != nil, process.isRunning else { return }
+                Issue.record("\(process.arguments ?? []) still ran after \(limit): killed")
+                kill(process.processIdentifier, SIGKILL)
+            }
+            defer { guardian.cancel() }
             let exitedAt = await exited.value
             defer { try? FileManager.default.removeItem(at: scratch) }
             return Outcome(
@@ -50,17 +63,12 @@ struct VitrineProcess {
 
     /// Starts `vitrine` (or `executable`) with `arguments`, an environment without any API key unless given, in
     /// `directory` (default: a scratch folder), and returns at once.
-    /// `vitrine serve` on `folder`, started, with its base URL once it listens.
+    /// `vitrine serve` on `folder`, started, with its base URL from the line it prints once it listens.
     static func serve(_ folder: String) async throws -> (running: Running, url: String) {
         let running = try launch(["serve", folder, "--port", "0"])
-        var base: String?
-        for _ in 0..<200 where base == nil {
-            try await Task.sleep(for: .milliseconds(50))
-            let printed =
-                (try? String(contentsOf: running.scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-            base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
-        }
-        return (running, try #require(base))
+        let printed = await running.stdout.line(containing: "http://127.0.0.1:") ?? ""
+        let base = printed.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+        return (running, try #require(base, "vitrine serve did not say where it listens"))
     }
 
     static func launch(
@@ -112,6 +120,28 @@ struct VitrineProcess {
         executable: URL = binary
     ) async throws -> Outcome {
         try await launch(arguments, environment: environment, in: directory, executable: executable).wait()
+    }
+}
+
+/// One of a child process's output files. A test waits for a line the process prints once it has reached a state
+/// (it listens, it waits for a lock, it kept or replaced an image) instead of sleeping for a while and hoping.
+struct PrintedLines {
+    let file: URL
+
+    var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+
+    /// Waits until a line holding `text` has been printed and returns it; nil (and the test fails) if none has been
+    /// after five minutes, a limit that only keeps a broken run from hanging the suite. (The file is read every
+    /// 20 ms: a pipe would say so at once, but a pipe's write end leaks into every child another test starts at the
+    /// same moment, and the stream then never ends.)
+    func line(containing text: String) async -> String? {
+        let limit = ContinuousClock.now + .seconds(300)
+        while ContinuousClock.now < limit {
+            if let line = self.text.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { break }
+        }
+        Issue.record("the process did not print “\(text)” within five minutes")
+        return nil
     }
 }
 

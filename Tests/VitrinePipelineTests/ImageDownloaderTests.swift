@@ -8,24 +8,34 @@ import VitrineTestSupport
 @testable import VitrineStore
 
 @Suite struct ImageDownloaderTests {
-    /// A fetcher of `concurrentTransfers` that answers every image after a pause, counting how many requests it
-    /// holds at once.
+    /// A fetcher of `concurrentTransfers` that holds every image until `expected` requests are held at once, counting
+    /// how many it holds at once.
     final class CountingFetcher: HTTPFetching {
         let concurrentTransfers: Int
+        private let expected: Int
         private let held = Mutex((now: 0, most: 0))
+        let allHeld = Handshake()
 
-        init(concurrentTransfers: Int) {
+        init(concurrentTransfers: Int, expected: Int) {
             self.concurrentTransfers = concurrentTransfers
+            self.expected = expected
         }
 
         var most: Int { held.withLock { $0.most } }
 
         func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
-            held.withLock { state in
+            let now = held.withLock { state in
                 state.now += 1
                 state.most = max(state.most, state.now)
+                return state.now
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            if now == expected {
+                // Tasks already started run before the release: a downloader that started more would show it.
+                for _ in 0..<100 { await Task.yield() }
+                allHeld.signal()
+            }
+            // If they never are, the first to give up releases the others (and `most` tells).
+            if await !allHeld.wait(atMost: .seconds(30)) { allHeld.signal() }
             held.withLock { $0.now -= 1 }
             return FetchResponse(status: 200, body: [UInt8](RandomPipelineTests.jpeg), effectiveURL: request.url)
         }
@@ -35,14 +45,13 @@ import VitrineTestSupport
     /// fetcher's transfers busy.
     @Test func downloadsInFlightAreBoundedByTheFetchersTransfers() async throws {
         let folder = try TemporaryFolder()
-        let fetcher = CountingFetcher(concurrentTransfers: 3)
+        let fetcher = CountingFetcher(concurrentTransfers: 3, expected: 6)
         let downloader = ImageDownloader(
             fetcher: fetcher, cache: CacheStore(root: folder.url), offline: false, maximumBytes: 1 << 20,
             progress: { _ in })
         let urls = (1...30).map { "https://cdn.example/\($0).jpg" }
         let result = try await downloader.download(urls)
         #expect(result.downloaded == 30)
-        #expect(fetcher.most <= 6)
-        #expect(fetcher.most > 3)
+        #expect(fetcher.most == 6, "twice the fetcher's transfers were under way at once, and no more")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import VitrineTestSupport
 
@@ -13,25 +12,30 @@ import VitrineTestSupport
         #expect(FileManager.default.fileExists(atPath: output.path), "the folder is made to be locked")
         await #expect(throws: OutputBusyError.self) { try await OutputLock.acquire(output, wait: false) }
 
-        let announced = Mutex(false)
+        let (waiting, acquired) = (Handshake(), Handshake())
         let waiter = Task {
-            try await OutputLock.acquire(output, wait: true) { folder in
-                if folder == output.standardizedFileURL.path { announced.withLock { $0 = true } }
+            let lock = try await OutputLock.acquire(output, wait: true) { folder in
+                if folder == output.standardizedFileURL.path { waiting.signal() }
             }
+            acquired.signal()
+            return lock
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(announced.withLock { $0 })
-        first = nil
+        #expect(await waiting.wait(), "the second run says it waits, naming the folder")
+        #expect(!acquired.isSignalled, "it waits while the first run holds the lock")
+        _ = first.take()
         let second = try await waiter.value
+        await #expect(throws: OutputBusyError.self, "the waiter now holds the lock") {
+            try await OutputLock.acquire(output, wait: false)
+        }
         withExtendedLifetime(second) {}
-        #expect(first == nil)
     }
 
     @Test func waitingEndsWithCancellation() async throws {
         let folder = try TemporaryFolder()
         let held = try await OutputLock.acquire(folder.url, wait: false)
-        let waiter = Task { try await OutputLock.acquire(folder.url, wait: true) }
-        try await Task.sleep(for: .milliseconds(100))
+        let waiting = Handshake()
+        let waiter = Task { try await OutputLock.acquire(folder.url, wait: true) { _ in waiting.signal() } }
+        #expect(await waiting.wait())
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         withExtendedLifetime(held) {}

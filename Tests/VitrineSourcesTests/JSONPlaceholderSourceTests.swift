@@ -2,17 +2,25 @@ import Foundation
 import Synchronization
 import Testing
 import VitrineBasics
+import VitrineTestSupport
 
 @testable import VitrineHTTP
 @testable import VitrineSources
 @testable import VitrineStore
 
-/// Serves JSONPlaceholder-shaped lists by path, counting how many loads run at once.
+/// Serves JSONPlaceholder-shaped lists by path, counting how many loads run at once. With `holdingPhotoLists`, it
+/// holds every album's photo list until that many loads are under way at once (`allHeld`).
 final class FakeJSONPlaceholder: APIResponseLoading {
     private let state = Mutex((inFlight: 0, most: 0, paths: [String]()))
     private let answer: @Sendable (String) -> (Int, String)
+    private let holdingPhotoLists: Int?
+    let allHeld = Handshake()
 
-    init(_ answer: @escaping @Sendable (String) -> (Int, String) = FakeJSONPlaceholder.standard) {
+    init(
+        holdingPhotoLists: Int? = nil,
+        _ answer: @escaping @Sendable (String) -> (Int, String) = FakeJSONPlaceholder.standard
+    ) {
+        self.holdingPhotoLists = holdingPhotoLists
         self.answer = answer
     }
 
@@ -21,12 +29,20 @@ final class FakeJSONPlaceholder: APIResponseLoading {
 
     func load(_ request: FetchRequest) async throws -> APIResponse {
         let path = String(request.url.dropFirst("https://api.example".count))
-        state.withLock {
+        let inFlight = state.withLock {
             $0.inFlight += 1
             $0.most = max($0.most, $0.inFlight)
             $0.paths.append(path)
+            return $0.inFlight
         }
-        try await Task.sleep(for: .milliseconds(5))
+        if let holdingPhotoLists, path.hasPrefix("/albums/") {
+            if inFlight == holdingPhotoLists {
+                // Tasks already started run before the release: a source that started more would show it.
+                for _ in 0..<100 { await Task.yield() }
+                allHeld.signal()
+            }
+            if await !allHeld.wait(atMost: .seconds(30)) { allHeld.signal() }
+        }
         state.withLock { $0.inFlight -= 1 }
         let (status, body) = answer(path)
         return APIResponse(
@@ -215,10 +231,11 @@ final class FakeJSONPlaceholder: APIResponseLoading {
                 $0.0.url.hasPrefix("https://img.example/seed/") && $0.1.url.hasPrefix("https://img.example/seed/")
             })
 
-        let all = FakeJSONPlaceholder()
+        // 12 photo lists, held until as many are asked for at once as the source allows.
+        let all = FakeJSONPlaceholder(holdingPhotoLists: JSONPlaceholderSource.concurrentRequests)
         let everything = try await JSONPlaceholderSource(endpoint: "https://api.example").collect(using: all)
         #expect(everything.allItems.count == 3 * 4 * 5)
-        #expect(all.mostAtOnce > 1 && all.mostAtOnce <= JSONPlaceholderSource.concurrentRequests)
+        #expect(all.mostAtOnce == JSONPlaceholderSource.concurrentRequests)
     }
 
     @Test func httpFailuresAreTypedErrors() async throws {
