@@ -193,7 +193,7 @@ package final class SampleAPIServer: Sendable {
     /// Waits until `count` requests that satisfy `matching` have been received and returns every request so far, or
     /// nil if they have not come within `limit` or the task was cancelled: a handshake for tests that wait on the
     /// client's progress, the limit only a guard against waiting forever.
-    public func requests(
+    package func requests(
         atLeast count: Int = 1, within limit: Duration = .seconds(120),
         matching: @escaping @Sendable (SampleAPIRequest) -> Bool
     ) async -> [SampleAPIRequest]? {
