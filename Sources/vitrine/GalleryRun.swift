@@ -31,7 +31,7 @@ enum GalleryRun {
         build: @escaping @Sendable (GalleryPipeline, BuildOptions) async throws -> BuildSummary
     ) async throws {
         let terminal = Terminal(quiet: flags.run.quiet, redactor: Redactor(secrets: secrets))
-        let now = try RandomRun.testClock(running: false)
+        let now = try flags.run.clock(running: false)
         try await flags.withNetwork(reporting: terminal) { fetcher in
             let pipeline = GalleryPipeline(
                 fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), policy: flags.policy,

@@ -18,7 +18,7 @@ struct RandomCommand: AsyncParsableCommand {
             reported to Unsplash's download_location, as Unsplash's terms require). Without --provider (or its \
             other name --source), unsplash when a key is set, else picsum.
 
-            For tests only: VITRINE_TEST_NOW=2026-11-21T14:00:00Z makes the clock start at that instant.
+            --now 2026-11-21T14:00:00Z runs as if the clock read that instant (to preview or reproduce a schedule).
 
             \(exitStatusHelp)
             """

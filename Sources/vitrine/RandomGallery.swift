@@ -60,7 +60,6 @@ struct RandomGallery: GalleryOptions {
         if let key, !key.isEmpty, provider == .picsum {
             throw ValidationError("--key is for Unsplash; Lorem Picsum needs no key.")
         }
-        _ = try RandomRun.testClock()
     }
 
     func accessKey(environment: [String: String]) -> String {

@@ -8,31 +8,11 @@ import VitrineStore
 
 /// Runs the random-image page once or, with `--watch`, on schedule until interrupted, and reports on stderr.
 enum RandomRun {
-    static let testClockVariable = "VITRINE_TEST_NOW"
-
-    /// The clock: real time, or (for tests only) real time moved to start at `VITRINE_TEST_NOW`; with `running`
-    /// false it stays at that instant, for a build that reads the clock once and must not depend on how long the
-    /// process took to get there.
-    static func testClock(
-        environment: [String: String] = ProcessInfo.processInfo.environment, running: Bool = true
-    ) throws -> @Sendable () -> Date {
-        guard let text = environment[testClockVariable], !text.isEmpty else { return { Date() } }
-        guard let start = ISO8601DateFormatter().date(from: text) else {
-            throw ValidationError("\(testClockVariable) must be an ISO 8601 time such as 2026-11-21T14:00:00Z.")
-        }
-        guard running else { return { start } }
-        let began = ContinuousClock.now
-        return {
-            let elapsed = (ContinuousClock.now - began).components
-            return start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-        }
-    }
-
     static func execute(
         source: any RandomImageSource, flags: BuildFlags, every: UpdateInterval, watch: Bool, secrets: [String]
     ) async throws {
         let terminal = Terminal(quiet: flags.run.quiet, redactor: Redactor(secrets: secrets))
-        let now = try testClock()
+        let now = try flags.run.clock()
         try await flags.withNetwork(reporting: terminal) { fetcher in
             let pipeline = RandomPagePipeline(
                 fetcher: fetcher, cache: CacheStore(root: flags.cacheRoot), progress: terminal.report, now: now)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// When a run counts as failed, how long it may last, and what it prints.
 struct RunOptions: ParsableArguments {
@@ -18,7 +19,37 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .long, help: "Print a JSON build report on stdout (status, counts, warnings).")
     var json = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run as if the clock read this time (ISO 8601, such as 2026-11-21T14:00:00Z): which random image is due and when the next one is; with --watch the clock runs on from there.",
+            valueName: "time"))
+    var now: String?
+
     func validate() throws {
         if let deadline, deadline <= 0 { throw ValidationError("--deadline must be positive.") }
+        _ = try startingInstant()
+    }
+
+    /// The instant `--now` names, if given.
+    private func startingInstant() throws -> Date? {
+        guard let now else { return nil }
+        guard let instant = ISO8601DateFormatter().date(from: now) else {
+            throw ValidationError("--now must be an ISO 8601 time such as 2026-11-21T14:00:00Z.")
+        }
+        return instant
+    }
+
+    /// The clock a random page's schedule reads: real time, or real time moved to start at `--now`; with `running`
+    /// false it stays at that instant, for a build that reads the clock once and must not depend on how long the
+    /// process took to get there.
+    func clock(running: Bool = true) throws -> @Sendable () -> Date {
+        guard let start = try startingInstant() else { return { Date() } }
+        guard running else { return { start } }
+        let began = ContinuousClock.now
+        return {
+            let elapsed = (ContinuousClock.now - began).components
+            return start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        }
     }
 }

@@ -4,7 +4,7 @@ yet), favorites (add, list, remove from the list, from nginx and from disk), the
 image fitted to the width in its proportions at 320 and 1440 px, axe-core and the Nu HTML Checker.
 
 The sites are built by the real binary from the sample API that keeps running for the session (conftest's
-`sample_api`): the Unsplash site hotlinks its images from it, as Unsplash's terms require. `VITRINE_TEST_NOW` moves the binary's clock, so a site
+`sample_api`): the Unsplash site hotlinks its images from it, as Unsplash's terms require. `--now` moves the binary's clock, so a site
 whose next image is due in a few seconds needs no waiting for minutes."""
 
 from __future__ import annotations
@@ -36,11 +36,10 @@ class RandomSites:
     def build(self, name: str, *arguments: str, now: datetime.datetime | None = None) -> Path:
         env = bl.clean_env(self.workdir)
         env.pop("UNSPLASH_ACCESS_KEY", None)
-        if now is not None:
-            env["VITRINE_TEST_NOW"] = _iso(now)
+        clock = ["--now", _iso(now)] if now is not None else []
         out = self.root / name
         bl.run(
-            [str(bl.vitrine_binary()), "random", *arguments, "--out", str(out),
+            [str(bl.vitrine_binary()), "random", *arguments, *clock, "--out", str(out),
              "--cache", str(self.workdir / "random-cache"), "--quiet"],
             timeout=120, env=env,
         )

@@ -307,7 +307,7 @@ import VitrineTestSupport
                 "--jobs", "--retries", "--connect-timeout", "--stall-timeout", "--transfer-timeout",
                 "--max-image-size", "--max-response-size",
             ])
-        #expect(sections["RUN OPTIONS"] == ["--strict", "--deadline", "--quiet", "--json"])
+        #expect(sections["RUN OPTIONS"] == ["--strict", "--deadline", "--quiet", "--json", "--now"])
         #expect(sections["OPTIONS"]?.isSuperset(of: ["--help", "--version"]) == true)
     }
 }

@@ -8,14 +8,15 @@ import VitrineTemplates
 @testable import VitrineRender
 
 /// `vitrine random` run as a user would, against the sample Lorem Picsum and Unsplash, with the clock moved by
-/// `VITRINE_TEST_NOW` instead of waiting minutes.
+/// `--now` instead of waiting minutes.
 @Suite struct RandomPageTests {
     static let key = "unsplash-secret-7781"
     static let start = "2030-01-01T00:00:00Z"
 
-    static func at(minutes: Double) -> [String: String] {
+    /// The arguments that run the binary as if `minutes` had passed since `start`.
+    static func at(minutes: Double) -> [String] {
         let date = ISO8601DateFormatter().date(from: start)!.addingTimeInterval(minutes * 60)
-        return ["VITRINE_TEST_NOW": ISO8601DateFormatter().string(from: date)]
+        return ["--now", ISO8601DateFormatter().string(from: date)]
     }
 
     func withServer(
@@ -34,7 +35,7 @@ import VitrineTemplates
     ) async throws -> VitrineProcess.Outcome {
         try await VitrineProcess.run(
             ["random", "--endpoint", endpoint, "--out", workspace.path("out"), "--cache", workspace.path("cache")]
-                + extra, environment: Self.at(minutes: minutes).merging(environment) { $1 })
+                + Self.at(minutes: minutes) + extra, environment: environment)
     }
 
     func state(_ workspace: Workspace) throws -> RandomPageState {
@@ -230,7 +231,7 @@ import VitrineTemplates
                 "random", "--watch", "--every", "1h", "--endpoint", endpoint, "--out", workspace.path("out"),
                 "--cache", workspace.path("cache"),
             ]
-            let first = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 0))
+            let first = try VitrineProcess.launch(arguments + Self.at(minutes: 0))
             #expect(await first.stderr.line(containing: "New image") != nil)
             let initial = try state(workspace)
             #expect(initial.nextUpdate == initial.fetchedAt.addingTimeInterval(3_600))
@@ -238,7 +239,7 @@ import VitrineTemplates
             let stopped = try await first.wait()
             #expect(stopped.status == 0 && stopped.stderr.contains("Stopped watching (SIGTERM)"), "\(stopped.stderr)")
 
-            let second = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 30))
+            let second = try VitrineProcess.launch(arguments + Self.at(minutes: 30))
             #expect(await second.stderr.line(containing: "Kept image") != nil)
             #expect(try state(workspace).photo == initial.photo && infoRequests(server) == 1)
             #expect(try state(workspace).nextUpdate == initial.nextUpdate)
@@ -246,7 +247,7 @@ import VitrineTemplates
             let interrupted = try await second.wait()
             #expect(interrupted.status == 0 && interrupted.stderr.contains("Stopped watching (interrupted)"))
 
-            let third = try VitrineProcess.launch(arguments, environment: Self.at(minutes: 60 - 3.0 / 60))
+            let third = try VitrineProcess.launch(arguments + Self.at(minutes: 60 - 3.0 / 60))
             #expect(await third.stderr.line(containing: "New image") != nil)
             #expect(try state(workspace).photo.id != initial.photo.id)
             let replaced = try state(workspace)
@@ -270,8 +271,8 @@ import VitrineTemplates
             let outcome = try await VitrineProcess.run(["random", "--out", workspace.path("out")] + arguments)
             #expect(outcome.status == 64 && outcome.stderr.contains(words), "\(arguments): \(outcome.stderr)")
         }
-        let clock = try await VitrineProcess.run(["random"], environment: ["VITRINE_TEST_NOW": "yesterday"])
-        #expect(clock.status == 64 && clock.stderr.contains("VITRINE_TEST_NOW must be an ISO 8601 time"))
+        let clock = try await VitrineProcess.run(["random", "--now", "yesterday"])
+        #expect(clock.status == 64 && clock.stderr.contains("--now must be an ISO 8601 time"))
     }
 
     @Test func theDemoBuildsTheRandomPageFromTheSamplePicsum() async throws {

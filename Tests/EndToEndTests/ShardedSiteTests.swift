@@ -70,13 +70,13 @@ import Testing
 
     /// Builds shards 1 to `count` of `config` as parallel processes, each into `shard-K` with the cache `cache-K`.
     func buildShards(
-        _ count: Int, config: String = "vitrine.toml", prefix: String = "shard",
+        _ count: Int, config: String = "vitrine.toml", prefix: String = "shard", _ extra: [String] = [],
         environment: [String: String] = ShardedSiteTests.environment
     ) async throws {
         let running = try (1...count).map { number in
             try VitrineProcess.launch(
                 arguments(
-                    ["--shard", "\(number)/\(count)"], config: config, cache: "\(prefix)-cache-\(number)",
+                    ["--shard", "\(number)/\(count)"] + extra, config: config, cache: "\(prefix)-cache-\(number)",
                     out: "\(prefix)-\(number)"),
                 environment: environment)
         }
@@ -300,12 +300,12 @@ import Testing
             every = "10m"
             endpoint = "\(await server.picsumEndpoint)"
             """.write(toFile: workspace.path("random.toml"), atomically: true, encoding: .utf8)
-            // Every build at the same instant of the test clock, so the random page's photo is the same in each.
-            let environment = Self.environment.merging(RandomPageTests.at(minutes: 0)) { $1 }
+            // Every build at the same instant (--now), so the random page's photo is the same in each.
+            let now = RandomPageTests.at(minutes: 0)
             #expect(SiteShard.number(of: "random/", count: 2) == 2)
-            let whole = try await build(config: "random.toml", out: "whole", environment: environment)
+            let whole = try await build(now, config: "random.toml", out: "whole")
             #expect(whole.status == 0, "stderr: \(whole.stderr)")
-            try await buildShards(2, config: "random.toml", environment: environment)
+            try await buildShards(2, config: "random.toml", now)
             #expect(try galleries(inShard: "shard-2") == ["random/"])
             let merged = try await merge(["shard-1", "shard-2"], config: "random.toml", out: "merged")
             #expect(merged.status == 0, "stderr: \(merged.stderr)")

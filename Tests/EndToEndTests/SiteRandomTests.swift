@@ -10,13 +10,11 @@ import VitrineTemplates
 @testable import VitrineStore
 
 /// `vitrine build` with a `source = "random"` gallery beside a Pixabay one, run by the real binary against the
-/// sample API, with the schedule's clock moved by `VITRINE_TEST_NOW`.
+/// sample API, with the schedule's clock moved by `--now`.
 @Suite struct SiteRandomTests {
     static let key = "site-random-key-31"
     /// The clock of `RandomPageTests`, and a fixed time for the feed.
-    static func at(minutes: Double) -> [String: String] {
-        RandomPageTests.at(minutes: minutes).merging(["SOURCE_DATE_EPOCH": "1900000000"]) { $1 }
-    }
+    static let environment = ["SOURCE_DATE_EPOCH": "1900000000"]
 
     func withServer(_ body: (SampleAPIServer, Workspace) async throws -> Void) async throws {
         try await withSampleAPI(SampleAPIConfiguration(apiKey: Self.key), body)
@@ -53,8 +51,8 @@ import VitrineTemplates
             [
                 "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
                 workspace.path(out), "--json", "-q",
-            ] + extra,
-            environment: Self.at(minutes: minutes).merging(["PIXABAY_API_KEY": Self.key]) { $1 })
+            ] + RandomPageTests.at(minutes: minutes) + extra,
+            environment: Self.environment.merging(["PIXABAY_API_KEY": Self.key]) { $1 })
     }
 
     func report(_ outcome: VitrineProcess.Outcome) throws -> BuildSummary {
@@ -245,8 +243,8 @@ import VitrineTemplates
                 [
                     "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
                     workspace.path("site"), "-q",
-                ],
-                environment: Self.at(minutes: 0).merging([
+                ] + RandomPageTests.at(minutes: 0),
+                environment: Self.environment.merging([
                     "PIXABAY_API_KEY": Self.key, "UNSPLASH_ACCESS_KEY": "unsplash-site-key-55",
                 ]) { $1 })
             #expect(outcome.status == 0, "stderr: \(outcome.stderr)")

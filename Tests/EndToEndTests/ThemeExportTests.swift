@@ -7,8 +7,7 @@ import VitrineTemplates
 @Suite struct ThemeExportTests {
     static let key = "theme-key-19"
     /// Every build at one time, so that the feed's dates and the random photo do not depend on when it ran.
-    static let environment = RandomPageTests.at(minutes: 0).merging(
-        ["PIXABAY_API_KEY": key, "SOURCE_DATE_EPOCH": "1700000000"]) { $1 }
+    static let environment = ["PIXABAY_API_KEY": key, "SOURCE_DATE_EPOCH": "1700000000"]
 
     /// What an export writes: every file of the built-in theme and the README for its author, by name.
     static var exportedFiles: [String: [UInt8]] {
@@ -24,7 +23,7 @@ import VitrineTemplates
             [
                 "build", "--config", workspace.path("vitrine.toml"), "--cache", workspace.path("cache"), "--out",
                 workspace.path(out), "--json", "-q",
-            ] + extra, environment: Self.environment)
+            ] + RandomPageTests.at(minutes: 0) + extra, environment: Self.environment)
     }
 
     /// The page counts of a `--json` build report.
