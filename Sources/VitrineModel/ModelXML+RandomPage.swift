@@ -38,10 +38,7 @@ extension ModelXML {
             case .remote(let url):
                 sink.cleanAttribute("url", url)
             }
-            if let width = image.width, let height = image.height {
-                sink.attribute("width", String(width))
-                sink.attribute("height", String(height))
-            }
+            sink.sizeAttributes(width: image.width, height: image.height)
             sink.endElement()
         }
         for field in page.fields {

@@ -17,6 +17,13 @@ extension ModelXMLSink {
     }
 
     /// An attribute holding API text, cleaned first.
+    /// `width` and `height`, when both are known.
+    mutating func sizeAttributes(width: Int?, height: Int?) {
+        guard let width, let height else { return }
+        attribute("width", String(width))
+        attribute("height", String(height))
+    }
+
     mutating func cleanAttribute(_ name: String, _ value: String) {
         attribute(name, XMLText.clean(value))
     }
@@ -363,22 +370,13 @@ package enum ModelXML {
         switch image.state {
         case .available(let path, let mediaType):
             sink.cleanAttribute("src", path)
-            if let width = image.width, let height = image.height {
-                sink.attribute("width", String(width))
-                sink.attribute("height", String(height))
-            }
+            sink.sizeAttributes(width: image.width, height: image.height)
             sink.cleanAttribute("type", mediaType)
         case .remote(let url):
             sink.cleanAttribute("url", url)
-            if let width = image.width, let height = image.height {
-                sink.attribute("width", String(width))
-                sink.attribute("height", String(height))
-            }
+            sink.sizeAttributes(width: image.width, height: image.height)
         case .unavailable(let reason):
-            if let width = image.width, let height = image.height {
-                sink.attribute("width", String(width))
-                sink.attribute("height", String(height))
-            }
+            sink.sizeAttributes(width: image.width, height: image.height)
             sink.textElement("unavailable", reason)
         }
         sink.endElement()
