@@ -194,21 +194,25 @@ private struct PageWalk {
         let reach = GalleryModel.pagerReach
         for page in collection.pages {
             let shown = shownOn[page.number] ?? []
-            var hash = SHA256Hasher()
-            hash.update("grid".utf8)
-            hash.update(shellDigest)
-            hash.update(belowDigest)
-            for index in shown { hash.update(itemDigests[index]) }
             let near = Set(page.number - reach...page.number + reach)
             var view = GalleryModel.PageView(
                 job: .init(kind: pageKind, id: page.id, href: page.href), head: head,
-                collections: ends + [heading.keepingPages(near)], below: collection.collections,
-                items: shown.map { collection.items[$0] }, inputs: hash.finalize().hexString)
+                collections: ends + [
+                    newestFirst
+                        ? heading.readByNewestFirstPage(
+                            near, isNewest: page.number == collection.pages.count, ends: true)
+                        : heading.keepingPages(near)
+                ], below: collection.collections, items: shown.map { collection.items[$0] }, inputs: "")
             if newestFirst {
-                view.collections[view.collections.count - 1] = heading.readByNewestFirstPage(
-                    near, isNewest: page.number == collection.pages.count, ends: true)
                 view.inputs = inputs(
                     of: view, context: context, belowDigest: belowDigest, itemDigests: shown.map { itemDigests[$0] })
+            } else {
+                var hash = SHA256Hasher()
+                hash.update("grid".utf8)
+                hash.update(shellDigest)
+                hash.update(belowDigest)
+                for index in shown { hash.update(itemDigests[index]) }
+                view.inputs = hash.finalize().hexString
             }
             views.append(view)
         }
@@ -218,11 +222,6 @@ private struct PageWalk {
         let entryKind: GalleryModel.PageJob.Kind = collection.kind == .album ? .photo : .preview
         for (index, item) in collection.items.enumerated() {
             let neighbourhood = max(0, index - 1)...min(collection.items.count - 1, index + 1)
-            var hash = SHA256Hasher()
-            hash.update("preview".utf8)
-            hash.update(shellDigest)
-            for neighbour in neighbourhood { hash.update(itemDigests[neighbour]) }
-            let itemDigest = hash.finalize()
             let items = Array(collection.items[neighbourhood])
             let numbers = Set(items.map(\.page))
             let collections =
@@ -232,6 +231,17 @@ private struct PageWalk {
                         ? heading.readByNewestFirstPage(numbers, isNewest: false, ends: false)
                         : heading.keepingPages(numbers)
                 ]
+            // Not needed by a newest-first collection, whose pages are digested as their views hold them.
+            let itemDigest: [UInt8] =
+                newestFirst
+                ? []
+                : {
+                    var hash = SHA256Hasher()
+                    hash.update("preview".utf8)
+                    hash.update(shellDigest)
+                    for neighbour in neighbourhood { hash.update(itemDigests[neighbour]) }
+                    return hash.finalize()
+                }()
             for entry in item.entries {
                 var view = GalleryModel.PageView(
                     job: .init(kind: entryKind, id: entry.id, href: entry.href), head: head,
@@ -251,7 +261,6 @@ private struct PageWalk {
         }
     }
 
-    /// The digest of `context` (the theme and the head) and of all that `view` holds.
     /// The digest of `context` (the theme and the head) and of all that `view` holds, as `ModelXML.write(view)`
     /// writes it: the headings with their pages as held, the outlines below (`belowDigest`), the items (each by its
     /// digest in `itemDigests`) and the page's job.
