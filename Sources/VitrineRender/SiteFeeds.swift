@@ -56,7 +56,6 @@ package struct SiteFeeds {
         baseURL + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
     }
 
-    /// A sitemap (sitemaps.org 0.9) of `pages`, in path order.
     /// The digest of all that ``sitemap(pages:)`` makes its bytes from, `salt` standing for the code that makes them
     /// (`GalleryPipeline.salt(of:)`): a rebuild whose site has the same pages keeps the file it wrote.
     package func sitemapInputs(pages: [String], salt: String) -> String {
@@ -68,6 +67,7 @@ package struct SiteFeeds {
         return hash.finalize().hexString
     }
 
+    /// A sitemap (sitemaps.org 0.9) of `pages`, in path order.
     package func sitemap(pages: [String]) -> [UInt8] {
         let (document, root) = XMLTree.document(
             root: "urlset", namespace: "http://www.sitemaps.org/schemas/sitemap/0.9")

@@ -101,10 +101,7 @@ public struct CacheStore: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        guard let stamp = FileStamp.of(descriptor: descriptor), stamp.size <= Int64(limit),
-            let bytes = FileBytes.read(descriptor, limit: Int(stamp.size)), bytes.count == Int(stamp.size)
-        else { return nil }
-        return (bytes, stamp)
+        return try? FileBytes.readWhole(descriptor, limit: limit)
     }
 
     /// The stamps of the files holding the stored response for `request`.
