@@ -7,137 +7,6 @@ import VitrineRender
 import VitrineSources
 import VitrineStore
 
-/// What a run reports as it goes; the CLI shows it on a terminal.
-public enum ProgressEvent: Sendable {
-    case searching(String)
-    case images(done: Int, total: Int)
-    case rendering(done: Int, total: Int)
-    /// A pause the user should know about, such as a rate limit.
-    case waiting(seconds: Int, reason: String)
-    /// Another run is writing into the output folder; this one waits for it to finish.
-    case waitingForOutput(folder: String)
-    case retrying(reason: String, attempt: Int)
-    case warning(String)
-}
-
-/// Settings of a build that are not a source's.
-public struct BuildOptions: Sendable {
-    public var output: URL
-    /// Items per grid page of a gallery built with `run(_:label:options:)`.
-    public var itemsPerPage: Int
-    public var theme: Theme
-    /// The largest image accepted.
-    public var maximumImageBytes: Int
-    /// The largest API response accepted.
-    public var maximumResponseBytes: Int
-    /// Write into an output folder that holds files Vitrine did not write (beside them, never over them).
-    public var force: Bool
-    public var tileShape: GalleryModel.TileShape
-    /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.
-    public var frozen: Bool
-    /// The time written where a file needs one (the Atom feed); from `SOURCE_DATE_EPOCH`. Without it, the time
-    /// the gallery's API responses were fetched, so that the same cache gives the same bytes.
-    public var timestamp: Date?
-    /// Leave the output folder as it was and fail when a gallery would lack anything (a failed image, a skipped
-    /// result, stale results).
-    public var strict: Bool
-    /// Wait for another run that is writing into the output folder, instead of failing at once.
-    public var waitForOutput: Bool
-    /// Keep the site's history (`history.json`, "What's new" pages, a feed entry per snapshot); nil: keep none.
-    public var history: HistoryOptions?
-
-    public init(
-        output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
-        maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,
-        frozen: Bool = false, timestamp: Date? = nil, strict: Bool = false, waitForOutput: Bool = true,
-        history: HistoryOptions? = nil
-    ) {
-        self.history = history
-        self.strict = strict
-        self.waitForOutput = waitForOutput
-        self.tileShape = tileShape
-        self.output = output
-        self.itemsPerPage = itemsPerPage
-        self.theme = theme
-        self.maximumImageBytes = maximumImageBytes
-        self.maximumResponseBytes = maximumResponseBytes
-        self.force = force
-        self.frozen = frozen
-        self.timestamp = timestamp
-    }
-}
-
-/// One gallery of a build: its source, and where and how its pages go.
-public struct GalleryPlan: Sendable {
-    /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
-    public var folder: String
-    public var source: any ImageSource
-    /// What the progress line says is being searched.
-    public var label: String
-    public var itemsPerPage: Int
-    public var tileShape: GalleryModel.TileShape
-    /// Keep the items that leave the results browsable (`keep = "all"`), when the site keeps a history.
-    public var keepAll: Bool
-
-    public init(
-        folder: String, source: any ImageSource, label: String, itemsPerPage: Int,
-        tileShape: GalleryModel.TileShape = .natural, keepAll: Bool = false
-    ) {
-        self.keepAll = keepAll
-        self.folder = folder
-        self.source = source
-        self.label = label
-        self.itemsPerPage = itemsPerPage
-        self.tileShape = tileShape
-    }
-}
-
-/// A random-image page of a site: where its pages go, where its image comes from and how often it changes.
-public struct RandomPagePlan: Sendable {
-    /// The folder of its pages under the output root, "NAME/".
-    public var folder: String
-    public var source: any RandomImageSource
-    public var every: UpdateInterval
-
-    public init(folder: String, source: any RandomImageSource, every: UpdateInterval) {
-        self.folder = folder
-        self.source = source
-        self.every = every
-    }
-}
-
-/// One part of a site, in its own folder: a gallery of an API's results, or a random-image page.
-public enum SitePart: Sendable {
-    case gallery(GalleryPlan)
-    case random(RandomPagePlan)
-
-    /// The folder of its pages under the output root.
-    public var folder: String {
-        switch self {
-        case .gallery(let plan): plan.folder
-        case .random(let plan): plan.folder
-        }
-    }
-}
-
-/// Several galleries built into one output folder under a home page that links them (`vitrine build`).
-public struct SitePlan: Sendable {
-    public var title: String
-    /// The absolute URL the site is published at; with it, `sitemap.xml` and `feed.xml` are written.
-    public var baseURL: String?
-    public var parts: [SitePart]
-
-    public init(title: String, baseURL: String? = nil, parts: [SitePart]) {
-        self.title = title
-        self.baseURL = baseURL
-        self.parts = parts
-    }
-
-    public init(title: String, baseURL: String? = nil, galleries: [GalleryPlan]) {
-        self.init(title: title, baseURL: baseURL, parts: galleries.map(SitePart.gallery))
-    }
-}
-
 /// The one pipeline every gallery goes through: source -> fetch -> cache -> model -> render -> publish.
 public struct GalleryPipeline: Sendable {
     public var fetcher: any HTTPFetching
@@ -211,8 +80,8 @@ public struct GalleryPipeline: Sendable {
         /// What the part shows.
         enum Content {
             case gallery(GalleryModel)
-            /// A random page, with the state its `random.json` keeps.
-            case random(RandomPageModel, state: RandomPageState)
+            /// A random page, with the state its `random.json` keeps and what became of its image.
+            case random(RandomPageModel, state: RandomPageState, outcome: RandomRunSummary.Outcome)
             /// A gallery a shard built, as its record describes it, with its files' bytes.
             case merged(ShardRecord.Gallery, copies: [Copy])
         }
@@ -253,11 +122,8 @@ public struct GalleryPipeline: Sendable {
         _ parts: [SitePart], site: SitePlan?, options: BuildOptions, mode: GalleryBuild.Mode = .whole
     ) async throws -> BuildSummary {
         let started = ContinuousClock.now
-        var build = GalleryBuild(pipeline: self, parts: parts, site: site, options: options, mode: mode)
-        try await BuildStep.run(GalleryBuild.steps, on: &build, until: { $0.outcome != nil })
-        guard var summary = build.outcome else {
-            throw InternalInconsistencyError(detail: "the build ended without a report")
-        }
+        var summary = try await GalleryBuild(pipeline: self, parts: parts, site: site, options: options, mode: mode)
+            .run().summary
         summary.seconds = (ContinuousClock.now - started).seconds
         return summary
     }
@@ -390,9 +256,7 @@ public struct GalleryPipeline: Sendable {
             try await pages.update(
                 plan.source, previous: stored, folder: plan.folder, site: site,
                 options: RandomPageOptions(
-                    output: options.output, every: plan.every, theme: options.theme, force: options.force,
-                    offline: policy.offline, refresh: policy.refresh, maximumImageBytes: options.maximumImageBytes,
-                    maximumResponseBytes: options.maximumResponseBytes, frozen: options.frozen),
+                    build: options, every: plan.every, offline: policy.offline, refresh: policy.refresh),
                 at: now)
         }
         var summary = BuildSummary()
@@ -407,7 +271,8 @@ public struct GalleryPipeline: Sendable {
         }
         if update.downloaded == 0 { summary.imagesFromCache = Set(files.map(\.record.sha256)).count }
         return Prepared(
-            folder: plan.folder, content: .random(update.model, state: update.state), views: [],
+            folder: plan.folder, content: .random(update.model, state: update.state, outcome: update.outcome),
+            views: [],
             stored: files.map(\.record), images: images, stamps: [:],
             imagesFromSnapshot: true, summary: summary, fetchedAt: update.state.fetchedAt, responses: [])
     }
@@ -436,120 +301,6 @@ public struct GalleryPipeline: Sendable {
     /// A time for a notice: UTC, to the minute.
     static func describe(_ date: Date) -> String {
         UTCTime.string(date, format: "yyyy-MM-dd HH:mm 'UTC'")
-    }
-}
-
-extension GalleryPipeline.Prepared.Content {
-    /// A merged gallery's record.
-    var record: ShardRecord.Gallery? { if case .merged(let record, _) = self { record } else { nil } }
-}
-
-extension GalleryPipeline.Prepared {
-    /// Its pages, in order.
-    var jobs: [GalleryModel.PageJob] {
-        switch content {
-        case .gallery: views.map(\.job)
-        case .random(let model, _): model.pageJobs
-        case .merged: []
-        }
-    }
-
-    /// The files beside its pages: the model, and a random page's schedule.
-    var modelFiles: [String] {
-        switch content {
-        case .gallery: [folder + "gallery.xml"]
-        case .random: [folder + "gallery.xml", folder + RandomPageState.fileName]
-        case .merged: []
-        }
-    }
-
-    /// Every file of its own: its pages, then the files beside them.
-    var files: [String] {
-        if case .merged(let record, _) = content { record.files } else { jobs.map(\.href) + modelFiles }
-    }
-
-    /// When a random page is next due for a new image; a build is current only until then.
-    var nextUpdate: Date? {
-        if case .random(_, let state) = content { state.nextUpdate } else { nil }
-    }
-
-    /// The ids of its items, as the manifest lists them.
-    var itemIDs: [String] {
-        switch content {
-        case .gallery(let model): model.allItems.map { $0.sourceID ?? $0.id }
-        case .random(let model, _): [model.photoID]
-        case .merged(let record, _): record.manifest.items.map(\.id)
-        }
-    }
-
-    /// Its card on the site's home page.
-    func card(id: String) -> SiteModel.Gallery {
-        switch content {
-        case .gallery(let model): SiteModel.card(for: model, id: id)
-        case .random(let model, _): SiteModel.card(for: model, id: id)
-        case .merged(let record, _): record.siteCard(id: id)
-        }
-    }
-
-    /// The gallery's part of the build report.
-    var report: BuildSummary.Gallery {
-        switch content {
-        case .gallery(let model):
-            .init(
-                path: folder, source: model.source.name, queries: model.variants.compactMap(\.query),
-                summary: summary)
-        case .random(let model, _):
-            .init(path: folder, source: model.source.name, queries: [], summary: summary)
-        case .merged(let record, _):
-            .init(path: folder, source: record.manifest.source, queries: record.manifest.queries, summary: summary)
-        }
-    }
-
-    /// The gallery as the output's manifest records it.
-    var manifestRecord: OutputManifest.Gallery {
-        switch content {
-        case .gallery(let model):
-            let items = model.allItems.map { item in
-                OutputManifest.Item(
-                    id: item.sourceID ?? item.id,
-                    credits: item.entries.compactMap { entry in
-                        guard case .picture(_, let credit?, _, _, _, _) = entry.content else { return nil }
-                        return OutputManifest.Credit(variant: entry.variant, name: credit.name, url: credit.url)
-                    })
-            }
-            return OutputManifest.Gallery(
-                path: folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
-                queries: model.variants.compactMap(\.query), items: items)
-        case .random(let model, _):
-            let credit = OutputManifest.Credit(
-                variant: "random", name: model.credit.author, url: model.credit.authorURL)
-            return OutputManifest.Gallery(
-                path: folder, title: model.title, source: model.source.name, sourceLabel: model.source.label,
-                queries: [], items: [OutputManifest.Item(id: model.photoID, credits: [credit])])
-        case .merged(let record, _):
-            return record.manifest
-        }
-    }
-
-    /// The gallery as the Atom feed lists it.
-    var feedEntry: SiteFeeds.Entry {
-        switch content {
-        case .gallery(let model):
-            SiteFeeds.Entry(
-                path: model.collections.first?.pages.first?.href ?? folder + "index.html", title: model.title,
-                summary: "\(summary.items) image\(summary.items == 1 ? "" : "s") from \(model.source.label)"
-                    + (model.variants.compactMap(\.query).isEmpty
-                        ? ""
-                        : " for "
-                            + model.variants.compactMap { $0.query.map { "“\($0)”" } }.joined(separator: " and ")),
-                updated: fetchedAt)
-        case .random(let model, _):
-            SiteFeeds.Entry(
-                path: model.pageJobs[0].href, title: model.title,
-                summary: "\(SiteModel.scheduleLine(model.every)) from \(model.source.label)", updated: fetchedAt)
-        case .merged(let record, _):
-            record.feedEntry
-        }
     }
 }
 

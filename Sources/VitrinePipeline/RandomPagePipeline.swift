@@ -7,38 +7,24 @@ import VitrineRender
 import VitrineSources
 import VitrineStore
 
-/// Settings of one run of the random-image page.
+/// Settings of one run of the standalone random-image page: a build's (`BuildOptions`: the output folder, the
+/// theme, the size limits, `force`, `frozen`, waiting for the output folder) and the page's own.
 public struct RandomPageOptions: Sendable {
-    public var output: URL
+    /// The settings every build has; the page keeps no history, and whether a stale image is a failure is the
+    /// caller's to say (`RandomRunSummary.outcome`), so `history` and `strict` are not read.
+    public var build: BuildOptions
+    /// How often the page shows a new image.
     public var every: UpdateInterval
-    public var theme: Theme
-    public var force: Bool
     /// Never touch the network: keep the image shown.
     public var offline: Bool
     /// Fetch a new image now, whatever the schedule says.
     public var refresh: Bool
-    public var maximumImageBytes: Int
-    public var maximumResponseBytes: Int
-    /// Wait for another run that is writing into the output folder, instead of failing at once.
-    public var waitForOutput: Bool
-    /// Show what `random.json` holds, with every image from the cache, and never touch the network.
-    public var frozen: Bool
 
-    public init(
-        output: URL, every: UpdateInterval, theme: Theme = .builtIn, force: Bool = false, offline: Bool = false,
-        refresh: Bool = false, maximumImageBytes: Int = 40 << 20, maximumResponseBytes: Int = 16 << 20,
-        waitForOutput: Bool = true, frozen: Bool = false
-    ) {
-        self.frozen = frozen
-        self.waitForOutput = waitForOutput
-        self.output = output
+    public init(build: BuildOptions, every: UpdateInterval, offline: Bool = false, refresh: Bool = false) {
+        self.build = build
         self.every = every
-        self.theme = theme
-        self.force = force
         self.offline = offline
         self.refresh = refresh
-        self.maximumImageBytes = maximumImageBytes
-        self.maximumResponseBytes = maximumResponseBytes
     }
 }
 
@@ -136,34 +122,37 @@ public struct RandomPagePipeline: Sendable {
         self.now = now
     }
 
-    /// Runs the page's steps in order: compiling the theme, waiting for the output folder, opening it, choosing the
-    /// image and publishing the pages; an unexpected error says which of them failed (`BuildStepError`).
+    /// Builds the page at the root of the output folder, as a build of one random part (`GalleryBuild`), and says
+    /// what became of its image.
     public func run(_ source: any RandomImageSource, options: RandomPageOptions) async throws -> RandomRunSummary {
         let started = ContinuousClock.now
-        let renderer = try await step("compiling the theme") {
-            try PageRenderer(theme: options.theme, kinds: [.random, .favorites])
-        }
-        let lock = try await step("waiting for the output folder") {
-            try await OutputLock.acquire(options.output, wait: options.waitForOutput) {
-                progress(.waitingForOutput(folder: $0))
+        var build = options.build
+        build.history = nil
+        build.strict = false
+        let pipeline = GalleryPipeline(
+            fetcher: fetcher, cache: cache, policy: CachePolicy(offline: options.offline, refresh: options.refresh),
+            progress: progress, now: now)
+        let built = try await GalleryBuild(
+            pipeline: pipeline, parts: [.random(RandomPagePlan(folder: "", source: source, every: options.every))],
+            site: nil, options: build
+        ).run()
+        var summary: RandomRunSummary
+        if case .random(_, let state, let outcome)? = built.parts.first?.content {
+            summary = RandomRunSummary(
+                outcome: outcome, photoID: state.photo.id, fetchedAt: state.fetchedAt, nextUpdate: state.nextUpdate)
+        } else {
+            // The output was current: the page shows what `random.json` says, until its next update.
+            guard let state = RandomPageState.read(in: build.output) else {
+                throw InternalInconsistencyError(detail: "the random page is current but its random.json is unreadable")
             }
+            summary = RandomRunSummary(
+                outcome: .kept, photoID: state.photo.id, fetchedAt: state.fetchedAt, nextUpdate: state.nextUpdate)
         }
-        defer { withExtendedLifetime(lock) {} }
-        let writer = try await step("opening the output folder") {
-            try await OutputWriter(
-                root: options.output, force: options.force, records: cache.outputRecords(for: options.output))
-        }
-        cache.sweepTemporaryFiles()
-        let update = try await step("choosing the image") {
-            try await self.update(
-                source, previous: RandomPageState.read(in: writer.root), options: options, at: Self.toTheSecond(now()))
-        }
-        var summary = RandomRunSummary(
-            outcome: update.outcome, photoID: update.state.photo.id, fetchedAt: update.state.fetchedAt,
-            nextUpdate: update.state.nextUpdate, imagesDownloaded: update.downloaded, warnings: update.warnings)
-        try await step("publishing the pages") {
-            try await publish(update, renderer: renderer, writer: writer, theme: options.theme, into: &summary)
-        }
+        summary.imagesDownloaded = built.summary.imagesDownloaded
+        summary.pagesWritten = built.summary.pagesWritten
+        summary.pagesUnchanged = built.summary.pagesUnchanged
+        summary.filesRemoved = built.summary.filesRemoved
+        summary.warnings = built.summary.warnings
         summary.seconds = (ContinuousClock.now - started).seconds
         return summary
     }
@@ -173,16 +162,16 @@ public struct RandomPagePipeline: Sendable {
         Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
-    /// Decides what the page in `folder` of `options.output` shows at `now`, given the state a previous run left
+    /// Decides what the page in `folder` of `options.build.output` shows at `now`, given the state a previous run left
     /// (`previous`): the same image when it is not due (or `frozen`), a new one when it is, or the same one with a
     /// notice when no new one can be loaded. Nothing is written.
     func update(
         _ source: any RandomImageSource, previous stored: RandomPageState?, folder: String = "",
         site: GalleryModel.SiteLink? = nil, options: RandomPageOptions, at now: Date
     ) async throws -> RandomPageUpdate {
-        let root = options.output
+        let root = options.build.output
         var previous = stored.flatMap { state in
-            state.source == source.description.name && (options.frozen || isUsable(state, in: root)) ? state : nil
+            state.source == source.description.name && (options.build.frozen || isUsable(state, in: root)) ? state : nil
         }
         if var kept = previous {
             kept.nextUpdate = RandomSchedule.rescheduled(kept, every: options.every)
@@ -194,7 +183,7 @@ public struct RandomPagePipeline: Sendable {
         let state: RandomPageState
         let outcome: RandomRunSummary.Outcome
         let due = options.refresh || RandomSchedule.isDue(previous, source: source.description.name, at: now)
-        if options.frozen {
+        if options.build.frozen {
             guard let kept = previous else { throw FrozenBuildError.noRandomState(folder: folder) }
             let missing = (kept.images + kept.history).filter { !isCached($0) }.map { "the image \($0.remoteURL)" }
             if !missing.isEmpty { throw FrozenBuildError.missing(missing) }
@@ -255,7 +244,7 @@ public struct RandomPagePipeline: Sendable {
             state: state, source: source.description, policy: source.usage, every: options.every, notices: notices,
             folder: folder, site: site)
         var written = state
-        written.history = options.frozen ? state.history : placeableHistory(state, in: root)
+        written.history = options.build.frozen ? state.history : placeableHistory(state, in: root)
         return RandomPageUpdate(
             state: written, model: model, outcome: outcome, downloaded: downloaded, warnings: warnings)
     }
@@ -278,14 +267,14 @@ public struct RandomPagePipeline: Sendable {
         _ source: any RandomImageSource, avoiding currentID: String?, at now: Date, options: RandomPageOptions
     ) async throws -> Fresh {
         let api = UncachedAPIClient(
-            fetcher: fetcher, maximumResponseBytes: options.maximumResponseBytes, now: { [now] in now })
+            fetcher: fetcher, maximumResponseBytes: options.build.maximumResponseBytes, now: { [now] in now })
         let photo = try await source.pick(avoiding: currentID, using: api)
         var images: [RandomPageState.ShownImage] = []
         var downloaded = 0
         switch source.usage.delivery {
         case .download:
             let result = try await ImageDownloader(
-                fetcher: fetcher, cache: cache, offline: false, maximumBytes: options.maximumImageBytes,
+                fetcher: fetcher, cache: cache, offline: false, maximumBytes: options.build.maximumImageBytes,
                 progress: progress
             ).download(photo.renditions.map(\.url))
             downloaded = result.downloaded
@@ -404,39 +393,6 @@ public struct RandomPagePipeline: Sendable {
     private func placeableHistory(_ state: RandomPageState, in root: URL) -> [RandomPageState.ShownImage] {
         let current = Set(state.images.compactMap(\.path))
         return state.history.filter { $0.path != nil && !current.contains($0.path!) && isPlaceable($0, in: root) }
-    }
-
-    private func publish(
-        _ update: RandomPageUpdate, renderer: PageRenderer, writer: OutputWriter, theme: Theme,
-        into summary: inout RandomRunSummary
-    ) async throws {
-        let document = ModelDocument.make(update.model)
-        let assets = theme.assets
-        try Task.checkCancellation()
-        var planned = update.model.pageJobs.map(\.href)
-        planned += update.files.map(\.path)
-        planned += assets.map { "assets/\($0.name)" }
-        planned += ["gallery.xml", RandomPageState.fileName]
-        try await writer.begin(planned: planned)
-        for job in update.model.pageJobs {
-            try Task.checkCancellation()
-            let page = try renderer.render(job, model: document)
-            if try writer.write(page.bytes, to: page.href) {
-                summary.pagesWritten += 1
-            } else {
-                summary.pagesUnchanged += 1
-            }
-        }
-        for file in update.files {
-            try writer.placeImage(
-                from: cache.imageFile(for: file.record), sha256: file.record.sha256,
-                byteCount: file.record.byteCount, at: file.path)
-        }
-        for asset in assets { try writer.write(asset.bytes, to: "assets/\(asset.name)") }
-        try writer.write(ModelFile.bytes(of: update.model), to: "gallery.xml")
-        try writer.write(update.state.encoded(), to: RandomPageState.fileName)
-        summary.filesRemoved = try writer.finish().count
-        writer.recordVerified()
     }
 
     /// A time for messages and notices: UTC, to the minute.

@@ -19,10 +19,8 @@ enum RandomRun {
             let interruption = Interruption()
             do {
                 let options = RandomPageOptions(
-                    output: flags.outputFolder, every: every, theme: try flags.theme(), force: flags.output.force,
-                    offline: flags.caching.offline, refresh: flags.caching.refresh,
-                    maximumImageBytes: flags.network.maxImageSize.bytes,
-                    maximumResponseBytes: flags.network.maxResponseSize.bytes, waitForOutput: !flags.output.noWait)
+                    build: try flags.options(), every: every, offline: flags.caching.offline,
+                    refresh: flags.caching.refresh)
                 let stoppedWhileWaiting = try await interruption.run(deadline: flags.run.deadline) {
                     var options = options
                     while true {

@@ -132,7 +132,8 @@ import VitrineTestSupport
         let pipeline = RandomPagePipeline(
             fetcher: picsum.fetcher, cache: CacheStore(root: folder.appendingPathComponent("cache")),
             now: { clock.now })
-        let options = RandomPageOptions(output: folder.appendingPathComponent("out"), every: .init(seconds: 600)!)
+        let options = RandomPageOptions(
+            build: BuildOptions(output: folder.appendingPathComponent("out")), every: .init(seconds: 600)!)
         let source = PicsumSource(endpoint: "https://picsum.example/")
 
         let first = try await pipeline.run(source, options: options)
@@ -154,15 +155,15 @@ import VitrineTestSupport
         }
         #expect(reason.contains("Connection refused") && failed.photoID == "2")
         #expect(failed.fetchedAt == due.fetchedAt && failed.nextUpdate == clock.now.addingTimeInterval(300))
-        let model = try String(contentsOf: options.output.appendingPathComponent("gallery.xml"), encoding: .utf8)
+        let model = try String(contentsOf: options.build.output.appendingPathComponent("gallery.xml"), encoding: .utf8)
         #expect(model.contains("<notice kind=\"stale\">A fresh image could not be loaded"))
-        let state = try #require(RandomPageState.read(in: options.output))
+        let state = try #require(RandomPageState.read(in: options.build.output))
         #expect(state.lastFailure != nil && state.photo.id == "2")
         picsum.setDown(false)
         clock.advance(300)
         let recovered = try await pipeline.run(source, options: options)
         #expect(recovered.outcome == .updated && recovered.photoID == "3")
-        #expect(RandomPageState.read(in: options.output)?.lastFailure == nil)
+        #expect(RandomPageState.read(in: options.build.output)?.lastFailure == nil)
     }
 
     @Test func offlineBeforeAnyImageIsExit66AndAKeyProblemIsNeverHidden() async throws {
@@ -170,12 +171,13 @@ import VitrineTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let pipeline = RandomPagePipeline(
             fetcher: FakePicsum().fetcher, cache: CacheStore(root: folder.appendingPathComponent("cache")))
-        var options = RandomPageOptions(output: folder.appendingPathComponent("out"), every: .init(seconds: 600)!)
+        var options = RandomPageOptions(
+            build: BuildOptions(output: folder.appendingPathComponent("out")), every: .init(seconds: 600)!)
         options.offline = true
         await #expect(throws: NoRandomImageYet.self) {
             try await pipeline.run(PicsumSource(endpoint: "https://picsum.example/"), options: options)
         }
-        #expect(!FileManager.default.fileExists(atPath: options.output.appendingPathComponent("index.html").path))
+        #expect(!FileManager.default.fileExists(atPath: options.build.output.appendingPathComponent("index.html").path))
         #expect(!RandomPagePipeline.previousImageMayStand(after: SourceError.keyRejected(source: "U", message: "m")))
         #expect(RandomPagePipeline.previousImageMayStand(after: SourceError.rateLimited(source: "U", message: "m")))
         #expect(RandomPagePipeline.previousImageMayStand(after: FetchError.transport(url: "u", reason: "r")))

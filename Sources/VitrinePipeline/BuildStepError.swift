@@ -1,26 +1,5 @@
 import VitrineBasics
 
-/// One named part of a build, working on the state the build's steps share (as a step of a Publish pipeline does):
-/// a build is a list of them, run in order.
-struct BuildStep<State> {
-    /// What the step does, as a phrase such as "placing the images".
-    let name: String
-    let body: (inout State) async throws -> Void
-
-    init(_ name: String, _ body: @escaping (inout State) async throws -> Void) {
-        self.name = name
-        self.body = body
-    }
-
-    /// Runs `steps` in order on `state` until one throws or `isOver(state)` says that the build is over.
-    static func run(_ steps: [BuildStep], on state: inout State, until isOver: (State) -> Bool) async throws {
-        for buildStep in steps {
-            if isOver(state) { return }
-            try await step(buildStep.name) { try await buildStep.body(&state) }
-        }
-    }
-}
-
 /// Runs `body` as the step `name` of a build: an error that a user could not act on as it is becomes a
 /// `BuildStepError` saying which step failed, while a `UserFacingError` or a cancellation goes on unchanged, so that
 /// its sentence and kind reach the command line.

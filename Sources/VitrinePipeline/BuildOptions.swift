@@ -1,0 +1,68 @@
+import Foundation
+import VitrineBasics
+import VitrineHTTP
+import VitrineModel
+import VitrinePublish
+import VitrineRender
+import VitrineSources
+import VitrineStore
+
+/// What a run reports as it goes; the CLI shows it on a terminal.
+public enum ProgressEvent: Sendable {
+    case searching(String)
+    case images(done: Int, total: Int)
+    case rendering(done: Int, total: Int)
+    /// A pause the user should know about, such as a rate limit.
+    case waiting(seconds: Int, reason: String)
+    /// Another run is writing into the output folder; this one waits for it to finish.
+    case waitingForOutput(folder: String)
+    case retrying(reason: String, attempt: Int)
+    case warning(String)
+}
+
+/// Settings of a build that are not a source's.
+public struct BuildOptions: Sendable {
+    public var output: URL
+    /// Items per grid page of a gallery built with `run(_:label:options:)`.
+    public var itemsPerPage: Int
+    public var theme: Theme
+    /// The largest image accepted.
+    public var maximumImageBytes: Int
+    /// The largest API response accepted.
+    public var maximumResponseBytes: Int
+    /// Write into an output folder that holds files Vitrine did not write (beside them, never over them).
+    public var force: Bool
+    public var tileShape: GalleryModel.TileShape
+    /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.
+    public var frozen: Bool
+    /// The time written where a file needs one (the Atom feed); from `SOURCE_DATE_EPOCH`. Without it, the time
+    /// the gallery's API responses were fetched, so that the same cache gives the same bytes.
+    public var timestamp: Date?
+    /// Leave the output folder as it was and fail when a gallery would lack anything (a failed image, a skipped
+    /// result, stale results).
+    public var strict: Bool
+    /// Wait for another run that is writing into the output folder, instead of failing at once.
+    public var waitForOutput: Bool
+    /// Keep the site's history (`history.json`, "What's new" pages, a feed entry per snapshot); nil: keep none.
+    public var history: HistoryOptions?
+
+    public init(
+        output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
+        maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,
+        frozen: Bool = false, timestamp: Date? = nil, strict: Bool = false, waitForOutput: Bool = true,
+        history: HistoryOptions? = nil
+    ) {
+        self.history = history
+        self.strict = strict
+        self.waitForOutput = waitForOutput
+        self.tileShape = tileShape
+        self.output = output
+        self.itemsPerPage = itemsPerPage
+        self.theme = theme
+        self.maximumImageBytes = maximumImageBytes
+        self.maximumResponseBytes = maximumResponseBytes
+        self.force = force
+        self.frozen = frozen
+        self.timestamp = timestamp
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import VitrineBasics
+import VitrineModel
+import VitrinePublish
+import VitrineRender
+import VitrineStore
+
+/// The steps that write into the output folder once every file is declared (`PlannedOutput`), and the build's
+/// report.
+extension GalleryBuild {
+    /// Renders the pages on this task while the images are copied into the output on another: both are mostly
+    /// files created, in different folders, and the downloads that kept the other core busy are over.
+    func renderPagesAndPlaceImages(
+        _ galleries: [GalleryPipeline.Prepared], renderer: PageRenderer, output: PlannedOutput
+    ) async throws -> RenderedGalleries {
+        var urlsOfImage: [String: [String]] = [:]
+        var verifiedStamps: [String: FileStamp] = [:]
+        var shardOfImage: [String: URL] = [:]
+        for gallery in galleries {
+            for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
+            if let shard = gallery.imageFolder {
+                // The first shard's copy, whose stamp `verifiedStamps` holds.
+                for record in gallery.stored where shardOfImage[record.sha256] == nil {
+                    shardOfImage[record.sha256] = shard
+                }
+            }
+            verifiedStamps.merge(gallery.stamps) { first, _ in first }
+        }
+        let placements = output.images.map { record in
+            let path = GalleryAssembler.localPath(of: record)
+            return ImagePlacement(
+                source: shardOfImage[record.sha256]?.appendingPathComponent(path).path
+                    ?? cache.imageFile(for: record).path,
+                sha256: record.sha256, byteCount: record.byteCount, cachedStamp: verifiedStamps[record.sha256],
+                urls: Set(urlsOfImage[record.sha256] ?? []).sorted(), path: path)
+        }
+        var rendered = RenderedGalleries(galleries: galleries)
+        do {
+            try await output.writer.placeImages(placements) {
+                try renderPages(of: &rendered, renderer: PageWriter(renderer: renderer, writer: output.writer), output)
+            }
+        } catch let changed as CachedImageChangedError {
+            guard let placement = placements.first(where: { $0.source == changed.path }),
+                let shard = shardOfImage[placement.sha256]
+            else { throw changed }
+            throw ShardMergeError.damaged(
+                folder: shard.path, detail: "the image \(placement.path) does not hold what its manifest records")
+        }
+        return rendered
+    }
+
+    /// Every page whose inputs changed or whose file is not as the previous build left it, with each gallery's
+    /// model file (and a random page's schedule), then the site's home page and its model.
+    private func renderPages(
+        of rendered: inout RenderedGalleries, renderer pages: PageWriter, _ output: PlannedOutput
+    ) throws {
+        let writer = output.writer
+        let siteModel = output.siteModel
+        let total =
+            rendered.galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
+            + (siteModel?.historyPages?.pageCount ?? 0)
+        var done = 0
+        for index in rendered.galleries.indices {
+            let folder = rendered.galleries[index].folder
+            var counts = rendered.galleries[index].summary
+            switch rendered.galleries[index].content {
+            case .gallery(let model):
+                let views = rendered.galleries[index].views
+                rendered.galleries[index].views = []
+                for view in views {
+                    try Task.checkCancellation()
+                    try pages.publish(
+                        view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, counts: &counts)
+                    done += 1
+                    progress(.rendering(done: done, total: total))
+                }
+                let modelInputs = SHA256Hasher.hex(of: views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
+                if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
+                    try writer.write(ModelFile.bytes(of: model), to: folder + "gallery.xml", inputs: modelInputs)
+                }
+            case .random(let model, let state, _):
+                let inputs = model.inputs(salt: salt)
+                var document: LibXMLDocument?
+                for job in model.pageJobs {
+                    try Task.checkCancellation()
+                    try pages.publish(
+                        job,
+                        from: {
+                            let made = document ?? ModelDocument.make(model)
+                            document = made
+                            return made
+                        }, inputs: inputs, counts: &counts)
+                    done += 1
+                    progress(.rendering(done: done, total: total))
+                }
+                if !writer.keep(folder + "gallery.xml", inputs: inputs) {
+                    try writer.write(ModelFile.bytes(of: model), to: folder + "gallery.xml", inputs: inputs)
+                }
+                try writer.write(state.encoded(), to: folder + RandomPageState.fileName)
+            case .merged(let record, let copies):
+                rendered.galleries[index].content = .merged(record, copies: [])
+                for copy in copies {
+                    try Task.checkCancellation()
+                    let html = copy.path.hasSuffix(".html")
+                    if try writer.write(copy.bytes, to: copy.path, inputs: copy.inputs) {
+                        if html { counts.pagesWritten += 1 }
+                    } else if html {
+                        counts.pagesUnchanged += 1
+                    }
+                }
+            }
+            rendered.galleries[index].summary = counts
+        }
+        guard let siteModel else { return }
+        var counts = BuildSummary()
+        let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
+        let homeView = siteModel.homeView
+        try pages.publish(
+            home, from: { ModelDocument.make(homeView) }, inputs: homeView.inputs(salt: salt), counts: &counts)
+        // Each "What's new" page from a view of its own snapshots.
+        let paging = siteModel.historyPages
+        for number in paging.map { Array($0.newestFirst) } ?? [] {
+            try Task.checkCancellation()
+            let view = siteModel.changesView(ofPage: number)
+            let job = GalleryModel.PageJob(
+                kind: .siteChanges, id: ModelXML.changesID, href: paging?.href(ofPage: number) ?? "")
+            try pages.publish(job, from: { ModelDocument.make(view) }, inputs: view.inputs(salt: salt), counts: &counts)
+            done += 1
+            progress(.rendering(done: done, total: total))
+        }
+        rendered.sitePages = counts
+        try writer.write(ModelFile.bytes(of: siteModel), to: "site.xml")
+        progress(.rendering(done: total, total: total))
+    }
+
+    func writeAssets(_ output: PlannedOutput) throws {
+        for asset in options.theme.assets { try output.writer.write(asset.bytes, to: "assets/\(asset.name)") }
+    }
+
+    func writeFeeds(_ output: PlannedOutput) throws {
+        guard let feeds = output.feeds else { return }
+        let writer = output.writer
+        let pages = writer.writtenPaths.filter { $0.hasSuffix(".html") }
+        let inputs = feeds.sitemapInputs(pages: pages, salt: salt)
+        if !writer.keep(SiteFeeds.sitemapPath, inputs: inputs) {
+            try writer.write(feeds.sitemap(pages: pages), to: SiteFeeds.sitemapPath, inputs: inputs)
+        }
+        try writer.write(feeds.atom(timestamp: options.timestamp), to: SiteFeeds.feedPath)
+    }
+
+    /// Writes `history.json`, which the next build (or the next publish's) starts from.
+    func writeHistory(_ recorded: RecordedHistory?, output: PlannedOutput) throws {
+        guard let recorded else { return }
+        let writer = output.writer
+        // The file in place holds this very history, as `encoded()` wrote it: it is kept, not encoded again.
+        if recorded.unchanged, writer.keep(SiteHistory.fileName, inputs: SiteHistory.encodingMark) { return }
+        let bytes = recorded.history.encoded()
+        if let committed = recorded.committed, committed != bytes {
+            try RootedFiles(root: options.output.path).write(committed, to: PreviousHistory.backupName, durable: true)
+        }
+        try writer.write(bytes, to: SiteHistory.fileName, inputs: SiteHistory.encodingMark)
+    }
+
+    /// Leaves in a shard's output what a merge needs of its galleries.
+    func writeShardRecord(_ output: PlannedOutput) throws {
+        guard let shardRecord = output.shardRecord else { return }
+        try output.writer.write(try shardRecord.encoded(), to: ShardRecord.fileName)
+    }
+
+    /// Writes the manifest and removes what the previous build wrote that this one did not.
+    func finishOutput(_ rendered: RenderedGalleries, output: PlannedOutput) throws -> FinishedOutput {
+        let removed = try output.writer.finish(galleries: rendered.galleries.map(\.manifestRecord))
+        RootedFiles(root: options.output.path).remove(PreviousHistory.backupName)
+        let kept = output.writer.keptChanged
+        guard !kept.isEmpty else { return FinishedOutput(removed: removed, warnings: []) }
+        let shown = kept.prefix(3).joined(separator: ", ")
+        let more = kept.count > 3 ? " and \(kept.count - 3) more" : ""
+        let warning =
+            "Left \(shown)\(more) in place: changed since Vitrine wrote \(kept.count == 1 ? "it" : "them"), "
+            + "so \(kept.count == 1 ? "it is" : "they are") no longer Vitrine's to remove."
+        progress(.warning(warning))
+        return FinishedOutput(removed: removed, warnings: [warning])
+    }
+
+    /// Saves where each image URL's file is in the cache, unless the previous build's index said it all already.
+    func saveImageIndex(_ rendered: RenderedGalleries, found: FoundOutput) async throws {
+        let galleries = rendered.galleries
+        guard !galleries.allSatisfy(\.imagesFromSnapshot) else { return }
+        let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
+        let stamps = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.stamps) { first, _ in first } }
+        let newSnapshot = cache.snapshot(of: images, stamps: stamps).encoded()
+        if newSnapshot != (await found.imageIndex.value.bytes) {
+            try? AtomicFile.write(
+                newSnapshot, to: URL(fileURLWithPath: cache.imageSnapshotPath(for: options.output)),
+                temporaryFolder: cache.temporaryFolder)
+        }
+    }
+
+    /// Adds up the galleries' reports and leaves the build state that lets the next build with the same inputs
+    /// end at its second step.
+    func recordBuild(_ rendered: RenderedGalleries, finished: FinishedOutput, warnings: [String], output: PlannedOutput)
+        -> BuildSummary
+    {
+        let galleries = rendered.galleries
+        let removed = finished.removed
+        var totals = BuildSummary()
+        totals.warnings = warnings
+        totals.pagesRendered = rendered.sitePages.pagesRendered
+        totals.pagesWritten = rendered.sitePages.pagesWritten
+        totals.pagesUnchanged = rendered.sitePages.pagesUnchanged
+        for var gallery in galleries {
+            let folder = gallery.folder
+            gallery.summary.filesRemoved =
+                removed.filter { path in
+                    path.hasPrefix(folder)
+                        && !galleries.contains { $0.folder.count > folder.count && path.hasPrefix($0.folder) }
+                }.count
+            totals.add(gallery.report)
+        }
+        totals.filesRemoved = removed.count
+        let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
+            gallery.responses.flatMap { responses in all.map { $0 + responses } }
+        }
+        output.writer.recordState(
+            fingerprint: fingerprint, summary: totals.unchanged, expires: galleries.compactMap(\.nextUpdate).min(),
+            responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
+                && output.writer.keptChanged.isEmpty
+                ? responses.map(GalleryPipeline.distinct) : nil)
+        return totals
+    }
+}
+
+/// Renders a page from its view of the model and writes it, unless the previous run wrote it from the same inputs
+/// and it is still there.
+struct PageWriter {
+    let renderer: PageRenderer
+    let writer: OutputWriter
+
+    func publish(
+        _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, counts: inout BuildSummary
+    ) throws {
+        if writer.keep(job.href, inputs: inputs) {
+            counts.pagesUnchanged += 1
+            return
+        }
+        let page: RenderedPage
+        do {
+            page = try renderer.render(job, model: model())
+        } catch {
+            // The built-in theme is tested against every model Vitrine makes: its failing is Vitrine's fault.
+            guard renderer.theme.isBuiltIn else { throw error }
+            throw InternalInconsistencyError(detail: "the built-in theme failed on \(job.href) (\(error.sentence))")
+        }
+        counts.pagesRendered += 1
+        if try writer.write(page.bytes, to: page.href, inputs: inputs) {
+            counts.pagesWritten += 1
+        } else {
+            counts.pagesUnchanged += 1
+        }
+    }
+}
