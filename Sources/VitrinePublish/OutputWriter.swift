@@ -16,8 +16,8 @@ import VitrineStore
 /// bytes hash to the manifest's SHA-256.
 public final class OutputWriter {
     public let root: URL
-    private let files: RootedFiles
-    private var previous: Set<String>
+    let files: RootedFiles
+    private(set) var previous: Set<String>
     /// The previous run's record of each file, for skipping renders whose inputs did not change.
     private let previousFiles: [String: OutputManifest.File]
     /// The galleries the previous run's manifest records.
@@ -26,7 +26,7 @@ public final class OutputWriter {
     public let foundManifest: Bool
     /// Whether the run before this one was stopped after its first change to the folder.
     public let interrupted: Bool
-    private var written: [String: OutputManifest.File] = [:]
+    var written: [String: OutputManifest.File] = [:]
     /// Paths this run may create that no manifest lists yet, which the journal names.
     private var newPaths: [String] = []
     /// Whether the folder holds a journal (this run's, or the interrupted run's) that `finish` must remove.
@@ -37,9 +37,9 @@ public final class OutputWriter {
     private var stateRemoved = false
     /// What is at each path the previous run wrote or this one plans, as the survey or `begin` found it, taken
     /// all at once over the processor's cores rather than one `stat` at a time; updated as this run writes.
-    private var found: [String: RootedFiles.Entry]
+    var found: [String: RootedFiles.Entry]
     /// The files whose bytes are known to hash to a SHA-256 while their stamp is the one recorded with it.
-    private var verified: VerifiedFiles
+    var verified: VerifiedFiles
     private let verifiedAtStart: VerifiedFiles
     /// Listed files that `finish` left in place because they changed since Vitrine wrote them.
     public private(set) var keptChanged: [String] = []
@@ -136,7 +136,7 @@ public final class OutputWriter {
 
     /// Whether the regular file at `relativePath` holds bytes with the SHA-256 `sha256` (and `size`, if given):
     /// known without reading it while its stamp is the one verified with that digest, else read and hashed.
-    private func isIntact(_ relativePath: String, sha256: String, size: Int?) -> Bool {
+    func isIntact(_ relativePath: String, sha256: String, size: Int?) -> Bool {
         guard case .file(let stamp) = entry(of: relativePath) else { return false }
         if let size, stamp.size != Int64(size) { return false }
         if let known = verified[relativePath], known.sha256 == sha256, known.stamp == stamp { return true }
@@ -161,7 +161,7 @@ public final class OutputWriter {
     }
 
     /// What is at `paths` under `root`, split over the processor's cores when there are thousands.
-    fileprivate static func entries(of paths: [String], under root: String) async -> [String: RootedFiles.Entry] {
+    static func entries(of paths: [String], under root: String) async -> [String: RootedFiles.Entry] {
         let parts = await CoreSplit.mapParts(of: paths.count, threshold: 1024) { part in
             let files = RootedFiles(root: root)
             var found: [String: RootedFiles.Entry] = [:]
@@ -196,123 +196,10 @@ public final class OutputWriter {
         return true
     }
 
-    /// Places a copy of an image from the cache at `relativePath`, named by content, unless the file there already
-    /// holds it; returns whether it wrote. The copy is checked against `sha256` on the way (a copy, never a link:
-    /// an edit of one must not change the other). `urls` are the addresses it was downloaded from, for the
-    /// manifest.
-    @discardableResult
-    public func placeImage(
-        from source: URL, sha256: String, byteCount: Int, urls: [String]? = nil, at relativePath: String
-    ) throws -> Bool {
-        try placeImage(
-            from: source, sha256: sha256, byteCount: byteCount, cachedStamp: nil, urls: urls, at: relativePath)
-    }
-
-    /// ``placeImage(from:sha256:byteCount:urls:at:)``; `cachedStamp` is the stamp the cached file had when its
-    /// bytes were last hashed, which spares hashing them again on the way while it still has it.
-    @discardableResult
-    package func placeImage(
-        from source: URL, sha256: String, byteCount: Int, cachedStamp: FileStamp?, urls: [String]?,
-        at relativePath: String
-    ) throws -> Bool {
-        let placement = ImagePlacement(
-            source: source.path, sha256: sha256, byteCount: byteCount, cachedStamp: cachedStamp, urls: urls,
-            path: relativePath)
-        guard try needsCopy(placement) else { return false }
-        try record(Self.copy(placement, through: files), of: placement)
-        return true
-    }
-
-    /// Records the image as this run's file, and whether it must be copied: not when the file there already is it.
-    private func needsCopy(_ placement: ImagePlacement) throws -> Bool {
-        let path = placement.path
-        try Self.check(path)
-        written[path] = OutputManifest.File(
-            path: path, sha256: placement.sha256, size: placement.byteCount, urls: placement.urls)
-        return try needsWriting(path) { _ in
-            previous.contains(path) && isIntact(path, sha256: placement.sha256, size: placement.byteCount)
-        }
-    }
-
-    /// Places each image as ``placeImage(from:sha256:byteCount:cachedStamp:urls:at:)`` does while `meanwhile` runs
-    /// beside it: which copies are needed is decided first, then they are made on a task of their own, through a
-    /// file handle of its own, and recorded once both are over. `meanwhile` may use this writer for other paths,
-    /// never these (the build renders its pages meanwhile: pages and images are in different folders, so neither
-    /// waits for the other's folder lock in the kernel). An error of `meanwhile` is thrown once the copies have
-    /// stopped (they stop early then, as when the task is cancelled); a copy's, once `meanwhile` is over.
-    package func placeImages(_ placements: [ImagePlacement], meanwhile: () throws -> Void) async throws {
-        var copies: [ImagePlacement] = []
-        for placement in placements where try needsCopy(placement) { copies.append(placement) }
-        let root = files.root
-        async let copied = Self.copy(copies, through: RootedFiles(root: root))
-        try meanwhile()
-        for (placement, outcome) in zip(copies, await copied) { try record(outcome, of: placement) }
-    }
-
-    private func record(_ outcome: CopyOutcome, of placement: ImagePlacement) throws {
-        switch outcome {
-        case .copied(let stamp):
-            found[placement.path] = .file(stamp)
-            verified[placement.path] = .init(sha256: placement.sha256, stamp: stamp)
-        case .failed(let error):
-            throw error
-        case .sourceChanged:
-            throw CachedImageChangedError(path: placement.source)
-        case .notCopied:
-            throw CancellationError()
-        }
-    }
-
-    /// What became of one copy of ``placeImages(_:meanwhile:)``.
-    private enum CopyOutcome: Sendable {
-        case copied(FileStamp)
-        case failed(FileWriteError)
-        case sourceChanged
-        /// Not tried: an earlier copy failed, or the task was cancelled.
-        case notCopied
-    }
-
-    /// Makes the copies in order through `files`, and stops at the first that fails or when the task is cancelled.
-    private static func copy(_ copies: [ImagePlacement], through files: RootedFiles) -> [CopyOutcome] {
-        var outcomes: [CopyOutcome] = []
-        outcomes.reserveCapacity(copies.count)
-        var stopped = false
-        for placement in copies {
-            guard !stopped, !Task.isCancelled else {
-                outcomes.append(.notCopied)
-                continue
-            }
-            let outcome = copy(placement, through: files)
-            if case .copied = outcome {} else { stopped = true }
-            outcomes.append(outcome)
-        }
-        return outcomes
-    }
-
-    private static func copy(_ placement: ImagePlacement, through files: RootedFiles) -> CopyOutcome {
-        let descriptor: Int32
-        do {
-            descriptor = try SystemCall.open(placement.source, O_RDONLY | O_CLOEXEC)
-        } catch {
-            return .failed(FileWriteError(path: placement.source, reason: error.description))
-        }
-        defer { SystemCall.close(descriptor) }
-        do throws(FileCopyError) {
-            return .copied(
-                try files.copy(
-                    from: descriptor, sha256: placement.sha256, verified: placement.cachedStamp, to: placement.path))
-        } catch {
-            switch error {
-            case .write(let error): return .failed(error)
-            case .sourceDamaged: return .sourceChanged
-            }
-        }
-    }
-
     /// Whether `relativePath` must be written, given what is there: not when `holdsIt` says the file there already
     /// is the one wanted. What is there must be Vitrine's to replace (or `force`), and no link may be on the way;
     /// before a write, the folder is marked as changing.
-    private func needsWriting(_ relativePath: String, holdsIt: (FileStamp) -> Bool) throws -> Bool {
+    func needsWriting(_ relativePath: String, holdsIt: (FileStamp) -> Bool) throws -> Bool {
         switch entry(of: relativePath) {
         case .file(let stamp):
             if holdsIt(stamp) { return false }
@@ -475,14 +362,14 @@ public final class OutputWriter {
     }
 
     /// Refuses a path that would leave the output folder or name one of Vitrine's own records.
-    private static func check(_ relativePath: String) throws(FileWriteError) {
+    static func check(_ relativePath: String) throws(FileWriteError) {
         guard isWritable(relativePath) else {
             throw FileWriteError(path: relativePath, reason: "the path leaves the output folder")
         }
     }
 
     /// Whether `relativePath` names a file inside the output folder other than the manifest and the journal.
-    fileprivate static func isWritable(_ relativePath: String) -> Bool {
+    static func isWritable(_ relativePath: String) -> Bool {
         let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         return relativePath.utf8.first != UInt8(ascii: "/") && !parts.isEmpty
             && parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) })
@@ -492,74 +379,3 @@ public final class OutputWriter {
 
 @available(*, unavailable)
 extension OutputWriter: Sendable {}
-
-/// What an output folder holds before a build writes to it: the previous run's manifest and journal, what is at
-/// each path they list, and the stamps the cache verified, with the temporary files of a killed run cleared. It is
-/// taken apart from the writer so that a build can take it while it waits for the API.
-package struct OutputFolderSurvey: Sendable {
-    package let root: URL
-    let foundManifest: Bool
-    /// A manifest file is there but cannot be read as one.
-    let manifestDamaged: Bool
-    let manifestProblem: String
-    /// The run before this one left its journal: it was stopped after its first change.
-    package let interrupted: Bool
-    package let previousFiles: [String: OutputManifest.File]
-    let previousGalleries: [OutputManifest.Gallery]
-    /// What is at each path the manifest or journal lists inside the folder.
-    let entries: [String: RootedFiles.Entry]
-    let verified: VerifiedFiles
-
-    package init(root: URL, records: OutputRecordPaths? = nil) async {
-        self.root = root.standardizedFileURL
-        let read = OutputManifest.readChecked(in: self.root)
-        let manifest = try? read.get()
-        foundManifest = manifest != nil
-        if case .failure(let problem) = read, problem != .missing {
-            manifestDamaged = true
-            manifestProblem = problem.description
-        } else {
-            manifestDamaged = false
-            manifestProblem = ""
-        }
-        let journal = OutputJournal.read(in: self.root)
-        interrupted = journal != nil
-        var files = Dictionary(
-            (manifest?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        for path in journal?.paths ?? [] where files[path] == nil {
-            files[path] = OutputManifest.File(path: path, sha256: "")
-        }
-        previousFiles = files
-        previousGalleries = manifest?.galleries ?? []
-        let rootPath = self.root.path
-        entries = await OutputWriter.entries(
-            of: previousFiles.keys.filter(OutputWriter.isWritable), under: rootPath)
-        verified = records.flatMap { VerifiedFiles.read(atPath: $0.verified) } ?? VerifiedFiles()
-        TemporaryFileSweeper.sweep(self.root)
-    }
-}
-
-/// One image for ``OutputWriter/placeImages(_:meanwhile:)``: the cached file to copy, the SHA-256 its bytes must
-/// have, and where in the output it goes.
-package struct ImagePlacement: Sendable {
-    /// The cached file's path.
-    package var source: String
-    package var sha256: String
-    package var byteCount: Int
-    /// The stamp the cached file had when its bytes were last hashed, which spares hashing them again.
-    package var cachedStamp: FileStamp?
-    /// The addresses it was downloaded from, for the manifest.
-    package var urls: [String]?
-    package var path: String
-
-    package init(
-        source: String, sha256: String, byteCount: Int, cachedStamp: FileStamp?, urls: [String]?, path: String
-    ) {
-        self.source = source
-        self.sha256 = sha256
-        self.byteCount = byteCount
-        self.cachedStamp = cachedStamp
-        self.urls = urls
-        self.path = path
-    }
-}

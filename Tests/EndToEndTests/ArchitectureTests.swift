@@ -56,4 +56,15 @@ import Testing
             }
         }
     }
+
+    /// A file holds one topic a reader can keep in mind: none of the product's is over 450 lines (the sample API's
+    /// and the command line's included).
+    @Test func noSourceFileIsOver450Lines() throws {
+        let files = try Self.librarySources(Self.libraryTargets + ["vitrine", "SampleAPI"])
+        #expect(files.count > 100)
+        for (path, text) in files {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 450, "Sources/\(path) has \(lines) lines")
+        }
+    }
 }
