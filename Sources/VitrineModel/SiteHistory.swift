@@ -6,53 +6,53 @@ import VitrineSources
 /// build whose results differed from the one before, with the items each gallery gained and lost, and for every
 /// item the snapshots it was first and last seen in. It lives in the published site so that a CI runner that starts
 /// empty can carry it on from the previous publish.
-public struct SiteHistory: Codable, Sendable, Equatable {
-    public static let fileName = "history.json"
-    public static let formatName = "vitrine-history"
-    public static let currentVersion = 1
+package struct SiteHistory: Codable, Sendable, Equatable {
+    package static let fileName = "history.json"
+    package static let formatName = "vitrine-history"
+    package static let currentVersion = 1
     /// A larger history file is refused rather than read.
-    public static let maximumBytes = 32 << 20
+    package static let maximumBytes = 32 << 20
 
-    public var format: String
-    public var version: Int
+    package var format: String
+    package var version: Int
     /// Oldest first, numbered from 1 without gaps.
-    public var snapshots: [Snapshot]
+    package var snapshots: [Snapshot]
     /// Every gallery the history knows, by folder.
-    public var galleries: [Gallery]
+    package var galleries: [Gallery]
 
     /// One build whose results differed from the snapshot before it.
-    public struct Snapshot: Codable, Sendable, Equatable {
-        public var number: Int
+    package struct Snapshot: Codable, Sendable, Equatable {
+        package var number: Int
         /// RFC 3339, UTC, to the second (`SOURCE_DATE_EPOCH` when set).
-        public var time: String
+        package var time: String
         /// Only the galleries that changed.
-        public var galleries: [Change]
+        package var galleries: [Change]
     }
 
     /// What a snapshot changed in one gallery: the ids (as the manifest lists them) of the items that came and left.
-    public struct Change: Codable, Sendable, Equatable {
-        public var path: String
-        public var added: [String]
-        public var removed: [String]
+    package struct Change: Codable, Sendable, Equatable {
+        package var path: String
+        package var added: [String]
+        package var removed: [String]
     }
 
     /// One gallery and every item it has shown.
-    public struct Gallery: Codable, Sendable, Equatable {
-        public var path: String
+    package struct Gallery: Codable, Sendable, Equatable {
+        package var path: String
         /// In the order the API last gave them, those no longer shown after the current ones.
-        public var items: [Item]
+        package var items: [Item]
     }
 
     /// An item: the snapshots it was first and last seen in, whether the latest results still hold it, and, in a
     /// gallery that keeps every item (`keep = "all"`), what it showed, so that it stays browsable once it left.
-    public struct Item: Codable, Sendable, Equatable {
-        public var id: String
-        public var firstSeen: Int
-        public var lastSeen: Int
-        public var current: Bool
-        public var record: ArchivedItem?
+    package struct Item: Codable, Sendable, Equatable {
+        package var id: String
+        package var firstSeen: Int
+        package var lastSeen: Int
+        package var current: Bool
+        package var record: ArchivedItem?
 
-        public init(id: String, firstSeen: Int, lastSeen: Int, current: Bool, record: ArchivedItem? = nil) {
+        package init(id: String, firstSeen: Int, lastSeen: Int, current: Bool, record: ArchivedItem? = nil) {
             self.id = id
             self.firstSeen = firstSeen
             self.lastSeen = lastSeen
@@ -70,27 +70,27 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     }
 
     /// What an item showed, variant by variant: enough to show it again without its API.
-    public struct ArchivedItem: Codable, Sendable, Equatable {
-        public var entries: [ArchivedEntry]
+    package struct ArchivedItem: Codable, Sendable, Equatable {
+        package var entries: [ArchivedEntry]
 
-        public init(entries: [ArchivedEntry]) {
+        package init(entries: [ArchivedEntry]) {
             self.entries = entries
         }
     }
 
     /// One variant of an archived item: its caption, credit and images.
-    public struct ArchivedEntry: Codable, Sendable, Equatable {
-        public var variant: String
-        public var caption: String
-        public var credit: ArchivedCredit?
-        public var tile: ArchivedImage
-        public var full: ArchivedImage
+    package struct ArchivedEntry: Codable, Sendable, Equatable {
+        package var variant: String
+        package var caption: String
+        package var credit: ArchivedCredit?
+        package var tile: ArchivedImage
+        package var full: ArchivedImage
         /// The picture's license as its source declared it; absent in histories from before licenses were kept.
-        public var license: ArchivedLicense?
+        package var license: ArchivedLicense?
         /// Present and true when the source said an AI made the picture.
-        public var aiGenerated: Bool?
+        package var aiGenerated: Bool?
 
-        public init(
+        package init(
             variant: String, caption: String, credit: ArchivedCredit?, tile: ArchivedImage, full: ArchivedImage,
             license: ArchivedLicense? = nil, aiGenerated: Bool? = nil
         ) {
@@ -110,14 +110,14 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     }
 
     /// An archived picture's license, as `License` has it.
-    public struct ArchivedLicense: Codable, Sendable, Equatable {
-        public var id: String?
-        public var name: String
-        public var label: String
-        public var url: String?
-        public var copies: License.Copies
+    package struct ArchivedLicense: Codable, Sendable, Equatable {
+        package var id: String?
+        package var name: String
+        package var label: String
+        package var url: String?
+        package var copies: License.Copies
 
-        public init(_ license: License) {
+        package init(_ license: License) {
             id = license.id
             name = license.name
             label = license.label
@@ -125,19 +125,19 @@ public struct SiteHistory: Codable, Sendable, Equatable {
             copies = license.copies
         }
 
-        public var license: License { License(id: id, name: name, label: label, url: url, copies: copies) }
+        package var license: License { License(id: id, name: name, label: label, url: url, copies: copies) }
     }
 
     /// Whom an archived picture is credited to, and the link back.
-    public struct ArchivedCredit: Codable, Sendable, Equatable {
-        public var name: String
-        public var url: String?
+    package struct ArchivedCredit: Codable, Sendable, Equatable {
+        package var name: String
+        package var url: String?
         /// "publication" for a publication's credit; absent for an author.
-        public var role: String?
+        package var role: String?
         /// The author's own page.
-        public var authorURL: String?
+        package var authorURL: String?
 
-        public init(name: String, url: String?, role: String?, authorURL: String? = nil) {
+        package init(name: String, url: String?, role: String?, authorURL: String? = nil) {
             self.name = name
             self.url = url
             self.role = role
@@ -153,15 +153,15 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// An archived image: where it was downloaded from, and its bytes by digest, size and type; or, for a picture
     /// whose license does not allow copies, only the URL it is shown from (no digest, type or size: it was never
     /// downloaded).
-    public struct ArchivedImage: Codable, Sendable, Equatable {
-        public var url: String
-        public var sha256: String?
-        public var type: String?
-        public var bytes: Int?
-        public var width: Int?
-        public var height: Int?
+    package struct ArchivedImage: Codable, Sendable, Equatable {
+        package var url: String
+        package var sha256: String?
+        package var type: String?
+        package var bytes: Int?
+        package var width: Int?
+        package var height: Int?
 
-        public init(url: String, sha256: String, type: String, bytes: Int, width: Int?, height: Int?) {
+        package init(url: String, sha256: String, type: String, bytes: Int, width: Int?, height: Int?) {
             self.url = url
             self.sha256 = sha256
             self.type = type
@@ -171,18 +171,18 @@ public struct SiteHistory: Codable, Sendable, Equatable {
         }
 
         /// An image shown from its own URL, never downloaded.
-        public init(shownFrom url: String, width: Int?, height: Int?) {
+        package init(shownFrom url: String, width: Int?, height: Int?) {
             self.url = url
             self.width = width
             self.height = height
         }
 
         /// Whether the archive keeps the image's bytes (and finds them again by their digest).
-        public var isDownloaded: Bool { sha256 != nil }
+        package var isDownloaded: Bool { sha256 != nil }
     }
 
     /// A history with no snapshot yet.
-    public static let empty = SiteHistory(
+    package static let empty = SiteHistory(
         format: formatName, version: currentVersion, snapshots: [], galleries: [])
 
     /// The history after a build whose galleries (by folder) hold `items` (their ids in order), and the snapshot it
@@ -192,7 +192,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// history, in case it comes back. An id the file could not hold (`isItemID`) is left out, and a time earlier
     /// than the latest snapshot's (a `SOURCE_DATE_EPOCH` from an older commit) is taken as that snapshot's, so that
     /// what is recorded can always be read back.
-    public func recording(
+    package func recording(
         _ items: [(path: String, ids: [String])], records: [String: [String: ArchivedItem]] = [:], at time: Date
     ) -> (SiteHistory, Snapshot?) {
         let number = (snapshots.last?.number ?? 0) + 1
@@ -244,11 +244,11 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// How far past the build's clock a snapshot may be dated: the clocks of the machines that take turns publishing a
     /// site differ by seconds, a badly set one by hours; within this, the build's own snapshot is dated no earlier than
     /// the latest one, so that time never runs backwards in the file.
-    public static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
+    package static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
 
     /// Refuses a history dated in the future: a snapshot more than `clockSkewAllowance` past `clock` (the build's
     /// time) would date every later snapshot with its own time.
-    public func checkTimes(notPast clock: Date, file: String) throws(HistoryFileError) {
+    package func checkTimes(notPast clock: Date, file: String) throws(HistoryFileError) {
         // Times are compared as their RFC 3339 text, which orders them only within four-digit years.
         let lastWritable = Date(timeIntervalSince1970: TimeInterval(UTCTime.rfc3339Seconds.upperBound))
         let latest = UTCTime.rfc3339(min(clock.addingTimeInterval(Self.clockSkewAllowance), lastWritable))
@@ -261,7 +261,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     }
 
     /// The file's bytes: sorted keys, indented, so that the same history is the same bytes.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]
@@ -272,7 +272,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// build whose history did not change leaves them as they are instead of encoding megabytes anew. It is the
     /// digest of the encoding of a history that holds every field and the characters JSON escapes, so that a change
     /// of the types or of the encoder changes it.
-    public static let encodingMark: String = {
+    package static let encodingMark: String = {
         let text = "a/b \"q\" \\ \u{0}\u{1F}\u{7F} é 😀 \u{2028}\u{2029} <&>' \t\r\n"
         let image = ArchivedImage(
             url: "https://images.example/\(text)", sha256: String(repeating: "0f", count: 32), type: "image/jpeg",
@@ -307,7 +307,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
 
     /// Reads a history file, refusing one that is damaged, of another format, or holds what a history cannot
     /// (ids or folders that could carry a path or markup into the site, numbers out of order).
-    public static func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {
+    package static func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {
         guard bytes.count <= maximumBytes else {
             throw HistoryFileError(file: file, problem: "it is larger than \(maximumBytes >> 20) MB")
         }
@@ -460,7 +460,9 @@ public struct SiteHistory: Codable, Sendable, Equatable {
 
 /// A history file (`history.json`) cannot be used.
 public struct HistoryFileError: UserFacingError {
+    /// The file or URL the history was read from.
     public let file: String
+    /// What is wrong with it: too large, not JSON, another format, or a value Vitrine refuses.
     public let problem: String
 
     package init(file: String, problem: String) {
@@ -468,8 +470,10 @@ public struct HistoryFileError: UserFacingError {
         self.problem = problem
     }
 
+    /// Names the history and what is wrong with it, and the ways on: mend it, remove it, or read another.
     public var sentence: String {
         "The history \(file) cannot be used: \(problem); fix or remove it, or start from another publish's history."
     }
+    /// Always `.badData`.
     public var kind: FailureKind { .badData }
 }

@@ -22,9 +22,11 @@ public enum ProgressEvent: Sendable {
 
 /// Settings of a build that are not a source's.
 public struct BuildOptions: Sendable {
+    /// The output folder: only files listed in its manifest are ever replaced or removed.
     public var output: URL
     /// Items per grid page of a gallery built with `run(_:label:options:)`.
     public var itemsPerPage: Int
+    /// The templates the pages are rendered with.
     public var theme: Theme
     /// The largest image accepted.
     public var maximumImageBytes: Int
@@ -32,6 +34,7 @@ public struct BuildOptions: Sendable {
     public var maximumResponseBytes: Int
     /// Write into an output folder that holds files Vitrine did not write (beside them, never over them).
     public var force: Bool
+    /// The tiles of a gallery built with `run(_:label:options:)`: natural or square.
     public var tileShape: GalleryModel.TileShape
     /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.
     public var frozen: Bool
@@ -46,6 +49,7 @@ public struct BuildOptions: Sendable {
     /// Keep the site's history (`history.json`, "What's new" pages, a feed entry per snapshot); nil: keep none.
     public var history: HistoryOptions?
 
+    /// The defaults are `vitrine`'s own.
     public init(
         output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
         maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,
@@ -70,15 +74,16 @@ public struct BuildOptions: Sendable {
 /// One gallery of a build: its source, and where and how its pages go.
 public struct GalleryPlan: Sendable {
     /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
-    public var folder: String
-    public var source: any ImageSource
+    package var folder: String
+    package var source: any ImageSource
     /// What the progress line says is being searched.
-    public var label: String
-    public var itemsPerPage: Int
-    public var tileShape: GalleryModel.TileShape
+    package var label: String
+    package var itemsPerPage: Int
+    package var tileShape: GalleryModel.TileShape
     /// Keep the items that leave the results browsable (`keep = "all"`), when the site keeps a history.
-    public var keepAll: Bool
+    package var keepAll: Bool
 
+    /// A gallery of `source` in `folder`, `itemsPerPage` items on each grid page.
     public init(
         folder: String, source: any ImageSource, label: String, itemsPerPage: Int,
         tileShape: GalleryModel.TileShape = .natural, keepAll: Bool = false
@@ -95,10 +100,11 @@ public struct GalleryPlan: Sendable {
 /// A random-image page of a site: where its pages go, where its image comes from and how often it changes.
 public struct RandomPagePlan: Sendable {
     /// The folder of its pages under the output root, "NAME/".
-    public var folder: String
-    public var source: any RandomImageSource
-    public var every: UpdateInterval
+    package var folder: String
+    package var source: any RandomImageSource
+    package var every: UpdateInterval
 
+    /// A random page of `source` in `folder`, with a new image `every` so often.
     public init(folder: String, source: any RandomImageSource, every: UpdateInterval) {
         self.folder = folder
         self.source = source
@@ -112,7 +118,7 @@ public enum SitePart: Sendable {
     case random(RandomPagePlan)
 
     /// The folder of its pages under the output root.
-    public var folder: String {
+    package var folder: String {
         switch self {
         case .gallery(let plan): plan.folder
         case .random(let plan): plan.folder
@@ -122,17 +128,19 @@ public enum SitePart: Sendable {
 
 /// Several galleries built into one output folder under a home page that links them (`vitrine build`).
 public struct SitePlan: Sendable {
-    public var title: String
+    package var title: String
     /// The absolute URL the site is published at; with it, `sitemap.xml` and `feed.xml` are written.
-    public var baseURL: String?
-    public var parts: [SitePart]
+    package var baseURL: String?
+    package var parts: [SitePart]
 
+    /// A site of `parts` under a home page titled `title`.
     public init(title: String, baseURL: String? = nil, parts: [SitePart]) {
         self.title = title
         self.baseURL = baseURL
         self.parts = parts
     }
 
+    /// A site of galleries alone.
     public init(title: String, baseURL: String? = nil, galleries: [GalleryPlan]) {
         self.init(title: title, baseURL: baseURL, parts: galleries.map(SitePart.gallery))
     }
@@ -140,13 +148,15 @@ public struct SitePlan: Sendable {
 
 /// The one pipeline every gallery goes through: source -> fetch -> cache -> model -> render -> publish.
 public struct GalleryPipeline: Sendable {
-    public var fetcher: any HTTPFetching
-    public var cache: CacheStore
-    public var policy: CachePolicy
-    public var progress: @Sendable (ProgressEvent) -> Void
+    package var fetcher: any HTTPFetching
+    package var cache: CacheStore
+    package var policy: CachePolicy
+    package var progress: @Sendable (ProgressEvent) -> Void
     /// The clock of random pages' schedules.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
+    /// A pipeline that fetches through `fetcher`, keeps answers and images in `cache` as `policy` says, reports on
+    /// `progress`, and reads random pages' schedules on `now`.
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy,
         progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
@@ -558,6 +568,7 @@ public struct IncompleteGalleryError: UserFacingError {
     /// What the build found before it stopped.
     public let summary: BuildSummary
 
+    /// Counts what the gallery lacks and says the output folder was left as it was.
     public var sentence: String {
         let losses = summary.losses
         return
@@ -565,17 +576,18 @@ public struct IncompleteGalleryError: UserFacingError {
             + "was asked for all or nothing; the output folder was left as it was."
     }
 
+    /// Always `.incomplete`.
     public var kind: FailureKind { .incomplete }
 }
 
 /// Something that cannot happen did: a bug in Vitrine, never the user's theme or data.
-public struct InternalInconsistencyError: UserFacingError {
-    public let detail: String
+package struct InternalInconsistencyError: UserFacingError {
+    package let detail: String
 
-    public var sentence: String {
+    package var sentence: String {
         "Internal error: \(detail), so the run stopped. This is a bug in Vitrine: please report it with the "
             + "command you ran."
     }
 
-    public var kind: FailureKind { .internalInconsistency }
+    package var kind: FailureKind { .internalInconsistency }
 }
