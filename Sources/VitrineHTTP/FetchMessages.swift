@@ -96,7 +96,7 @@ public struct FetchResponse: Sendable {
     /// The URL that answered, after redirects.
     public var effectiveURL: String
     /// New connections this transfer had to open (0 when it reused one).
-    package var connectionsOpened: Int
+    var connectionsOpened: Int
 
     /// A response as a fetcher hands it back, for an `HTTPFetching` of one's own (a stand-in in tests).
     public init(

@@ -6,10 +6,10 @@ public struct RetryPolicy: Sendable {
     /// Further attempts after the first one.
     public var retries: Int
     /// The first backoff; each later one doubles, with jitter, up to `maximumDelay`.
-    package var baseDelay: Duration
-    package var maximumDelay: Duration
+    var baseDelay: Duration
+    var maximumDelay: Duration
     /// The longest Retry-After or rate-limit wait honoured; a longer one fails the request.
-    package var maximumWait: Duration
+    var maximumWait: Duration
 
     /// By default: 4 retries, backoff from 0.5 s doubling up to 30 s, and server-asked waits of up to 5 minutes.
     public init(

@@ -17,8 +17,8 @@ public final class TransferEngine: HTTPFetching {
         /// A transfer not finished after this long in all, connection and redirects included, fails with
         /// ``FetchError/timedOut(url:limit:)``: a server that trickles an endless body fast enough never stalls.
         public var transferTimeoutSeconds: Int
-        package var maximumRedirects: Int
-        package var userAgent: String
+        var maximumRedirects: Int
+        var userAgent: String
 
         /// The defaults are `vitrine`'s own: 8 transfers, 15 s to connect, 30 s of stall, 300 s in all, 5 redirects.
         public init(
@@ -36,9 +36,9 @@ public final class TransferEngine: HTTPFetching {
     }
 
     /// Counters over the engine's lifetime.
-    package struct Statistics: Sendable, Equatable {
+    struct Statistics: Sendable, Equatable {
         package var transfers = 0
-        package var connectionsOpened = 0
+        var connectionsOpened = 0
     }
 
     private struct Inbox: Sendable {
@@ -63,7 +63,7 @@ public final class TransferEngine: HTTPFetching {
         thread.start()
     }
 
-    package var statistics: Statistics { counters.withLock { $0 } }
+    var statistics: Statistics { counters.withLock { $0 } }
 
     /// From the configuration: what callers size their own queues by.
     public var concurrentTransfers: Int { configuration.concurrentTransfers }
@@ -103,7 +103,7 @@ public final class TransferEngine: HTTPFetching {
 
     /// Cancels whatever is in flight and tells the transfer thread to stop, without waiting for it: requests made
     /// afterwards are refused. ``stop()`` also awaits the thread's end.
-    package func shutdown() {
+    func shutdown() {
         let alreadyStopping = inbox.withLock { inbox -> Bool in
             defer { inbox.shuttingDown = true }
             return inbox.shuttingDown

@@ -5,7 +5,7 @@ import VitrineSources
 /// item marked with when it was last seen, its credits and links back as they were.
 package struct ArchiveAssembler: Sendable {
     /// The archive collection's id, which its pages' ids start with (items' ids start with "a" or "i").
-    package static let collectionID = "c-archive"
+    static let collectionID = "c-archive"
     package static let title = "No longer in the results"
 
     package var itemsPerPage: Int

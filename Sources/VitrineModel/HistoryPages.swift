@@ -43,7 +43,7 @@ package struct HistoryPages: Sendable, Hashable {
     /// The pages the pager of page `number` links, newest first: the newest, the oldest and those within
     /// `GalleryModel.pagerReach` of it, as a grid page's pager does. Never more than a handful, whatever the
     /// history's length.
-    package func pager(around number: Int) -> [Page] {
+    func pager(around number: Int) -> [Page] {
         let reach = GalleryModel.pagerReach
         let near = max(1, number - reach)...min(pageCount, number + reach)
         let numbers = Set([1, pageCount]).union(near)
@@ -67,7 +67,7 @@ extension HistoryPages {
     /// only, how many snapshots the history has (an older page must not change with every new snapshot).
     package struct View: Sendable, Hashable {
         package var number: Int
-        package var pager: [Page]
+        var pager: [Page]
         package var snapshotCount: Int?
         /// A gallery's first grid page, which a page that shows none of its items links to.
         package var home: String?
@@ -86,7 +86,7 @@ extension HistoryPages {
     package var allPages: [Page] { newestFirst.map { Page(number: $0, href: href(ofPage: $0)) } }
 
     /// The indices of page `number`'s snapshots in a list of all of them newest first.
-    package func newestFirstIndices(onPage number: Int) -> Range<Int> {
+    func newestFirstIndices(onPage number: Int) -> Range<Int> {
         let positions = positions(onPage: number)
         return (snapshotCount + 1 - positions.upperBound)..<(snapshotCount + 1 - positions.lowerBound)
     }

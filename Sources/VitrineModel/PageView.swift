@@ -38,7 +38,7 @@ extension GalleryModel {
         package var order: Order
         /// Whether the view holds `itemCount` and `pageCount`: a page of a newest-first collection other than its
         /// newest grid page does not, since they change with every item it gains.
-        package var holdsCounts = true
+        var holdsCounts = true
 
         init(_ collection: Collection) {
             id = collection.id
@@ -75,7 +75,7 @@ extension GalleryModel {
 
     /// How many pages either side of the current one a pager names (a grid page's and a "What's new" page's; the first
     /// and the last it always names), and so how many a grid page's view holds.
-    package static let pagerReach = 2
+    static let pagerReach = 2
 
     /// One page of a gallery: the stylesheet that renders it and its file (`job`), exactly the parts of the model
     /// that it reads (docs/model.md, "What a page reads"), in the model's shape, and the digest of those parts and of

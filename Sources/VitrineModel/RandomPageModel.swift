@@ -39,7 +39,7 @@ package struct RandomPageModel: Sendable {
     }
 
     package static let pageHref = "index.html"
-    package static let favoritesHref = "favorites.html"
+    static let favoritesHref = "favorites.html"
     /// Fields beyond author, size and source page: at most this many.
     static let extraFieldLimit = 2
 

@@ -8,8 +8,8 @@ import VitrineSources
 /// empty can carry it on from the previous publish.
 package struct SiteHistory: Codable, Sendable, Equatable {
     package static let fileName = "history.json"
-    package static let formatName = "vitrine-history"
-    package static let currentVersion = 1
+    static let formatName = "vitrine-history"
+    static let currentVersion = 1
     /// A larger history file is refused rather than read.
     package static let maximumBytes = 32 << 20
 
@@ -47,7 +47,7 @@ package struct SiteHistory: Codable, Sendable, Equatable {
     /// gallery that keeps every item (`keep = "all"`), what it showed, so that it stays browsable once it left.
     package struct Item: Codable, Sendable, Equatable {
         package var id: String
-        package var firstSeen: Int
+        var firstSeen: Int
         package var lastSeen: Int
         package var current: Bool
         package var record: ArchivedItem?
@@ -244,7 +244,7 @@ package struct SiteHistory: Codable, Sendable, Equatable {
     /// How far past the build's clock a snapshot may be dated: the clocks of the machines that take turns publishing a
     /// site differ by seconds, a badly set one by hours; within this, the build's own snapshot is dated no earlier than
     /// the latest one, so that time never runs backwards in the file.
-    package static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
+    static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
 
     /// Refuses a history dated in the future: a snapshot more than `clockSkewAllowance` past `clock` (the build's
     /// time) would date every later snapshot with its own time.

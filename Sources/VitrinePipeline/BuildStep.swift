@@ -37,7 +37,7 @@ func step<Result>(_ name: String, _ body: () async throws -> Result) async throw
 }
 
 /// A step of a build failed in a way Vitrine does not foresee: a bug, or a failure of the system it runs on.
-package struct BuildStepError: UserFacingError {
+struct BuildStepError: UserFacingError {
     /// What the step does, as a phrase such as "placing the images".
     package let step: String
     package let detail: String

@@ -581,7 +581,7 @@ public struct IncompleteGalleryError: UserFacingError {
 }
 
 /// Something that cannot happen did: a bug in Vitrine, never the user's theme or data.
-package struct InternalInconsistencyError: UserFacingError {
+struct InternalInconsistencyError: UserFacingError {
     package let detail: String
 
     package var sentence: String {

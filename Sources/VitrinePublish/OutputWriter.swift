@@ -122,7 +122,7 @@ package final class OutputWriter {
     package var writtenPaths: [String] { written.keys.sorted() }
 
     /// The previous run's record of a file, if it wrote one there.
-    package func previousRecord(of relativePath: String) -> OutputManifest.File? { previousFiles[relativePath] }
+    func previousRecord(of relativePath: String) -> OutputManifest.File? { previousFiles[relativePath] }
 
     /// Keeps the file the previous run wrote at `relativePath` from the same `inputs`, if it still holds the bytes
     /// the manifest records; returns whether it did (otherwise the caller renders and writes it).

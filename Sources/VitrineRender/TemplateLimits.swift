@@ -13,7 +13,7 @@ import Foundation
 /// safety").
 package struct TemplateLimits: Sendable, Equatable {
     /// The most memory, in bytes, that libxml2 and libxslt may hold for one transform and its serialization.
-    package var memoryBytes: Int
+    var memoryBytes: Int
     /// The longest one transform and its serialization may take, in seconds.
     package var seconds: Double
 

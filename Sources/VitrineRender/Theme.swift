@@ -9,7 +9,7 @@ public struct Theme: Sendable {
     /// Where the theme came from, for messages.
     package var origin: String
 
-    package static let stylesheetNames = ["grid.xsl", "preview.xsl"]
+    static let stylesheetNames = ["grid.xsl", "preview.xsl"]
     static let nonAssetExtensions: Set<String> = ["xsl", "xslt", "rng", "md", "swift"]
     /// Files a theme folder may hold that are not part of the theme (its README, sources): they are not read, so
     /// editing them changes no page and no fingerprint, and an exported copy of the built-in theme is that theme.

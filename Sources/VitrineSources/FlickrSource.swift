@@ -8,7 +8,7 @@ public struct FlickrSource: ImageSource {
     /// Flickr's own API; a mirror or the sample API may stand in.
     public static let defaultEndpoint = "https://www.flickr.com/services/"
     /// Flickr's search returns at most this many results.
-    package static let searchCap = 4_000
+    static let searchCap = 4_000
     static let maximumPerPage = 500
     static let extras = "license,owner_name,tags,description,date_upload,url_q,url_n,url_z,url_c,url_l"
     /// Flickr's API terms: "You shall not display more than 30 Flickr user photos per page".

@@ -18,7 +18,7 @@ public struct ImageUsagePolicy: Sendable, Hashable {
     package var delivery: Delivery
     /// The `utm_source` every link to the source carries (`?utm_source=APP&utm_medium=referral`), or nil for plain
     /// links.
-    package var referralApp: String?
+    var referralApp: String?
     /// Whether the API must be told each time a new photo is shown (Unsplash's `download_location`).
     package var reportsUse: Bool
     /// The license of every photo of the API.
@@ -32,7 +32,7 @@ public struct ImageUsagePolicy: Sendable, Hashable {
     }
 
     /// The application name Unsplash's referral links carry.
-    package static let applicationName = "vitrine"
+    static let applicationName = "vitrine"
 
     /// Lorem Picsum: its images (Unsplash's photos, under the Unsplash License) may be downloaded; credit the author
     /// with a plain link.

@@ -9,7 +9,7 @@ public struct PixabaySource: ImageSource {
     package static let license = License.pixabay
     /// Pixabay's own API; a mirror or the sample API may stand in.
     public static let defaultEndpoint = "https://pixabay.com/api/"
-    package static let keySignup =
+    static let keySignup =
         "a free key comes with a Pixabay account: https://pixabay.com/api/docs/"
     /// Pixabay never returns more than this many hits for one query.
     public static let hitCap = 500
@@ -50,7 +50,7 @@ public struct PixabaySource: ImageSource {
             ])
     }
 
-    package var variantQuery: String? {
+    var variantQuery: String? {
         guard let variantWord, !variantWord.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return "\(term) \(variantWord)"
     }

@@ -47,7 +47,7 @@ public struct RandomPhoto: Sendable, Codable, Hashable {
     package var renditions: [Rendition]
     package var facts: [Fact]
     /// Where the API wants to hear that the photo was used (Unsplash's `links.download_location`).
-    package var downloadLocation: String?
+    var downloadLocation: String?
 
     package init(
         id: String, author: String?, authorURL: String?, pageURL: String?, caption: String?, width: Int?,

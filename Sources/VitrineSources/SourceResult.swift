@@ -163,7 +163,7 @@ package struct SourceGroup: Sendable, Hashable {
     package var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
 
     /// Every cover of the group and of the groups below it, depth first, with its license.
-    package var allCovers: [(image: RemoteImage, license: License)] {
+    var allCovers: [(image: RemoteImage, license: License)] {
         [cover.map { ($0, coverLicense) }].compactMap { $0 } + groups.flatMap(\.allCovers)
     }
 }

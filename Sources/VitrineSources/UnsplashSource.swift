@@ -8,7 +8,7 @@ import VitrineStore
 public struct UnsplashSource: RandomImageSource {
     /// Unsplash's own API; the sample API may stand in.
     public static let defaultEndpoint = "https://api.unsplash.com/"
-    package static let keySignup =
+    static let keySignup =
         "an access key comes with an Unsplash developer account: https://unsplash.com/developers"
     /// Photos asked for per request, so that one request nearly always holds one other than the current photo.
     static let count = 3

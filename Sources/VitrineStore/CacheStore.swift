@@ -40,7 +40,7 @@ public struct CacheStore: Sendable {
     // MARK: API responses
 
     /// A response body as it was received, and when.
-    package struct StoredResponse: Sendable {
+    struct StoredResponse: Sendable {
         package var url: String
         package var fetchedAt: Date
         package var status: Int
@@ -76,7 +76,7 @@ public struct CacheStore: Sendable {
         var body: FileStamp
     }
 
-    package func storedResponse(for request: FetchRequest) -> StoredResponse? {
+    func storedResponse(for request: FetchRequest) -> StoredResponse? {
         stampedResponse(for: request)?.response
     }
 
@@ -211,7 +211,7 @@ public struct CacheStore: Sendable {
     }
 
     /// The image last downloaded from `url`, if its bytes are still in the cache and whole.
-    package func imageRecord(for url: String) -> ImageRecord? {
+    func imageRecord(for url: String) -> ImageRecord? {
         lookUpImages([(url, SHA256Hasher.hex(of: url))]).records[url]
     }
 
@@ -352,7 +352,7 @@ public struct CacheStore: Sendable {
 
     /// Stores image bytes by content and remembers that `url` served them (in the URL index, as an ``IndexEntry``
     /// with the stamp of the stored bytes as they were verified).
-    package func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
+    func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
         -> ImageRecord
     {
         try storeStampedImage(bytes, format: format, from: url).record

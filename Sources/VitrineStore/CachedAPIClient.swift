@@ -84,7 +84,7 @@ package final class CachedAPIClient: APIResponseLoading {
         package var requests = 0
         package var cacheHits = 0
         /// Responses served from an older cache copy because the network failed.
-        package var staleFallbacks = 0
+        var staleFallbacks = 0
         /// When the oldest of those copies was fetched.
         package var staleSince: Date?
         /// Why the first of those requests failed, in a few words ("HTTP 503", "Flickr's request quota is spent").
