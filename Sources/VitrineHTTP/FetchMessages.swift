@@ -3,16 +3,18 @@ import VitrineBasics
 
 /// One GET request, with the names of query parameters that carry secrets and must never be shown or stored.
 public struct FetchRequest: Sendable, Hashable {
+    /// The URL to fetch, secrets included: show or store `publicURL` instead.
     public var url: String
+    /// Header fields to send; an `Authorization` value counts as a secret.
     public var headers: [String: String]
     /// Query parameter names whose values are secrets (`key` for Pixabay).
-    public var secretQueryNames: Set<String>
+    package var secretQueryNames: Set<String>
     /// The largest body accepted; a larger one fails the transfer.
     public var maximumBodyBytes: Int
     /// The budget per key that every attempt at this request counts against, across runs (Flickr's 3,600 an hour).
-    public var quota: RequestQuota?
+    package var quota: RequestQuota?
 
-    public init(
+    package init(
         url: String, headers: [String: String] = [:], secretQueryNames: Set<String> = [],
         maximumBodyBytes: Int = 32 << 20, quota: RequestQuota? = nil
     ) {
@@ -47,13 +49,15 @@ public struct FetchRequest: Sendable, Hashable {
 
 /// A limit an API sets on the requests one key may make in a window of time, which a client must keep to across
 /// runs (Flickr: "stay under 3,600 queries per hour per key"). The key is the request's secrets.
+///
+/// Public because `RequestQuotaLedger` names it; its members are the package's own.
 public struct RequestQuota: Sendable, Hashable {
     /// The API's name, for messages and the ledger's file name.
-    public var service: String
-    public var limit: Int
-    public var window: Duration
+    package var service: String
+    package var limit: Int
+    package var window: Duration
 
-    public init(service: String, limit: Int, window: Duration) {
+    package init(service: String, limit: Int, window: Duration) {
         self.service = service
         self.limit = max(1, limit)
         self.window = window
@@ -83,14 +87,18 @@ public protocol RequestQuotaLedger: Sendable {
 
 /// A complete HTTP response (after redirects) with its body in memory.
 public struct FetchResponse: Sendable {
+    /// The HTTP status of the final response, after redirects.
     public var status: Int
     /// Header fields of the final response, names lowercased.
     public var headers: [String: String]
+    /// The whole body, never larger than the request's `maximumBodyBytes`.
     public var body: [UInt8]
+    /// The URL that answered, after redirects.
     public var effectiveURL: String
     /// New connections this transfer had to open (0 when it reused one).
-    public var connectionsOpened: Int
+    var connectionsOpened: Int
 
+    /// A response as a fetcher hands it back, for an `HTTPFetching` of one's own (a stand-in in tests).
     public init(
         status: Int, headers: [String: String] = [:], body: [UInt8], effectiveURL: String, connectionsOpened: Int = 0
     ) {
@@ -102,7 +110,7 @@ public struct FetchResponse: Sendable {
     }
 
     /// The body as text (invalid UTF-8 replaced), trimmed, for error messages.
-    public var bodyText: String {
+    package var bodyText: String {
         String(decoding: body.prefix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
@@ -127,6 +135,7 @@ public enum FetchError: UserFacingError, Equatable {
     case quotaSpent(service: String, rate: String, seconds: Int)
     case cancelled
 
+    /// Names the URL without its secrets and, for a wait or a spent quota, when to try again.
     public var sentence: String {
         switch self {
         case .transport(let url, let reason): "Could not fetch \(url): \(reason)."
@@ -148,6 +157,7 @@ public enum FetchError: UserFacingError, Equatable {
         }
     }
 
+    /// Always `.unavailable`: the same request later may succeed.
     public var kind: FailureKind { .unavailable }
 
     /// A wait in the largest unit that keeps it readable: "45 s", "5 min", "3 h 20 min", "2 days".
@@ -186,5 +196,6 @@ public protocol HTTPFetching: Sendable {
 }
 
 extension HTTPFetching {
+    /// Eight, for a fetcher that does not say.
     public var concurrentTransfers: Int { 8 }
 }

@@ -6,11 +6,12 @@ public struct RetryPolicy: Sendable {
     /// Further attempts after the first one.
     public var retries: Int
     /// The first backoff; each later one doubles, with jitter, up to `maximumDelay`.
-    public var baseDelay: Duration
-    public var maximumDelay: Duration
+    var baseDelay: Duration
+    var maximumDelay: Duration
     /// The longest Retry-After or rate-limit wait honoured; a longer one fails the request.
-    public var maximumWait: Duration
+    var maximumWait: Duration
 
+    /// By default: 4 retries, backoff from 0.5 s doubling up to 30 s, and server-asked waits of up to 5 minutes.
     public init(
         retries: Int = 4, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30),
         maximumWait: Duration = .seconds(300)
@@ -82,8 +83,11 @@ public final class PoliteFetcher: HTTPFetching {
         self.now = now
     }
 
+    /// As many as the fetcher it wraps.
     public var concurrentTransfers: Int { base.concurrentTransfers }
 
+    /// Fetches `request` through the wrapped fetcher, first waiting for the host's rate budget and the key's quota, then
+    /// retrying connection failures, timeouts, 5xx and 429 answers as the policy allows.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let host = Self.budgetKey(request.url)
         var attempt = 0

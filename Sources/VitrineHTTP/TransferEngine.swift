@@ -8,16 +8,19 @@ import VitrineBasics
 public final class TransferEngine: HTTPFetching {
     /// Limits and identity for all transfers of an engine.
     public struct Configuration: Sendable {
+        /// Transfers in flight at once; further requests wait for a slot.
         public var concurrentTransfers: Int
+        /// How long opening a connection may take.
         public var connectTimeoutSeconds: Int
         /// A transfer slower than 100 bytes per second for this long is abandoned (and retried).
         public var stallTimeoutSeconds: Int
         /// A transfer not finished after this long in all, connection and redirects included, fails with
         /// ``FetchError/timedOut(url:limit:)``: a server that trickles an endless body fast enough never stalls.
         public var transferTimeoutSeconds: Int
-        public var maximumRedirects: Int
-        public var userAgent: String
+        var maximumRedirects: Int
+        var userAgent: String
 
+        /// The defaults are `vitrine`'s own: 8 transfers, 15 s to connect, 30 s of stall, 300 s in all, 5 redirects.
         public init(
             concurrentTransfers: Int = 8, connectTimeoutSeconds: Int = 15, stallTimeoutSeconds: Int = 30,
             transferTimeoutSeconds: Int = 300, maximumRedirects: Int = 5,
@@ -33,9 +36,9 @@ public final class TransferEngine: HTTPFetching {
     }
 
     /// Counters over the engine's lifetime.
-    public struct Statistics: Sendable, Equatable {
-        public var transfers = 0
-        public var connectionsOpened = 0
+    struct Statistics: Sendable, Equatable {
+        package var transfers = 0
+        var connectionsOpened = 0
     }
 
     private struct Inbox: Sendable {
@@ -45,14 +48,14 @@ public final class TransferEngine: HTTPFetching {
         var shuttingDown = false
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let multi: CurlMultiHandle
     private let inbox = Mutex(Inbox())
     private let counters = Mutex(Statistics())
     /// Whether the transfer thread has ended, and who awaits its end.
     private let loopEnd = Mutex((finished: false, waiters: [CheckedContinuation<Void, Never>]()))
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         self.configuration = configuration
         multi = CurlMultiHandle(maximumConnections: configuration.concurrentTransfers * 2)
         let thread = Thread { [self] in runLoop() }
@@ -60,10 +63,12 @@ public final class TransferEngine: HTTPFetching {
         thread.start()
     }
 
-    public var statistics: Statistics { counters.withLock { $0 } }
+    var statistics: Statistics { counters.withLock { $0 } }
 
+    /// From the configuration: what callers size their own queues by.
     public var concurrentTransfers: Int { configuration.concurrentTransfers }
 
+    /// Runs `request` on the transfer thread and returns the whole response; a URL that is not http(s) fails at once.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), ["http", "https"].contains(scheme)
         else { throw .refusedURL(url: request.publicURL) }
@@ -98,7 +103,7 @@ public final class TransferEngine: HTTPFetching {
 
     /// Cancels whatever is in flight and tells the transfer thread to stop, without waiting for it: requests made
     /// afterwards are refused. ``stop()`` also awaits the thread's end.
-    public func shutdown() {
+    func shutdown() {
         let alreadyStopping = inbox.withLock { inbox -> Bool in
             defer { inbox.shuttingDown = true }
             return inbox.shuttingDown
@@ -108,7 +113,7 @@ public final class TransferEngine: HTTPFetching {
 
     /// Cancels whatever is in flight and returns once the transfer thread has ended, without blocking a thread
     /// meanwhile.
-    public func stop() async {
+    package func stop() async {
         shutdown()
         await withCheckedContinuation { continuation in
             let finished = loopEnd.withLock { end -> Bool in

@@ -3,28 +3,28 @@ import VitrineSources
 /// Lays out the items a gallery keeps after they left the API's results (`keep = "all"`) as a collection of its
 /// own, the archive: grid pages `archive.html`, `archive-2.html`, … and a preview page per item and variant, each
 /// item marked with when it was last seen, its credits and links back as they were.
-public struct ArchiveAssembler: Sendable {
+package struct ArchiveAssembler: Sendable {
     /// The archive collection's id, which its pages' ids start with (items' ids start with "a" or "i").
-    public static let collectionID = "c-archive"
-    public static let title = "No longer in the results"
+    static let collectionID = "c-archive"
+    package static let title = "No longer in the results"
 
-    public var itemsPerPage: Int
-    public var folder: String
-    public var tileShape: GalleryModel.TileShape
+    package var itemsPerPage: Int
+    package var folder: String
+    package var tileShape: GalleryModel.TileShape
 
-    public init(itemsPerPage: Int, folder: String, tileShape: GalleryModel.TileShape = .natural) {
+    package init(itemsPerPage: Int, folder: String, tileShape: GalleryModel.TileShape = .natural) {
         self.itemsPerPage = max(1, itemsPerPage)
         self.folder = folder
         self.tileShape = tileShape
     }
 
     /// One item that left: its id as the history has it, when it was last seen, and what it showed.
-    public struct Departed: Sendable {
-        public var id: String
-        public var lastSeen: String
-        public var record: SiteHistory.ArchivedItem
+    package struct Departed: Sendable {
+        package var id: String
+        package var lastSeen: String
+        package var record: SiteHistory.ArchivedItem
 
-        public init(id: String, lastSeen: String, record: SiteHistory.ArchivedItem) {
+        package init(id: String, lastSeen: String, record: SiteHistory.ArchivedItem) {
             self.id = id
             self.lastSeen = lastSeen
             self.record = record
@@ -39,7 +39,7 @@ public struct ArchiveAssembler: Sendable {
     /// newest first, positions and pages counted from the oldest item. Page 1 holds the oldest `itemsPerPage`, the
     /// newest page, `archive.html`, what is left; an older page is `archive-N.html`. An item that leaves changes the
     /// newest page and its neighbours' preview pages, not the rest of the archive.
-    public func assemble(
+    package func assemble(
         _ items: [Departed], variants: [SourceVariant], images: [String: ImageOutcome]
     ) -> GalleryModel.Collection? {
         guard !items.isEmpty else { return nil }

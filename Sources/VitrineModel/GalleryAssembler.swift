@@ -3,21 +3,21 @@ import VitrineSources
 import VitrineStore
 
 /// What became of one remote image: stored in the cache, or lost for a stated reason.
-public enum ImageOutcome: Sendable, Hashable {
+package enum ImageOutcome: Sendable, Hashable {
     case stored(CacheStore.ImageRecord)
     case failed(reason: String)
 }
 
 /// Lays a source's items out as a gallery: grid pages, preview page names, local image paths.
-public struct GalleryAssembler: Sendable {
-    public var itemsPerPage: Int
-    public var language: String
-    public var tileShape: GalleryModel.TileShape
+package struct GalleryAssembler: Sendable {
+    package var itemsPerPage: Int
+    package var language: String
+    package var tileShape: GalleryModel.TileShape
     /// The folder of the gallery's pages under the output root: "" for a gallery of its own, "NAME/" in a site.
-    public var folder: String
-    public var site: GalleryModel.SiteLink?
+    package var folder: String
+    package var site: GalleryModel.SiteLink?
 
-    public init(
+    package init(
         itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural, folder: String = "",
         site: GalleryModel.SiteLink? = nil
     ) {
@@ -29,11 +29,11 @@ public struct GalleryAssembler: Sendable {
     }
 
     /// The output path of a stored image: named by its content, so equal bytes share one file.
-    public static func localPath(of record: CacheStore.ImageRecord) -> String {
+    package static func localPath(of record: CacheStore.ImageRecord) -> String {
         "images/\(record.sha256.prefix(32)).\(record.format.fileExtension)"
     }
 
-    public func assemble(
+    package func assemble(
         _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice] = []
     ) -> GalleryModel {
         if !result.groups.isEmpty {

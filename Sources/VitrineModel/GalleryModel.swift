@@ -2,34 +2,36 @@ import VitrineSources
 
 /// A gallery ready to render: every page named, every image a local file or a stated failure.
 /// It mirrors the XML model documented in docs/model.md one to one.
+///
+/// Public only as the namespace of `TileShape`; the model itself is the package's own.
 public struct GalleryModel: Sendable {
-    public var title: String
-    public var language: String
-    public var source: SourceDescription
-    public var notices: [Notice]
-    public var variants: [SourceVariant]
+    package var title: String
+    package var language: String
+    package var source: SourceDescription
+    package var notices: [Notice]
+    package var variants: [SourceVariant]
     /// The site this gallery is part of, when `vitrine build` puts several galleries under one home page.
-    public var site: SiteLink?
-    public var collections: [Collection]
+    package var site: SiteLink?
+    package var collections: [Collection]
     /// The snapshots that changed the gallery, newest first (its "What's new" pages).
-    public var snapshots: [Snapshot] = [] {
+    package var snapshots: [Snapshot] = [] {
         didSet { historyPages?.snapshotCount = snapshots.count }
     }
     /// How its "What's new" pages split the snapshots, when the site keeps a history; `changesHref` is the newest.
-    public var historyPages: HistoryPages?
+    package var historyPages: HistoryPages?
     /// The gallery's newest "What's new" page, relative to the output root, when the site keeps a history.
-    public var changesHref: String? {
+    package var changesHref: String? {
         get { historyPages?.href }
         set { historyPages = newValue.map { HistoryPages(href: $0, snapshotCount: snapshots.count) } }
     }
     /// The collection of the items that left the results, when the gallery keeps them (`keep = "all"`).
-    public var archive: ArchiveLink?
+    package var archive: ArchiveLink?
 
     /// Where the items that left the results are, and how many there are.
-    public struct ArchiveLink: Sendable, Hashable {
+    package struct ArchiveLink: Sendable, Hashable {
         /// Its newest grid page, relative to the output root. Every page of the gallery links it, so it holds no count
         /// that changes when an item leaves (the archive's own pages say how many there are).
-        public var href: String
+        package var href: String
 
         package init(href: String) {
             self.href = href
@@ -55,15 +57,15 @@ public struct GalleryModel: Sendable {
     }
 
     /// A link from a gallery's pages up to the home page of the site that holds it.
-    public struct SiteLink: Sendable, Hashable {
-        public var title: String
+    package struct SiteLink: Sendable, Hashable {
+        package var title: String
         /// The home page, relative to the output root.
-        public var href: String
+        package var href: String
         /// The absolute URL the site is published at, ending in "/", when its config names one: link-preview cards
         /// and rights data need absolute URLs.
-        public var baseURL: String?
+        package var baseURL: String?
 
-        public init(title: String, href: String, baseURL: String? = nil) {
+        package init(title: String, href: String, baseURL: String? = nil) {
             self.title = title
             self.href = href
             self.baseURL = baseURL
@@ -72,13 +74,13 @@ public struct GalleryModel: Sendable {
 
     /// One build that changed the gallery (`SiteHistory`): when, the items it added that the gallery still has
     /// (by their model ids), and how many it added and removed in all.
-    public struct Snapshot: Sendable, Hashable {
-        public var number: Int
+    package struct Snapshot: Sendable, Hashable {
+        package var number: Int
         /// RFC 3339, UTC.
-        public var time: String
-        public var addedItems: [String]
-        public var addedCount: Int
-        public var removedCount: Int
+        package var time: String
+        package var addedItems: [String]
+        package var addedCount: Int
+        package var removedCount: Int
 
         package init(number: Int, time: String, addedItems: [String], addedCount: Int, removedCount: Int) {
             self.number = number
@@ -90,36 +92,36 @@ public struct GalleryModel: Sendable {
     }
 
     /// A message shown on every page, such as "these results are from the cache".
-    public struct Notice: Sendable, Hashable {
-        public enum Kind: String, Sendable { case stale, info, warning }
-        public var kind: Kind
-        public var text: String
+    package struct Notice: Sendable, Hashable {
+        package enum Kind: String, Sendable { case stale, info, warning }
+        package var kind: Kind
+        package var text: String
 
-        public init(kind: Kind, text: String) {
+        package init(kind: Kind, text: String) {
             self.kind = kind
             self.text = text
         }
     }
 
     /// A set of items shown as grid pages; collections may nest (album hierarchies).
-    public struct Collection: Sendable {
-        public var id: String
-        public var title: String
+    package struct Collection: Sendable {
+        package var id: String
+        package var title: String
         /// How grid tiles are shaped.
-        public var tileShape: TileShape = .natural
-        public var pages: [GridPage]
-        public var collections: [Collection]
-        public var items: [Item]
+        package var tileShape: TileShape = .natural
+        package var pages: [GridPage]
+        package var collections: [Collection]
+        package var items: [Item]
         /// What its pages show: a grid of its items, a list of its nested collections, or an album.
-        public var kind: CollectionKind = .gallery
+        package var kind: CollectionKind = .gallery
         /// A second name shown beside the title (a user's username).
-        public var subtitle: String?
+        package var subtitle: String?
         /// The API's id of what the collection stands for.
-        public var sourceID: String?
+        package var sourceID: String?
         /// The picture standing for the collection in its parent's list.
-        public var cover: LocalImage?
+        package var cover: LocalImage?
         /// In which order its items are listed, and so from which end its positions and pages count.
-        public var order: Order = .asListed
+        package var order: Order = .asListed
 
         package init(
             id: String,
@@ -148,30 +150,30 @@ public struct GalleryModel: Sendable {
         }
 
         /// Its items and those of the collections below it, depth first.
-        public var allItems: [Item] { items + collections.flatMap(\.allItems) }
+        package var allItems: [Item] { items + collections.flatMap(\.allItems) }
     }
 
     /// Every item of every collection, nested ones included, depth first.
-    public var allItems: [Item] { collections.flatMap(\.allItems) }
+    package var allItems: [Item] { collections.flatMap(\.allItems) }
 
     /// What a collection's pages show: `gallery`, a grid of items with preview pages; `list`, a list of its nested
     /// collections; `album`, a grid of photos with their titles on the pictures and a full-screen page per photo.
-    public enum CollectionKind: String, Sendable { case gallery, list, album }
+    package enum CollectionKind: String, Sendable { case gallery, list, album }
 
     /// The order of a collection's items. `asListed`: as the API lists them, positions and pages counted from the
     /// first. `newestFirst`: a collection that only grows at its newest end (the archive), listed newest first but
     /// with positions and pages counted from the oldest, so that a new item changes its newest page and its
     /// neighbours' pages only (docs/model.md, "The archive").
-    public enum Order: String, Sendable { case asListed = "as-listed", newestFirst = "newest-first" }
+    package enum Order: String, Sendable { case asListed = "as-listed", newestFirst = "newest-first" }
 
     /// How grid tiles are shaped: each picture in its own proportions, or square crops (thumbnail grids).
     public enum TileShape: String, Sendable { case natural, square }
 
     /// One grid page of a collection.
-    public struct GridPage: Sendable, Hashable {
-        public var id: String
-        public var number: Int
-        public var href: String
+    package struct GridPage: Sendable, Hashable {
+        package var id: String
+        package var number: Int
+        package var href: String
 
         package init(id: String, number: Int, href: String) {
             self.id = id
@@ -181,14 +183,14 @@ public struct GalleryModel: Sendable {
     }
 
     /// One item and its entries, one per variant.
-    public struct Item: Sendable {
-        public var id: String
-        public var position: Int
-        public var page: Int
-        public var sourceID: String?
-        public var entries: [Entry]
+    package struct Item: Sendable {
+        package var id: String
+        package var position: Int
+        package var page: Int
+        package var sourceID: String?
+        package var entries: [Entry]
         /// An archived item: when it was last in the results (RFC 3339, UTC).
-        public var lastSeen: String?
+        package var lastSeen: String?
 
         package init(
             id: String, position: Int, page: Int, sourceID: String? = nil, entries: [Entry], lastSeen: String? = nil
@@ -203,11 +205,11 @@ public struct GalleryModel: Sendable {
     }
 
     /// One variant of an item; it has a preview page of its own.
-    public struct Entry: Sendable {
-        public var id: String
-        public var variant: String
-        public var href: String
-        public var content: Content
+    package struct Entry: Sendable {
+        package var id: String
+        package var variant: String
+        package var href: String
+        package var content: Content
 
         package init(id: String, variant: String, href: String, content: Content) {
             self.id = id
@@ -218,7 +220,7 @@ public struct GalleryModel: Sendable {
     }
 
     /// What an entry shows: a picture under its license (and whether an AI made it), or why there is none.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         case picture(
             caption: String, credit: Credit?, tile: LocalImage, full: LocalImage, license: License,
             aiGenerated: Bool)
@@ -226,17 +228,17 @@ public struct GalleryModel: Sendable {
     }
 
     /// A rendition as the pages reference it.
-    public struct LocalImage: Sendable, Hashable {
-        public enum State: Sendable, Hashable {
+    package struct LocalImage: Sendable, Hashable {
+        package enum State: Sendable, Hashable {
             /// A file under the output root, by its relative path.
             case available(path: String, mediaType: String)
             /// Shown from the API's own URL and never copied, as the picture's license asks.
             case remote(url: String)
             case unavailable(reason: String)
         }
-        public var state: State
-        public var width: Int?
-        public var height: Int?
+        package var state: State
+        package var width: Int?
+        package var height: Int?
 
         package init(state: State, width: Int? = nil, height: Int? = nil) {
             self.state = state
@@ -246,14 +248,14 @@ public struct GalleryModel: Sendable {
     }
 
     /// A page to render: the element to render, by id, the stylesheet that renders it, and its file.
-    public struct PageJob: Sendable, Hashable {
-        public enum Kind: String, Sendable {
+    package struct PageJob: Sendable, Hashable {
+        package enum Kind: String, Sendable {
             case grid, preview, home, random, favorites, list, photo, changes
             case siteChanges = "site-changes"
         }
-        public var kind: Kind
-        public var id: String
-        public var href: String
+        package var kind: Kind
+        package var id: String
+        package var href: String
 
         package init(kind: Kind, id: String, href: String) {
             self.kind = kind

@@ -4,41 +4,41 @@ import VitrineSources
 extension GalleryModel {
     /// What every page of a gallery reads outside its collections: the `gallery` element's attributes and `title`,
     /// `source`, `notice`, `variants` and `site`.
-    public struct Head: Sendable {
-        public var title: String
-        public var language: String
-        public var source: SourceDescription
-        public var notices: [Notice]
-        public var variants: [SourceVariant]
-        public var site: SiteLink?
+    package struct Head: Sendable {
+        package var title: String
+        package var language: String
+        package var source: SourceDescription
+        package var notices: [Notice]
+        package var variants: [SourceVariant]
+        package var site: SiteLink?
         /// The gallery's "What's new" page, when the site keeps a history.
-        public var changesHref: String?
+        package var changesHref: String?
         /// The items that left the results, when the gallery keeps them.
-        public var archive: ArchiveLink?
+        package var archive: ArchiveLink?
     }
 
-    public var head: Head {
+    package var head: Head {
         Head(
             title: title, language: language, source: source, notices: notices, variants: variants, site: site,
             changesHref: changesHref, archive: archive)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.
-    public struct CollectionHeading: Sendable {
-        public var id: String
-        public var title: String
-        public var itemCount: Int
-        public var tileShape: TileShape
-        public var kind: CollectionKind
-        public var subtitle: String?
-        public var sourceID: String?
+    package struct CollectionHeading: Sendable {
+        package var id: String
+        package var title: String
+        package var itemCount: Int
+        package var tileShape: TileShape
+        package var kind: CollectionKind
+        package var subtitle: String?
+        package var sourceID: String?
         /// How many grid pages the collection has (`page-count`), which a view may hold only some of.
-        public var pageCount: Int
-        public var pages: [GridPage]
-        public var order: Order
+        package var pageCount: Int
+        package var pages: [GridPage]
+        package var order: Order
         /// Whether the view holds `itemCount` and `pageCount`: a page of a newest-first collection other than its
         /// newest grid page does not, since they change with every item it gains.
-        public var holdsCounts = true
+        var holdsCounts = true
 
         init(_ collection: Collection) {
             id = collection.id
@@ -75,33 +75,33 @@ extension GalleryModel {
 
     /// How many pages either side of the current one a pager names (a grid page's and a "What's new" page's; the first
     /// and the last it always names), and so how many a grid page's view holds.
-    public static let pagerReach = 2
+    static let pagerReach = 2
 
     /// One page of a gallery: the stylesheet that renders it and its file (`job`), exactly the parts of the model
     /// that it reads (docs/model.md, "What a page reads"), in the model's shape, and the digest of those parts and of
     /// the theme (`inputs`), which lets a rebuild keep the page when the digest is the one it was written from.
-    public struct PageView: Sendable {
-        public var job: PageJob
-        public var head: Head
+    package struct PageView: Sendable {
+        package var job: PageJob
+        package var head: Head
         /// The collections from the outermost down to the page's own.
-        public var collections: [CollectionHeading]
+        package var collections: [CollectionHeading]
         /// A grid or list page: the collections below its own, of which the page reads their outlines (attributes,
         /// cover and pages, and the same of the collections below them), not their items.
-        public var below: [Collection]
+        package var below: [Collection]
         /// A grid page: the items on it; a preview or photo page: its item and the items just before and after it.
-        public var items: [Item]
+        package var items: [Item]
         /// The digest of what the page reads and of `salt` (the theme), as hexadecimal text.
-        public var inputs: String
+        package var inputs: String
         /// A "What's new" page: its snapshots, newest first (`items` holds the items they added).
-        public var snapshots: [Snapshot] = []
+        package var snapshots: [Snapshot] = []
         /// A "What's new" page: which page of the history it is and the pages its pager links.
-        public var history: HistoryPages.View?
+        package var history: HistoryPages.View?
     }
 
     /// The gallery's "What's new" pages, newest first, when it has them (`HistoryPages`): each with the head, the top
     /// collection's attributes and pages, its snapshots, and the items they added that the gallery still has (in the
     /// top collection, in model order). A page's view holds its own snapshots only, however long the history.
-    public func changesPages(salt: String) -> [PageView] {
+    package func changesPages(salt: String) -> [PageView] {
         guard let paging = historyPages else { return [] }
         let all = allItems
         var positions: [String: Int] = [:]
@@ -129,7 +129,7 @@ extension GalleryModel {
     /// is walked once: the head; then, for each collection, its attributes, cover and pages (the "shell", which also
     /// goes into the collections below it); for a grid page, the outlines of its nested collections and the items on
     /// the page; for a preview page, its item and the items just before and after it.
-    public func pages(salt: String) -> [PageView] {
+    package func pages(salt: String) -> [PageView] {
         var walk = PageWalk(head: head)
         var hash = SHA256Hasher()
         hash.update(salt.utf8)

@@ -4,13 +4,13 @@ import VitrineSources
 /// The random-image page and the favorites page, ready to render: the photo, its credit and fields, its images
 /// (files of the site or hotlinked URLs, as the source's policy says) and the schedule. It mirrors the `random`
 /// and `favorites` elements of the model (docs/model.md).
-public struct RandomPageModel: Sendable {
+package struct RandomPageModel: Sendable {
     /// A labelled piece of information shown under the image, linked when it has an http(s) URL.
-    public struct Field: Sendable, Hashable {
-        public var key: String
-        public var label: String
-        public var value: String
-        public var href: String?
+    package struct Field: Sendable, Hashable {
+        package var key: String
+        package var label: String
+        package var value: String
+        package var href: String?
 
         package init(key: String, label: String, value: String, href: String? = nil) {
             self.key = key
@@ -21,15 +21,15 @@ public struct RandomPageModel: Sendable {
     }
 
     /// An image of the page: a file of the site by its relative path, or a hotlinked URL.
-    public struct Image: Sendable, Hashable {
+    package struct Image: Sendable, Hashable {
         /// Where the browser gets the image from.
-        public enum Location: Sendable, Hashable {
+        package enum Location: Sendable, Hashable {
             case file(path: String, mediaType: String)
             case remote(url: String)
         }
-        public var location: Location
-        public var width: Int?
-        public var height: Int?
+        package var location: Location
+        package var width: Int?
+        package var height: Int?
 
         package init(location: Location, width: Int? = nil, height: Int? = nil) {
             self.location = location
@@ -38,34 +38,34 @@ public struct RandomPageModel: Sendable {
         }
     }
 
-    public static let pageHref = "index.html"
-    public static let favoritesHref = "favorites.html"
+    package static let pageHref = "index.html"
+    static let favoritesHref = "favorites.html"
     /// Fields beyond author, size and source page: at most this many.
     static let extraFieldLimit = 2
 
-    public var title: String
-    public var language = "en"
+    package var title: String
+    package var language = "en"
     /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
-    public var folder: String
+    package var folder: String
     /// The home page of the site that holds the page, if any.
-    public var site: GalleryModel.SiteLink?
-    public var source: SourceDescription
-    public var notices: [GalleryModel.Notice]
-    public var delivery: ImageUsagePolicy.Delivery
-    public var fetchedAt: Date
-    public var nextUpdate: Date
-    public var every: UpdateInterval
-    public var photoID: String
-    public var caption: String
-    public var credit: RandomCredit
+    package var site: GalleryModel.SiteLink?
+    package var source: SourceDescription
+    package var notices: [GalleryModel.Notice]
+    package var delivery: ImageUsagePolicy.Delivery
+    package var fetchedAt: Date
+    package var nextUpdate: Date
+    package var every: UpdateInterval
+    package var photoID: String
+    package var caption: String
+    package var credit: RandomCredit
     /// The photo's license: the source's, which every one of its photos has.
-    public var license: License
+    package var license: License
     /// Smallest first; the last is the main one.
-    public var images: [Image]
-    public var fields: [Field]
+    package var images: [Image]
+    package var fields: [Field]
 
     /// Builds the page from the kept state, following the source's usage policy for every link.
-    public init(
+    package init(
         state: RandomPageState, source: SourceDescription, policy: ImageUsagePolicy, every: UpdateInterval,
         notices: [GalleryModel.Notice], folder: String = "", site: GalleryModel.SiteLink? = nil
     ) {
@@ -121,7 +121,7 @@ public struct RandomPageModel: Sendable {
         return String((host + path).prefix(80))
     }
 
-    public var pageJobs: [GalleryModel.PageJob] {
+    package var pageJobs: [GalleryModel.PageJob] {
         [
             .init(kind: .random, id: "random", href: folder + Self.pageHref),
             .init(kind: .favorites, id: "favorites", href: folder + Self.favoritesHref),

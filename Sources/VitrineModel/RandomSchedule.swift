@@ -4,9 +4,11 @@ import VitrineSources
 
 /// How often the random page gets a new image: `30s`, `10m`, `1h`, `1d`, or combined (`1h30m`).
 public struct UpdateInterval: Sendable, Hashable, CustomStringConvertible {
-    public static let allowed = 5...(30 * 86_400)
+    package static let allowed = 5...(30 * 86_400)
+    /// The interval in seconds, from 5 seconds to 30 days.
     public let seconds: Int
 
+    /// Nil outside 5 seconds to 30 days.
     public init?(seconds: Int) {
         guard Self.allowed.contains(seconds) else { return nil }
         self.seconds = seconds
@@ -47,7 +49,7 @@ public struct UpdateInterval: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The interval as it follows "every" in a sentence: `10 minutes`, `hour`, `1 hour 30 minutes`.
-    public var spoken: String {
+    package var spoken: String {
         var rest = seconds
         var parts: [String] = []
         for (unit, size) in [("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1)] where rest >= size {
@@ -61,41 +63,44 @@ public struct UpdateInterval: Sendable, Hashable, CustomStringConvertible {
 
 /// An update interval that is not a duration Vitrine accepts.
 public struct UpdateIntervalError: UserFacingError {
+    /// The text as it was given.
     public let text: String
 
     package init(text: String) {
         self.text = text
     }
+    /// Quotes the text and says what an interval looks like.
     public var sentence: String {
         "An update interval is a duration such as 30s, 10m, 1h or 1h30m, from 5 seconds to 30 days; “\(text)” is not one."
     }
+    /// Always `.invalidArgument`.
     public var kind: FailureKind { .invalidArgument }
 }
 
 /// When the random page is due for a new image. The image is replaced `every` after the last successful update; a
 /// failed attempt is retried after `every` or 5 minutes, whichever is sooner.
-public enum RandomSchedule {
+package enum RandomSchedule {
     static let longestRetry: TimeInterval = 300
 
     /// Whether a run at `now` should fetch a new image: there is none yet, the source changed, or it is time.
-    public static func isDue(_ state: RandomPageState?, source: String, at now: Date) -> Bool {
+    package static func isDue(_ state: RandomPageState?, source: String, at now: Date) -> Bool {
         guard let state, state.source == source else { return true }
         return now >= state.nextUpdate
     }
 
     /// The next update after a successful one at `updated`.
-    public static func next(afterUpdateAt updated: Date, every: UpdateInterval) -> Date {
+    package static func next(afterUpdateAt updated: Date, every: UpdateInterval) -> Date {
         updated.addingTimeInterval(TimeInterval(every.seconds))
     }
 
     /// The next attempt after one that failed at `failed`.
-    public static func retry(afterFailureAt failed: Date, every: UpdateInterval) -> Date {
+    package static func retry(afterFailureAt failed: Date, every: UpdateInterval) -> Date {
         failed.addingTimeInterval(min(TimeInterval(every.seconds), longestRetry))
     }
 
     /// The next update of a kept state under a possibly different interval: the schedule runs from the last
     /// update, so a restart (or a new interval) never starts it over.
-    public static func rescheduled(_ state: RandomPageState, every: UpdateInterval) -> Date {
+    package static func rescheduled(_ state: RandomPageState, every: UpdateInterval) -> Date {
         if state.lastFailure != nil { return state.nextUpdate }
         return next(afterUpdateAt: state.fetchedAt, every: every)
     }
@@ -103,19 +108,19 @@ public enum RandomSchedule {
 
 /// What the random page shows and when it changes next, kept in the output folder (`random.json`) so that a later
 /// run, or a restarted watching run, keeps the schedule and the image instead of starting over. It holds no secret.
-public struct RandomPageState: Codable, Sendable, Equatable {
-    public static let fileName = "random.json"
+package struct RandomPageState: Codable, Sendable, Equatable {
+    package static let fileName = "random.json"
     package static let historyLimit = 24
 
     /// One rendition as the page shows it: a file of the site, or the API's URL when it must be hotlinked.
-    public struct ShownImage: Codable, Sendable, Hashable {
-        public var remoteURL: String
-        public var path: String?
-        public var sha256: String?
-        public var byteCount: Int?
-        public var mediaType: String?
-        public var width: Int?
-        public var height: Int?
+    package struct ShownImage: Codable, Sendable, Hashable {
+        package var remoteURL: String
+        package var path: String?
+        package var sha256: String?
+        package var byteCount: Int?
+        package var mediaType: String?
+        package var width: Int?
+        package var height: Int?
 
         package init(
             remoteURL: String,
@@ -137,9 +142,9 @@ public struct RandomPageState: Codable, Sendable, Equatable {
     }
 
     /// Why the last attempt brought no new image, and when it was made.
-    public struct Failure: Codable, Sendable, Equatable {
-        public var at: Date
-        public var reason: String
+    package struct Failure: Codable, Sendable, Equatable {
+        package var at: Date
+        package var reason: String
 
         package init(at: Date, reason: String) {
             self.at = at
@@ -147,18 +152,18 @@ public struct RandomPageState: Codable, Sendable, Equatable {
         }
     }
 
-    public var version = 1
-    public var source: String
-    public var delivery: ImageUsagePolicy.Delivery
-    public var everySeconds: Int
-    public var photo: RandomPhoto
-    public var images: [ShownImage]
+    package var version = 1
+    package var source: String
+    package var delivery: ImageUsagePolicy.Delivery
+    package var everySeconds: Int
+    package var photo: RandomPhoto
+    package var images: [ShownImage]
     /// When the shown image was fetched (the last successful update).
-    public var fetchedAt: Date
-    public var nextUpdate: Date
-    public var lastFailure: Failure?
+    package var fetchedAt: Date
+    package var nextUpdate: Date
+    package var lastFailure: Failure?
     /// Files of earlier images, kept so that favorites of them still show; newest first.
-    public var history: [ShownImage] = []
+    package var history: [ShownImage] = []
 
     package init(
         version: Int = 1,

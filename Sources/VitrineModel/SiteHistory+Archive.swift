@@ -6,27 +6,27 @@ import VitrineStore
 /// show it after it left the API's results.
 extension SiteHistory {
     /// What an item showed, variant by variant: enough to show it again without its API.
-    public struct ArchivedItem: Codable, Sendable, Equatable {
-        public var entries: [ArchivedEntry]
+    package struct ArchivedItem: Codable, Sendable, Equatable {
+        package var entries: [ArchivedEntry]
 
-        public init(entries: [ArchivedEntry]) {
+        package init(entries: [ArchivedEntry]) {
             self.entries = entries
         }
     }
 
     /// One variant of an archived item: its caption, credit and images.
-    public struct ArchivedEntry: Codable, Sendable, Equatable {
-        public var variant: String
-        public var caption: String
-        public var credit: ArchivedCredit?
-        public var tile: ArchivedImage
-        public var full: ArchivedImage
+    package struct ArchivedEntry: Codable, Sendable, Equatable {
+        package var variant: String
+        package var caption: String
+        package var credit: ArchivedCredit?
+        package var tile: ArchivedImage
+        package var full: ArchivedImage
         /// The picture's license as its source declared it; absent in histories from before licenses were kept.
-        public var license: ArchivedLicense?
+        package var license: ArchivedLicense?
         /// Present and true when the source said an AI made the picture.
-        public var aiGenerated: Bool?
+        package var aiGenerated: Bool?
 
-        public init(
+        package init(
             variant: String, caption: String, credit: ArchivedCredit?, tile: ArchivedImage, full: ArchivedImage,
             license: ArchivedLicense? = nil, aiGenerated: Bool? = nil
         ) {
@@ -46,14 +46,14 @@ extension SiteHistory {
     }
 
     /// An archived picture's license, as `License` has it.
-    public struct ArchivedLicense: Codable, Sendable, Equatable {
-        public var id: String?
-        public var name: String
-        public var label: String
-        public var url: String?
-        public var copies: License.Copies
+    package struct ArchivedLicense: Codable, Sendable, Equatable {
+        package var id: String?
+        package var name: String
+        package var label: String
+        package var url: String?
+        package var copies: License.Copies
 
-        public init(_ license: License) {
+        package init(_ license: License) {
             id = license.id
             name = license.name
             label = license.label
@@ -61,19 +61,19 @@ extension SiteHistory {
             copies = license.copies
         }
 
-        public var license: License { License(id: id, name: name, label: label, url: url, copies: copies) }
+        package var license: License { License(id: id, name: name, label: label, url: url, copies: copies) }
     }
 
     /// Whom an archived picture is credited to, and the link back.
-    public struct ArchivedCredit: Codable, Sendable, Equatable {
-        public var name: String
-        public var url: String?
+    package struct ArchivedCredit: Codable, Sendable, Equatable {
+        package var name: String
+        package var url: String?
         /// "publication" for a publication's credit; absent for an author.
-        public var role: String?
+        package var role: String?
         /// The author's own page.
-        public var authorURL: String?
+        package var authorURL: String?
 
-        public init(name: String, url: String?, role: String?, authorURL: String? = nil) {
+        package init(name: String, url: String?, role: String?, authorURL: String? = nil) {
             self.name = name
             self.url = url
             self.role = role
@@ -89,15 +89,15 @@ extension SiteHistory {
     /// An archived image: where it was downloaded from, and its bytes by digest, size and type; or, for a picture
     /// whose license does not allow copies, only the URL it is shown from (no digest, type or size: it was never
     /// downloaded).
-    public struct ArchivedImage: Codable, Sendable, Equatable {
-        public var url: String
-        public var sha256: String?
-        public var type: String?
-        public var bytes: Int?
-        public var width: Int?
-        public var height: Int?
+    package struct ArchivedImage: Codable, Sendable, Equatable {
+        package var url: String
+        package var sha256: String?
+        package var type: String?
+        package var bytes: Int?
+        package var width: Int?
+        package var height: Int?
 
-        public init(url: String, sha256: String, type: String, bytes: Int, width: Int?, height: Int?) {
+        package init(url: String, sha256: String, type: String, bytes: Int, width: Int?, height: Int?) {
             self.url = url
             self.sha256 = sha256
             self.type = type
@@ -107,14 +107,14 @@ extension SiteHistory {
         }
 
         /// An image shown from its own URL, never downloaded.
-        public init(shownFrom url: String, width: Int?, height: Int?) {
+        package init(shownFrom url: String, width: Int?, height: Int?) {
             self.url = url
             self.width = width
             self.height = height
         }
 
         /// Whether the archive keeps the image's bytes (and finds them again by their digest).
-        public var isDownloaded: Bool { sha256 != nil }
+        package var isDownloaded: Bool { sha256 != nil }
     }
 
     /// What each current item of a gallery that keeps every item shows, by its id in the history: its pictures'

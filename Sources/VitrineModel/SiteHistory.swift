@@ -6,53 +6,53 @@ import VitrineSources
 /// build whose results differed from the one before, with the items each gallery gained and lost, and for every
 /// item the snapshots it was first and last seen in. It lives in the published site so that a CI runner that starts
 /// empty can carry it on from the previous publish.
-public struct SiteHistory: Codable, Sendable, Equatable {
-    public static let fileName = "history.json"
-    public static let formatName = "vitrine-history"
-    public static let currentVersion = 1
+package struct SiteHistory: Codable, Sendable, Equatable {
+    package static let fileName = "history.json"
+    static let formatName = "vitrine-history"
+    static let currentVersion = 1
     /// A larger history file is refused rather than read.
-    public static let maximumBytes = 32 << 20
+    package static let maximumBytes = 32 << 20
 
-    public var format: String
-    public var version: Int
+    package var format: String
+    package var version: Int
     /// Oldest first, numbered from 1 without gaps.
-    public var snapshots: [Snapshot]
+    package var snapshots: [Snapshot]
     /// Every gallery the history knows, by folder.
-    public var galleries: [Gallery]
+    package var galleries: [Gallery]
 
     /// One build whose results differed from the snapshot before it.
-    public struct Snapshot: Codable, Sendable, Equatable {
-        public var number: Int
+    package struct Snapshot: Codable, Sendable, Equatable {
+        package var number: Int
         /// RFC 3339, UTC, to the second (`SOURCE_DATE_EPOCH` when set).
-        public var time: String
+        package var time: String
         /// Only the galleries that changed.
-        public var galleries: [Change]
+        package var galleries: [Change]
     }
 
     /// What a snapshot changed in one gallery: the ids (as the manifest lists them) of the items that came and left.
-    public struct Change: Codable, Sendable, Equatable {
-        public var path: String
-        public var added: [String]
-        public var removed: [String]
+    package struct Change: Codable, Sendable, Equatable {
+        package var path: String
+        package var added: [String]
+        package var removed: [String]
     }
 
     /// One gallery and every item it has shown.
-    public struct Gallery: Codable, Sendable, Equatable {
-        public var path: String
+    package struct Gallery: Codable, Sendable, Equatable {
+        package var path: String
         /// In the order the API last gave them, those no longer shown after the current ones.
-        public var items: [Item]
+        package var items: [Item]
     }
 
     /// An item: the snapshots it was first and last seen in, whether the latest results still hold it, and, in a
     /// gallery that keeps every item (`keep = "all"`), what it showed, so that it stays browsable once it left.
-    public struct Item: Codable, Sendable, Equatable {
-        public var id: String
-        public var firstSeen: Int
-        public var lastSeen: Int
-        public var current: Bool
-        public var record: ArchivedItem?
+    package struct Item: Codable, Sendable, Equatable {
+        package var id: String
+        var firstSeen: Int
+        package var lastSeen: Int
+        package var current: Bool
+        package var record: ArchivedItem?
 
-        public init(id: String, firstSeen: Int, lastSeen: Int, current: Bool, record: ArchivedItem? = nil) {
+        package init(id: String, firstSeen: Int, lastSeen: Int, current: Bool, record: ArchivedItem? = nil) {
             self.id = id
             self.firstSeen = firstSeen
             self.lastSeen = lastSeen
@@ -70,7 +70,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     }
 
     /// A history with no snapshot yet.
-    public static let empty = SiteHistory(
+    package static let empty = SiteHistory(
         format: formatName, version: currentVersion, snapshots: [], galleries: [])
 
     /// The history after a build whose galleries (by folder) hold `items` (their ids in order), and the snapshot it
@@ -80,7 +80,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// history, in case it comes back. An id the file could not hold (`isItemID`) is left out, and a time earlier
     /// than the latest snapshot's (a `SOURCE_DATE_EPOCH` from an older commit) is taken as that snapshot's, so that
     /// what is recorded can always be read back.
-    public func recording(
+    package func recording(
         _ items: [(path: String, ids: [String])], records: [String: [String: ArchivedItem]] = [:], at time: Date
     ) -> (SiteHistory, Snapshot?) {
         let number = (snapshots.last?.number ?? 0) + 1
@@ -132,11 +132,11 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// How far past the build's clock a snapshot may be dated: the clocks of the machines that take turns publishing a
     /// site differ by seconds, a badly set one by hours; within this, the build's own snapshot is dated no earlier than
     /// the latest one, so that time never runs backwards in the file.
-    public static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
+    static let clockSkewAllowance: TimeInterval = 24 * 60 * 60
 
     /// Refuses a history dated in the future: a snapshot more than `clockSkewAllowance` past `clock` (the build's
     /// time) would date every later snapshot with its own time.
-    public func checkTimes(notPast clock: Date, file: String) throws(HistoryFileError) {
+    package func checkTimes(notPast clock: Date, file: String) throws(HistoryFileError) {
         // Times are compared as their RFC 3339 text, which orders them only within four-digit years.
         let lastWritable = Date(timeIntervalSince1970: TimeInterval(UTCTime.rfc3339Seconds.upperBound))
         let latest = UTCTime.rfc3339(min(clock.addingTimeInterval(Self.clockSkewAllowance), lastWritable))
@@ -149,7 +149,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     }
 
     /// The file's bytes: sorted keys, indented, so that the same history is the same bytes.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return Array(try! encoder.encode(self)) + [UInt8(ascii: "\n")]
@@ -160,7 +160,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
     /// build whose history did not change leaves them as they are instead of encoding megabytes anew. It is the
     /// digest of the encoding of a history that holds every field and the characters JSON escapes, so that a change
     /// of the types or of the encoder changes it.
-    public static let encodingMark: String = {
+    package static let encodingMark: String = {
         let text = "a/b \"q\" \\ \u{0}\u{1F}\u{7F} é 😀 \u{2028}\u{2029} <&>' \t\r\n"
         let image = ArchivedImage(
             url: "https://images.example/\(text)", sha256: String(repeating: "0f", count: 32), type: "image/jpeg",
@@ -195,7 +195,7 @@ public struct SiteHistory: Codable, Sendable, Equatable {
 
     /// Reads a history file, refusing one that is damaged, of another format, or holds what a history cannot
     /// (ids or folders that could carry a path or markup into the site, numbers out of order).
-    public static func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {
+    package static func decode(_ bytes: [UInt8], file: String) throws(HistoryFileError) -> SiteHistory {
         guard bytes.count <= maximumBytes else {
             throw HistoryFileError(file: file, problem: "it is larger than \(maximumBytes >> 20) MB")
         }
@@ -348,7 +348,9 @@ public struct SiteHistory: Codable, Sendable, Equatable {
 
 /// A history file (`history.json`) cannot be used.
 public struct HistoryFileError: UserFacingError {
+    /// The file or URL the history was read from.
     public let file: String
+    /// What is wrong with it: too large, not JSON, another format, or a value Vitrine refuses.
     public let problem: String
 
     package init(file: String, problem: String) {
@@ -356,8 +358,10 @@ public struct HistoryFileError: UserFacingError {
         self.problem = problem
     }
 
+    /// Names the history and what is wrong with it, and the ways on: mend it, remove it, or read another.
     public var sentence: String {
         "The history \(file) cannot be used: \(problem); fix or remove it, or start from another publish's history."
     }
+    /// Always `.badData`.
     public var kind: FailureKind { .badData }
 }

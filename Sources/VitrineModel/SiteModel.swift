@@ -2,25 +2,25 @@ import Foundation
 import VitrineSources
 
 /// The home page of a site of several galleries (`vitrine build`): a card per gallery linking to its first page.
-public struct SiteModel: Sendable {
+package struct SiteModel: Sendable {
     /// The `id` of the home page's root element, which the renderer's `page` parameter names.
     package static let pageID = "home"
     package static let homeHref = "index.html"
     /// The site's "What's new" page, when it keeps a history.
     package static let changesHref = "changes.html"
 
-    public var title: String
-    public var language: String
-    public var galleries: [Gallery]
+    package var title: String
+    package var language: String
+    package var galleries: [Gallery]
     /// The site's Atom feed, relative to the output root, when it has one.
-    public var feedHref: String?
+    package var feedHref: String?
     /// The absolute URL the site is published at, ending in "/", when its config names one.
-    public var baseURL: String?
+    package var baseURL: String?
     /// The site's "What's new" page, when it keeps a history.
-    public var changesHref: String?
+    package var changesHref: String?
     /// The snapshots of the site's history, newest first: all of them in `site.xml`, a page's in the view of a "What's
     /// new" page, none in the home page's.
-    public var snapshots: [Snapshot] = []
+    package var snapshots: [Snapshot] = []
     /// What the `history` element holds besides its link.
     package var historyScope = HistoryScope.whole
 
@@ -33,7 +33,7 @@ public struct SiteModel: Sendable {
     }
 
     /// How the site's "What's new" pages split its snapshots, when it keeps a history.
-    public var historyPages: HistoryPages? {
+    package var historyPages: HistoryPages? {
         changesHref.map { HistoryPages(href: $0, snapshotCount: snapshots.count) }
     }
 
@@ -64,11 +64,11 @@ public struct SiteModel: Sendable {
     }
 
     /// One build that changed the site: when, and what it changed in each gallery.
-    public struct Snapshot: Sendable {
-        public var number: Int
+    package struct Snapshot: Sendable {
+        package var number: Int
         /// RFC 3339, UTC.
-        public var time: String
-        public var galleries: [Change]
+        package var time: String
+        package var galleries: [Change]
 
         package init(number: Int, time: String, galleries: [Change]) {
             self.number = number
@@ -79,15 +79,15 @@ public struct SiteModel: Sendable {
 
     /// What a snapshot changed in one gallery: how many items came and left, and the tiles of those that came and
     /// are still there.
-    public struct Change: Sendable {
+    package struct Change: Sendable {
         /// The gallery's card id on the home page (`g1`, …).
-        public var gallery: String
-        public var title: String
+        package var gallery: String
+        package var title: String
         /// The gallery's "What's new" page.
-        public var href: String
-        public var added: Int
-        public var removed: Int
-        public var tiles: [Tile]
+        package var href: String
+        package var added: Int
+        package var removed: Int
+        package var tiles: [Tile]
 
         package init(gallery: String, title: String, href: String, added: Int, removed: Int, tiles: [Tile]) {
             self.gallery = gallery
@@ -101,11 +101,11 @@ public struct SiteModel: Sendable {
 
     /// An added item as the site's "What's new" page and the feed show it: its first entry's page, caption and
     /// tile.
-    public struct Tile: Sendable {
-        public var href: String
-        public var caption: String
-        public var image: GalleryModel.LocalImage
-        public var credit: Credit?
+    package struct Tile: Sendable {
+        package var href: String
+        package var caption: String
+        package var image: GalleryModel.LocalImage
+        package var credit: Credit?
 
         package init(href: String, caption: String, image: GalleryModel.LocalImage, credit: Credit?) {
             self.href = href
@@ -127,18 +127,18 @@ public struct SiteModel: Sendable {
     }
 
     /// One gallery as the home page shows it.
-    public struct Gallery: Sendable {
-        public var id: String
-        public var title: String
+    package struct Gallery: Sendable {
+        package var id: String
+        package var title: String
         /// Its first grid page, relative to the output root.
-        public var href: String
-        public var source: SourceDescription
-        public var queries: [String]
-        public var itemCount: Int
+        package var href: String
+        package var source: SourceDescription
+        package var queries: [String]
+        package var itemCount: Int
         /// The first picture of the gallery that has an image, as a cover.
-        public var cover: GalleryModel.LocalImage?
+        package var cover: GalleryModel.LocalImage?
         /// A random page's schedule: how often its image changes.
-        public var every: UpdateInterval?
+        package var every: UpdateInterval?
 
         package init(
             id: String,
@@ -161,7 +161,7 @@ public struct SiteModel: Sendable {
         }
     }
 
-    public init(title: String, language: String = "en", galleries: [Gallery], feedHref: String? = nil) {
+    package init(title: String, language: String = "en", galleries: [Gallery], feedHref: String? = nil) {
         self.title = title
         self.language = language
         self.galleries = galleries

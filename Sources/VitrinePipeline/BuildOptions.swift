@@ -22,9 +22,11 @@ public enum ProgressEvent: Sendable {
 
 /// Settings of a build that are not a source's.
 public struct BuildOptions: Sendable {
+    /// The output folder: only files listed in its manifest are ever replaced or removed.
     public var output: URL
     /// Items per grid page of a gallery built with `run(_:label:options:)`.
     public var itemsPerPage: Int
+    /// The templates the pages are rendered with.
     public var theme: Theme
     /// The largest image accepted.
     public var maximumImageBytes: Int
@@ -32,6 +34,7 @@ public struct BuildOptions: Sendable {
     public var maximumResponseBytes: Int
     /// Write into an output folder that holds files Vitrine did not write (beside them, never over them).
     public var force: Bool
+    /// The tiles of a gallery built with `run(_:label:options:)`: natural or square.
     public var tileShape: GalleryModel.TileShape
     /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.
     public var frozen: Bool
@@ -46,6 +49,7 @@ public struct BuildOptions: Sendable {
     /// Keep the site's history (`history.json`, "What's new" pages, a feed entry per snapshot); nil: keep none.
     public var history: HistoryOptions?
 
+    /// The defaults are `vitrine`'s own.
     public init(
         output: URL, itemsPerPage: Int = 10, theme: Theme = .builtIn, maximumImageBytes: Int = 40 << 20,
         maximumResponseBytes: Int = 16 << 20, force: Bool = false, tileShape: GalleryModel.TileShape = .natural,

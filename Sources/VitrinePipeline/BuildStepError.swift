@@ -16,11 +16,11 @@ func step<Result>(_ name: String, _ body: () async throws -> Result) async throw
 }
 
 /// A step of a build failed in a way Vitrine does not foresee: a bug, or a failure of the system it runs on.
-public struct BuildStepError: UserFacingError {
+struct BuildStepError: UserFacingError {
     /// What the step does, as a phrase such as "placing the images".
-    public let step: String
-    public let detail: String
+    package let step: String
+    package let detail: String
 
-    public var sentence: String { "\(step.prefix(1).uppercased() + step.dropFirst()) failed: \(detail)." }
-    public var kind: FailureKind { .internalInconsistency }
+    package var sentence: String { "\(step.prefix(1).uppercased() + step.dropFirst()) failed: \(detail)." }
+    package var kind: FailureKind { .internalInconsistency }
 }

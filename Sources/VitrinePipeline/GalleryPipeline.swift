@@ -9,13 +9,15 @@ import VitrineStore
 
 /// The one pipeline every gallery goes through: source -> fetch -> cache -> model -> render -> publish.
 public struct GalleryPipeline: Sendable {
-    public var fetcher: any HTTPFetching
-    public var cache: CacheStore
-    public var policy: CachePolicy
-    public var progress: @Sendable (ProgressEvent) -> Void
+    package var fetcher: any HTTPFetching
+    package var cache: CacheStore
+    package var policy: CachePolicy
+    package var progress: @Sendable (ProgressEvent) -> Void
     /// The clock of random pages' schedules.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
+    /// A pipeline that fetches through `fetcher`, keeps answers and images in `cache` as `policy` says, reports on
+    /// `progress`, and reads random pages' schedules on `now`.
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy,
         progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
@@ -309,6 +311,7 @@ public struct IncompleteGalleryError: UserFacingError {
     /// What the build found before it stopped.
     public let summary: BuildSummary
 
+    /// Counts what the gallery lacks and says the output folder was left as it was.
     public var sentence: String {
         let losses = summary.losses
         return
@@ -316,17 +319,18 @@ public struct IncompleteGalleryError: UserFacingError {
             + "was asked for all or nothing; the output folder was left as it was."
     }
 
+    /// Always `.incomplete`.
     public var kind: FailureKind { .incomplete }
 }
 
 /// Something that cannot happen did: a bug in Vitrine, never the user's theme or data.
-public struct InternalInconsistencyError: UserFacingError {
-    public let detail: String
+struct InternalInconsistencyError: UserFacingError {
+    package let detail: String
 
-    public var sentence: String {
+    package var sentence: String {
         "Internal error: \(detail), so the run stopped. This is a bug in Vitrine: please report it with the "
             + "command you ran."
     }
 
-    public var kind: FailureKind { .internalInconsistency }
+    package var kind: FailureKind { .internalInconsistency }
 }

@@ -11,6 +11,7 @@ public struct HistoryOptions: Sendable {
     /// publish's (a site's first publish, whose address does not answer yet).
     public var startNew: Bool
 
+    /// Without `previous`, the history is read from the output folder alone.
     public init(previous: HistorySource? = nil, startNew: Bool = false) {
         self.previous = previous
         self.startNew = startNew
@@ -24,7 +25,7 @@ public enum HistorySource: Sendable, Equatable {
 
     /// Reads where a user says the previous history is: an http(s) URL, or else a path; a folder stands for its
     /// `history.json`.
-    public init(argument: String) {
+    package init(argument: String) {
         if let url = URL(string: argument), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil {
             self = .url(argument)
         } else {
@@ -204,18 +205,25 @@ struct PreviousHistory {
 
 /// The previous history could not be had, and starting a new one would throw the site's history away.
 public struct PreviousHistoryUnavailableError: UserFacingError {
+    /// The file or URL that was tried.
     public let location: String
+    /// Why it could not be read.
     public let reason: String
+    /// Names where the history was looked for and why it could not be read.
     public var sentence: String {
         "The previous history at \(location) could not be read (\(reason)), so the build stopped rather than start "
             + "the site's history over."
     }
+    /// Always `.unavailable`.
     public var kind: FailureKind { .unavailable }
 }
 
 /// History is asked for where it does not work yet.
 public struct HistoryUnsupportedError: UserFacingError {
+    /// Where history was asked for ("for a site built in shards").
     public let detail: String
+    /// Says where history cannot be kept, and to build the site in one piece.
     public var sentence: String { "A site's history cannot be kept \(detail) yet; build it in one piece." }
+    /// Always `.invalidArgument`.
     public var kind: FailureKind { .invalidArgument }
 }

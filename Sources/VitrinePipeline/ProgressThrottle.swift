@@ -1,19 +1,19 @@
 /// Decides which progress events a live terminal line shows: every event that is not a count, the first and the
 /// last count of each phase, and the counts in between at most once per `interval`, so that a build of thousands of
 /// images and pages rewrites its line a few times a second instead of once per file.
-public struct ProgressThrottle: Sendable {
-    public let interval: Duration
+package struct ProgressThrottle: Sendable {
+    package let interval: Duration
     private var lastShown: ContinuousClock.Instant?
     private var lastPhase: Phase?
 
     private enum Phase { case images, rendering }
 
-    public init(interval: Duration = .milliseconds(100)) {
+    package init(interval: Duration = .milliseconds(100)) {
         self.interval = interval
     }
 
     /// Whether `event`, arriving at `now`, should be shown; records it as shown when it should.
-    public mutating func shouldShow(_ event: ProgressEvent, at now: ContinuousClock.Instant) -> Bool {
+    package mutating func shouldShow(_ event: ProgressEvent, at now: ContinuousClock.Instant) -> Bool {
         let phase: Phase
         switch event {
         case .images(let done, let total):

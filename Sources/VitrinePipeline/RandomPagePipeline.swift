@@ -20,6 +20,7 @@ public struct RandomPageOptions: Sendable {
     /// Fetch a new image now, whatever the schedule says.
     public var refresh: Bool
 
+    /// A run into `build.output` that shows a new image every `every`; by default online, on schedule.
     public init(build: BuildOptions, every: UpdateInterval, offline: Bool = false, refresh: Bool = false) {
         self.build = build
         self.every = every
@@ -40,19 +41,29 @@ public struct RandomRunSummary: Sendable, Equatable {
         case stale(reason: String)
     }
 
+    /// Whether the image changed.
     public var outcome: Outcome
+    /// The API's id of the image shown.
     public var photoID: String
+    /// When the image shown was fetched.
     public var fetchedAt: Date
+    /// When a run will next fetch a new image.
     public var nextUpdate: Date
+    /// Images fetched in this run.
     public var imagesDownloaded = 0
+    /// Pages written with new bytes.
     public var pagesWritten = 0
+    /// Pages left as they were.
     public var pagesUnchanged = 0
+    /// Files of earlier runs that this one removed.
     public var filesRemoved = 0
+    /// Warnings to show the user, one sentence each.
     public var warnings: [String] = []
+    /// How long the run took, in seconds.
     public var seconds: Double = 0
 
     /// One line for stderr.
-    public var line: String {
+    package var line: String {
         let what =
             switch outcome {
             case .updated: "New image \(photoID)"
@@ -96,10 +107,12 @@ struct RandomPageUpdate {
 
 /// The run may not use the network (offline), and no image was ever fetched into the output folder.
 public struct NoRandomImageYet: UserFacingError {
+    /// Says no image was ever fetched here and that a run with the network must come first.
     public var sentence: String {
         "No random image has been fetched into this folder yet, and this run may not use the network; run once "
             + "online first."
     }
+    /// Always `.nothingCached`.
     public var kind: FailureKind { .nothingCached }
 }
 
@@ -107,11 +120,13 @@ public struct NoRandomImageYet: UserFacingError {
 /// schedule kept in the output (`random.json`). A run that is not due asks the network nothing; a due run that
 /// cannot load a new image keeps the previous one and says so on the page.
 public struct RandomPagePipeline: Sendable {
-    public var fetcher: any HTTPFetching
-    public var cache: CacheStore
-    public var progress: @Sendable (ProgressEvent) -> Void
-    public var now: @Sendable () -> Date
+    package var fetcher: any HTTPFetching
+    package var cache: CacheStore
+    package var progress: @Sendable (ProgressEvent) -> Void
+    package var now: @Sendable () -> Date
 
+    /// A pipeline that fetches through `fetcher`, keeps images in `cache`, reports on `progress`, and reads the
+    /// schedule on `now`.
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
         now: @escaping @Sendable () -> Date = Date.init

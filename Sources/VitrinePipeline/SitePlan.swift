@@ -10,15 +10,16 @@ import VitrineStore
 /// One gallery of a build: its source, and where and how its pages go.
 public struct GalleryPlan: Sendable {
     /// The folder of its pages under the output root: "" alone, "NAME/" in a site.
-    public var folder: String
-    public var source: any ImageSource
+    package var folder: String
+    package var source: any ImageSource
     /// What the progress line says is being searched.
-    public var label: String
-    public var itemsPerPage: Int
-    public var tileShape: GalleryModel.TileShape
+    package var label: String
+    package var itemsPerPage: Int
+    package var tileShape: GalleryModel.TileShape
     /// Keep the items that leave the results browsable (`keep = "all"`), when the site keeps a history.
-    public var keepAll: Bool
+    package var keepAll: Bool
 
+    /// A gallery of `source` in `folder`, `itemsPerPage` items on each grid page.
     public init(
         folder: String, source: any ImageSource, label: String, itemsPerPage: Int,
         tileShape: GalleryModel.TileShape = .natural, keepAll: Bool = false
@@ -35,10 +36,11 @@ public struct GalleryPlan: Sendable {
 /// A random-image page of a site: where its pages go, where its image comes from and how often it changes.
 public struct RandomPagePlan: Sendable {
     /// The folder of its pages under the output root, "NAME/".
-    public var folder: String
-    public var source: any RandomImageSource
-    public var every: UpdateInterval
+    package var folder: String
+    package var source: any RandomImageSource
+    package var every: UpdateInterval
 
+    /// A random page of `source` in `folder`, with a new image `every` so often.
     public init(folder: String, source: any RandomImageSource, every: UpdateInterval) {
         self.folder = folder
         self.source = source
@@ -52,7 +54,7 @@ public enum SitePart: Sendable {
     case random(RandomPagePlan)
 
     /// The folder of its pages under the output root.
-    public var folder: String {
+    package var folder: String {
         switch self {
         case .gallery(let plan): plan.folder
         case .random(let plan): plan.folder
@@ -62,17 +64,19 @@ public enum SitePart: Sendable {
 
 /// Several galleries built into one output folder under a home page that links them (`vitrine build`).
 public struct SitePlan: Sendable {
-    public var title: String
+    package var title: String
     /// The absolute URL the site is published at; with it, `sitemap.xml` and `feed.xml` are written.
-    public var baseURL: String?
-    public var parts: [SitePart]
+    package var baseURL: String?
+    package var parts: [SitePart]
 
+    /// A site of `parts` under a home page titled `title`.
     public init(title: String, baseURL: String? = nil, parts: [SitePart]) {
         self.title = title
         self.baseURL = baseURL
         self.parts = parts
     }
 
+    /// A site of galleries alone.
     public init(title: String, baseURL: String? = nil, galleries: [GalleryPlan]) {
         self.init(title: title, baseURL: baseURL, parts: galleries.map(SitePart.gallery))
     }

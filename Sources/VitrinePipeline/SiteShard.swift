@@ -25,13 +25,13 @@ public struct SiteShard: Sendable, Hashable {
     }
 
     /// The number of the shard, of `count`, that the gallery in `folder` belongs to.
-    public static func number(of folder: String, count: Int) -> Int {
+    package static func number(of folder: String, count: Int) -> Int {
         let digest = SHA256Hasher.hex(of: folder)
         return Int(UInt64(digest.prefix(16), radix: 16)! % UInt64(max(count, 1))) + 1
     }
 
     /// Whether `part` is one of this shard's galleries.
-    public func holds(_ part: SitePart) -> Bool { Self.number(of: part.folder, count: count) == number }
+    package func holds(_ part: SitePart) -> Bool { Self.number(of: part.folder, count: count) == number }
 }
 
 /// What a shard's output folder holds beside its galleries (`.vitrine-shard.json`, written and listed in the
@@ -180,6 +180,7 @@ public enum ShardMergeError: UserFacingError {
     /// A file of the shard folder is damaged or not what a shard writes.
     case damaged(folder: String, detail: String)
 
+    /// Names the folder or gallery at fault and what to pass instead.
     public var sentence: String {
         switch self {
         case .missingFolder(let folder):
@@ -203,6 +204,7 @@ public enum ShardMergeError: UserFacingError {
         }
     }
 
+    /// `.badData` for a damaged shard folder, `.invalidArgument` for the wrong folders.
     public var kind: FailureKind {
         if case .damaged = self { .badData } else { .invalidArgument }
     }

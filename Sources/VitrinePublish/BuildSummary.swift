@@ -3,24 +3,35 @@ import Foundation
 /// What a run did, for the summary line, an all-or-nothing build and a machine-readable report: totals, and the same counts for each
 /// gallery of a site build.
 public struct BuildSummary: Sendable, Codable, Equatable {
+    /// Items in the galleries.
     public var items = 0
+    /// Images fetched from their APIs in this run.
     public var imagesDownloaded = 0
+    /// Images found in the cache.
     public var imagesFromCache = 0
+    /// Images that could not be had; their tiles say why.
     public var imagesFailed = 0
     /// Images the cache lacked and that could not be downloaded, kept from the output folder's own copies.
     public var imagesFromOutput = 0
+    /// Results the APIs returned that could not be used (each has a warning).
     public var resultsSkipped = 0
+    /// Requests sent to the APIs.
     public var apiRequests = 0
+    /// API answers taken from the cache.
     public var apiCacheHits = 0
     /// When the older cached results shown were fetched, if the network failed and they stood in.
     public var staleSince: Date?
     /// Pages whose inputs or templates changed, so they were rendered again.
     public var pagesRendered = 0
+    /// Pages written with new bytes.
     public var pagesWritten = 0
     /// Pages left as they were: not rendered again, or rendered to the same bytes.
     public var pagesUnchanged = 0
+    /// Files of earlier builds that this one removed.
     public var filesRemoved = 0
+    /// Warnings to show the user, one sentence each.
     public var warnings: [String] = []
+    /// How long the build took, in seconds.
     public var seconds: Double = 0
     /// The output was found to be exactly what these inputs give, so nothing was read beyond `stat`s, rendered or
     /// written.
@@ -32,8 +43,11 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     public struct Gallery: Sendable, Codable, Equatable {
         /// Its folder under the output root ("" for a gallery built on its own).
         public var path: String
+        /// The source's name ("pixabay", "flickr", …).
         public var source: String
+        /// The searches it made.
         public var queries: [String]
+        /// Its counts.
         public var summary: BuildSummary
 
         package init(path: String, source: String, queries: [String], summary: BuildSummary) {
@@ -44,7 +58,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         }
     }
 
-    public init() {}
+    package init() {}
 
     /// Adds a gallery's counts to these totals and lists it.
     package mutating func add(_ gallery: Gallery) {
@@ -94,7 +108,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     public var losses: Int { imagesFailed + resultsSkipped + (staleSince == nil ? 0 : 1) }
 
     /// The report as JSON: stable key order, dates in ISO 8601.
-    public func json(status: String) -> String {
+    package func json(status: String) -> String {
         struct Report: Encodable {
             var status: String
             var losses: Int
@@ -108,7 +122,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     }
 
     /// One line: items, images downloaded / from cache, pages written, time.
-    public var line: String {
+    package var line: String {
         if upToDate {
             return
                 "Up to date: \(items) item\(items == 1 ? "" : "s"), \(pagesUnchanged) page\(pagesUnchanged == 1 ? "" : "s") "

@@ -5,7 +5,7 @@ import VitrineBasics
 /// An exclusive lock on an output folder for the length of a run, so that two runs never write into one folder at
 /// once: `flock` on the folder itself, which leaves no file behind and which the kernel releases when the process
 /// ends, however it ends (`kill -9` included). The folder is created if it is missing.
-public final class OutputLock: Sendable {
+package final class OutputLock: Sendable {
     private let descriptor: Int32
     /// The folder's path when this run created it, to be removed again if the run leaves it empty.
     private let created: String?
@@ -25,7 +25,7 @@ public final class OutputLock: Sendable {
     /// Takes the lock on `folder`. When another run holds it, waits for it (calling `whileWaiting` once, when a
     /// first check has failed), or with `wait` false throws ``OutputBusyError`` at once. Waiting ends with the task's
     /// cancellation (Ctrl-C, SIGTERM, a deadline).
-    public static func acquire(
+    package static func acquire(
         _ folder: URL, wait: Bool, whileWaiting: @Sendable (String) -> Void = { _ in }
     ) async throws -> OutputLock {
         let path = folder.standardizedFileURL.path
@@ -80,15 +80,18 @@ public final class OutputLock: Sendable {
 
 /// Another run holds the output folder's lock and the run was told not to wait for it.
 public struct OutputBusyError: UserFacingError {
+    /// The output folder another run is writing into.
     public let folder: String
 
     package init(folder: String) {
         self.folder = folder
     }
 
+    /// Names the folder and says to run again when the other run has finished.
     public var sentence: String {
         "Another Vitrine run is writing into \(folder), and this run was told not to wait; run again when it has finished."
     }
 
+    /// Always `.temporary`: the same run later succeeds.
     public var kind: FailureKind { .temporary }
 }

@@ -6,20 +6,20 @@ import VitrineSources
 /// The record, kept in the output folder, of what Vitrine built there: each gallery's query, source, items and
 /// attribution, and every file it wrote with its SHA-256. Only files it lists are ever overwritten or deleted by a
 /// later run; a frozen rebuild (from the cache alone) is checked against it.
-public struct OutputManifest: Codable, Sendable, Equatable {
-    public static let fileName = ".vitrine-manifest.json"
+package struct OutputManifest: Codable, Sendable, Equatable {
+    package static let fileName = ".vitrine-manifest.json"
 
     /// One written file: the SHA-256 of its bytes, its size, the digest of what it was made from (the page's
     /// model inputs and the templates), which lets a rebuild skip rendering it, and for an image the URLs it was
     /// downloaded from, which let a rebuild keep it when the cache lacks it and the network fails.
-    public struct File: Codable, Sendable, Hashable {
-        public var path: String
-        public var sha256: String
-        public var size: Int?
-        public var inputs: String?
-        public var urls: [String]?
+    package struct File: Codable, Sendable, Hashable {
+        package var path: String
+        package var sha256: String
+        package var size: Int?
+        package var inputs: String?
+        package var urls: [String]?
 
-        public init(path: String, sha256: String, size: Int? = nil, inputs: String? = nil, urls: [String]? = nil) {
+        package init(path: String, sha256: String, size: Int? = nil, inputs: String? = nil, urls: [String]? = nil) {
             self.path = path
             self.sha256 = sha256
             self.size = size
@@ -29,17 +29,17 @@ public struct OutputManifest: Codable, Sendable, Equatable {
     }
 
     /// What one gallery was built from and shows.
-    public struct Gallery: Codable, Sendable, Hashable {
+    package struct Gallery: Codable, Sendable, Hashable {
         /// Its folder under the output root ("" for a gallery built on its own).
-        public var path: String
-        public var title: String
-        public var source: String
-        public var sourceLabel: String
+        package var path: String
+        package var title: String
+        package var source: String
+        package var sourceLabel: String
         /// The searches, one per variant (empty for sources without a query).
-        public var queries: [String]
-        public var items: [Item]
+        package var queries: [String]
+        package var items: [Item]
 
-        public init(
+        package init(
             path: String, title: String, source: String, sourceLabel: String, queries: [String], items: [Item]
         ) {
             self.path = path
@@ -52,40 +52,40 @@ public struct OutputManifest: Codable, Sendable, Equatable {
     }
 
     /// One item: the API's id and who to credit for each variant's image.
-    public struct Item: Codable, Sendable, Hashable {
-        public var id: String
-        public var credits: [Credit]
+    package struct Item: Codable, Sendable, Hashable {
+        package var id: String
+        package var credits: [Credit]
 
-        public init(id: String, credits: [Credit]) {
+        package init(id: String, credits: [Credit]) {
             self.id = id
             self.credits = credits
         }
     }
 
     /// Attribution of one variant's image.
-    public struct Credit: Codable, Sendable, Hashable {
-        public var variant: String
-        public var name: String
-        public var url: String?
+    package struct Credit: Codable, Sendable, Hashable {
+        package var variant: String
+        package var name: String
+        package var url: String?
 
-        public init(variant: String, name: String, url: String?) {
+        package init(variant: String, name: String, url: String?) {
             self.variant = variant
             self.name = name
             self.url = url
         }
     }
 
-    public var generator: String
-    public var galleries: [Gallery]
-    public var files: [File]
+    package var generator: String
+    package var galleries: [Gallery]
+    package var files: [File]
 
-    public init(files: [File], galleries: [Gallery] = []) {
+    package init(files: [File], galleries: [Gallery] = []) {
         generator = "Vitrine \(VitrineVersion.current)"
         self.galleries = galleries.sorted { $0.path < $1.path }
         self.files = files.sorted { $0.path < $1.path }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         generator = try container.decode(String.self, forKey: .generator)
         galleries = try container.decodeIfPresent([Gallery].self, forKey: .galleries) ?? []
@@ -191,7 +191,7 @@ public struct OutputManifest: Codable, Sendable, Equatable {
         access(root.appendingPathComponent(fileName).path, F_OK) == 0
     }
 
-    public static func read(in root: URL) -> OutputManifest? { try? readChecked(in: root).get() }
+    package static func read(in root: URL) -> OutputManifest? { try? readChecked(in: root).get() }
 
     /// Why a manifest could not be read.
     enum ReadProblem: Error, Equatable, CustomStringConvertible {
@@ -232,7 +232,9 @@ public struct OutputManifest: Codable, Sendable, Equatable {
 
 /// The output folder's manifest is there but damaged, so Vitrine cannot tell which files it wrote.
 public struct OutputManifestDamagedError: UserFacingError {
+    /// The output folder whose manifest is damaged.
     public let folder: String
+    /// What is wrong with the manifest.
     public let reason: String
 
     package init(folder: String, reason: String) {
@@ -240,32 +242,36 @@ public struct OutputManifestDamagedError: UserFacingError {
         self.reason = reason
     }
 
+    /// Names the folder and the damage, and says a forced build would start over (leaving others' files alone).
     public var sentence: String {
         "The manifest of \(folder) (\(OutputManifest.fileName)) is damaged: \(reason); Vitrine cannot tell which "
             + "files there are its own, so rebuild it forced (files it did not write are left alone)."
     }
 
+    /// Always `.cannotWrite`.
     public var kind: FailureKind { .cannotWrite }
 }
 
 /// A cached image no longer had the bytes it is known by while it was copied into the output.
-public struct CachedImageChangedError: UserFacingError {
-    public let path: String
+package struct CachedImageChangedError: UserFacingError {
+    package let path: String
 
     package init(path: String) {
         self.path = path
     }
 
-    public var sentence: String {
+    package var sentence: String {
         "The cached image \(path) changed while it was copied into the output; run again to download it anew."
     }
 
-    public var kind: FailureKind { .cannotWrite }
+    package var kind: FailureKind { .cannotWrite }
 }
 
 /// The output folder holds files Vitrine did not write, and it was not told to write there anyway.
 public struct OutputOwnershipError: UserFacingError {
+    /// The output folder that was not written.
     public let folder: String
+    /// The files in it that Vitrine did not write.
     public let foreignFiles: [String]
 
     package init(folder: String, foreignFiles: [String]) {
@@ -273,19 +279,23 @@ public struct OutputOwnershipError: UserFacingError {
         self.foreignFiles = foreignFiles
     }
 
+    /// Names the folder and the first few files, and the two ways on: a forced build or another folder.
     public var sentence: String {
         let shown = foreignFiles.prefix(3).joined(separator: ", ") + (foreignFiles.count > 3 ? ", …" : "")
         return "Refusing to write into \(folder): it holds files Vitrine did not write (\(shown)); "
             + "force the build to write beside them (it never replaces them), or choose another output folder."
     }
 
+    /// Always `.cannotWrite`.
     public var kind: FailureKind { .cannotWrite }
 }
 
 /// A path the build would write holds a file (or a link, or a folder) that Vitrine did not write: it never replaces
 /// one, forced or not, so the run stops before it changes anything.
 public struct ForeignFileInTheWayError: UserFacingError {
+    /// The output folder that was not written.
     public let folder: String
+    /// The paths in the way, relative to `folder`.
     public let files: [String]
 
     package init(folder: String, files: [String]) {
@@ -293,6 +303,7 @@ public struct ForeignFileInTheWayError: UserFacingError {
         self.files = files
     }
 
+    /// Names the folder and the first few paths, and says nothing was written.
     public var sentence: String {
         let shown = files.prefix(3).joined(separator: ", ") + (files.count > 3 ? " and \(files.count - 3) more" : "")
         return "Refusing to write into \(folder): the build would replace \(shown), which Vitrine did not write, and "
@@ -300,6 +311,7 @@ public struct ForeignFileInTheWayError: UserFacingError {
             + "\(files.count == 1 ? "it" : "them") away or choose another output folder."
     }
 
+    /// Always `.cannotWrite`.
     public var kind: FailureKind { .cannotWrite }
 }
 
@@ -311,6 +323,7 @@ public enum FrozenBuildError: UserFacingError {
     /// The random page's schedule and image (`random.json` in `folder`) are not in the output.
     case noRandomState(folder: String)
 
+    /// Says what is missing or changed, and that a build that may use the network would mend it.
     public var sentence: String {
         switch self {
         case .noManifest(let folder):
@@ -329,6 +342,7 @@ public enum FrozenBuildError: UserFacingError {
         }
     }
 
+    /// Always `.nothingCached`.
     public var kind: FailureKind { .nothingCached }
 
     /// Checks that each rebuilt gallery is the one the manifest lists: same folder, same items in the same order.

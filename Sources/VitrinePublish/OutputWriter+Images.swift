@@ -9,7 +9,7 @@ extension OutputWriter {
     /// an edit of one must not change the other). `urls` are the addresses it was downloaded from, for the
     /// manifest.
     @discardableResult
-    public func placeImage(
+    package func placeImage(
         from source: URL, sha256: String, byteCount: Int, urls: [String]? = nil, at relativePath: String
     ) throws -> Bool {
         try placeImage(

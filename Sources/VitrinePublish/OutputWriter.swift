@@ -14,18 +14,18 @@ import VitrineStore
 /// journal's paths as well as the manifest's, and may remove a listed file that no longer matches its record. No
 /// record is trusted by size: a file is kept only when its stamp is the one Vitrine verified (in the cache) or its
 /// bytes hash to the manifest's SHA-256.
-public final class OutputWriter {
-    public let root: URL
+package final class OutputWriter {
+    package let root: URL
     let files: RootedFiles
     private(set) var previous: Set<String>
     /// The previous run's record of each file, for skipping renders whose inputs did not change.
     private let previousFiles: [String: OutputManifest.File]
     /// The galleries the previous run's manifest records.
-    public let previousGalleries: [OutputManifest.Gallery]
+    package let previousGalleries: [OutputManifest.Gallery]
     /// Whether the folder held a manifest of an earlier run.
-    public let foundManifest: Bool
+    package let foundManifest: Bool
     /// Whether the run before this one was stopped after its first change to the folder.
-    public let interrupted: Bool
+    package let interrupted: Bool
     var written: [String: OutputManifest.File] = [:]
     /// Paths this run may create that no manifest lists yet, which the journal names.
     private var newPaths: [String] = []
@@ -42,12 +42,12 @@ public final class OutputWriter {
     var verified: VerifiedFiles
     private let verifiedAtStart: VerifiedFiles
     /// Listed files that `finish` left in place because they changed since Vitrine wrote them.
-    public private(set) var keptChanged: [String] = []
+    package private(set) var keptChanged: [String] = []
 
     /// Checks that the folder is Vitrine's to write (empty, missing, holding a manifest, or `force`), and clears
     /// temporary files that an interrupted run left behind. `records` says where the cache keeps its records of
     /// the folder (the build state, removed before the first change, and the verified stamps).
-    public convenience init(root: URL, force: Bool = false, records: OutputRecordPaths? = nil) async throws {
+    package convenience init(root: URL, force: Bool = false, records: OutputRecordPaths? = nil) async throws {
         try self.init(survey: await OutputFolderSurvey(root: root, records: records), force: force, records: records)
     }
 
@@ -89,7 +89,7 @@ public final class OutputWriter {
     /// write beside someone else's files, never over them), and so does a symbolic link on the way to a path; the
     /// journal lists the new paths from the first change on, so that a run killed half-way leaves nothing the next
     /// run would not own.
-    public func begin(planned paths: [String]) async throws {
+    package func begin(planned paths: [String]) async throws {
         for path in paths { try Self.check(path) }
         let unknown = paths.filter { found[$0] == nil }
         found.merge(await Self.entries(of: unknown, under: files.root)) { surveyed, _ in surveyed }
@@ -119,14 +119,14 @@ public final class OutputWriter {
     }
 
     /// Every path written or kept so far in this run.
-    public var writtenPaths: [String] { written.keys.sorted() }
+    package var writtenPaths: [String] { written.keys.sorted() }
 
     /// The previous run's record of a file, if it wrote one there.
-    public func previousRecord(of relativePath: String) -> OutputManifest.File? { previousFiles[relativePath] }
+    func previousRecord(of relativePath: String) -> OutputManifest.File? { previousFiles[relativePath] }
 
     /// Keeps the file the previous run wrote at `relativePath` from the same `inputs`, if it still holds the bytes
     /// the manifest records; returns whether it did (otherwise the caller renders and writes it).
-    public func keep(_ relativePath: String, inputs: String) -> Bool {
+    package func keep(_ relativePath: String, inputs: String) -> Bool {
         guard let record = previousFiles[relativePath], record.inputs == inputs, !record.sha256.isEmpty,
             isIntact(relativePath, sha256: record.sha256, size: record.size)
         else { return false }
@@ -176,7 +176,7 @@ public final class OutputWriter {
     /// Writes `bytes` at `relativePath` unless the file already holds exactly them; returns whether it wrote.
     /// `inputs` is the digest of what the bytes were made from, recorded for `keep(_:inputs:)`.
     @discardableResult
-    public func write(_ bytes: [UInt8], to relativePath: String, inputs: String? = nil) throws -> Bool {
+    package func write(_ bytes: [UInt8], to relativePath: String, inputs: String? = nil) throws -> Bool {
         try Self.check(relativePath)
         let sha256 = SHA256Hasher.hex(of: bytes)
         written[relativePath] = OutputManifest.File(
@@ -219,7 +219,7 @@ public final class OutputWriter {
     /// listed in ``keptChanged``), then records this run's files and galleries and removes the journal; returns
     /// the paths removed.
     @discardableResult
-    public func finish(galleries: [OutputManifest.Gallery] = []) throws -> [String] {
+    package func finish(galleries: [OutputManifest.Gallery] = []) throws -> [String] {
         var removed: [String] = []
         // Files of the previous run that are gone already (a run killed half-way through removing them): their
         // folders go too once empty, as they would have.

@@ -1,9 +1,9 @@
 import VitrineModel
 
 /// One rendered page: its path under the output root and its bytes.
-public struct RenderedPage: Sendable {
-    public var href: String
-    public var bytes: [UInt8]
+package struct RenderedPage: Sendable {
+    package var href: String
+    package var bytes: [UInt8]
 }
 
 /// Renders pages from their XML model: one transform per page, each stylesheet compiled once, when a page of its

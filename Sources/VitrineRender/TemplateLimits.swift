@@ -11,19 +11,19 @@ import Foundation
 /// ever is stopped with a sentence naming the limit, instead of taking the machine. The defaults are far above what
 /// a real theme needs (`RenderTests.theBuiltInThemeNeedsATenthOfTheLimitsAtAThousandItems`; README, "Template
 /// safety").
-public struct TemplateLimits: Sendable, Equatable {
+package struct TemplateLimits: Sendable, Equatable {
     /// The most memory, in bytes, that libxml2 and libxslt may hold for one transform and its serialization.
-    public var memoryBytes: Int
+    var memoryBytes: Int
     /// The longest one transform and its serialization may take, in seconds.
-    public var seconds: Double
+    package var seconds: Double
 
-    public init(memoryBytes: Int, seconds: Double) {
+    package init(memoryBytes: Int, seconds: Double) {
         self.memoryBytes = memoryBytes
         self.seconds = seconds
     }
 
     /// 512 MB and 60 seconds a page.
-    public static let standard = TemplateLimits(memoryBytes: 512 << 20, seconds: 60)
+    package static let standard = TemplateLimits(memoryBytes: 512 << 20, seconds: 60)
 
     /// The memory limit as the sentences give it ("512 MB").
     var memoryText: String {

@@ -5,22 +5,23 @@ import VitrineTemplates
 /// A set of templates and assets: the default theme compiled into the binary, or a folder of the user's.
 public struct Theme: Sendable {
     /// Every file by name (folders are not used: names are flat).
-    public var files: [String: [UInt8]]
+    package var files: [String: [UInt8]]
     /// Where the theme came from, for messages.
-    public var origin: String
+    package var origin: String
 
-    public static let stylesheetNames = ["grid.xsl", "preview.xsl"]
+    static let stylesheetNames = ["grid.xsl", "preview.xsl"]
     static let nonAssetExtensions: Set<String> = ["xsl", "xslt", "rng", "md", "swift"]
     /// Files a theme folder may hold that are not part of the theme (its README, sources): they are not read, so
     /// editing them changes no page and no fingerprint, and an exported copy of the built-in theme is that theme.
     static let ignoredExtensions: Set<String> = ["md", "swift"]
 
+    /// The theme built into Vitrine (`vitrine theme export` writes it out to start one's own).
     public static let builtIn = Theme(files: DefaultTheme.files, origin: "the built-in theme")
 
     /// Whether this is the theme compiled into the binary (a folder's origin is its path).
     package var isBuiltIn: Bool { origin == Self.builtIn.origin }
 
-    public init(files: [String: [UInt8]], origin: String) {
+    package init(files: [String: [UInt8]], origin: String) {
         self.files = files
         self.origin = origin
     }
@@ -56,7 +57,7 @@ public struct Theme: Sendable {
     }
 
     /// Files copied into the output's assets/ folder (styles, scripts, icons), by name.
-    public var assets: [(name: String, bytes: [UInt8])] {
+    package var assets: [(name: String, bytes: [UInt8])] {
         files.filter { !Self.nonAssetExtensions.contains(($0.key as NSString).pathExtension.lowercased()) }
             .sorted { $0.key < $1.key }.map { (name: $0.key, bytes: $0.value) }
     }
@@ -64,8 +65,12 @@ public struct Theme: Sendable {
 
 /// A template is missing, cannot be compiled, or failed while rendering.
 public struct TemplateError: UserFacingError {
+    /// The template, or the theme's folder, that cannot be used.
     public let template: String
+    /// What is wrong with it: missing, unreadable, too large, or libxslt's messages.
     public let detail: String
+    /// Names the template and what is wrong with it.
     public var sentence: String { "The template \(template) cannot be used: \(detail)." }
+    /// Always `.templateProblem`.
     public var kind: FailureKind { .templateProblem }
 }

@@ -5,23 +5,27 @@ import VitrineStore
 /// Flickr: with an API key, `flickr.photos.search` for a term or `flickr.photos.getRecent` without one; without a
 /// key, the public feed of the latest 20 photos tagged with the term's words.
 public struct FlickrSource: ImageSource {
+    /// Flickr's own API; a mirror or the sample API may stand in.
     public static let defaultEndpoint = "https://www.flickr.com/services/"
     /// Flickr's search returns at most this many results.
-    public static let searchCap = 4_000
+    static let searchCap = 4_000
     static let maximumPerPage = 500
     static let extras = "license,owner_name,tags,description,date_upload,url_q,url_n,url_z,url_c,url_l"
     /// Flickr's API terms: "You shall not display more than 30 Flickr user photos per page".
     public static let maximumPhotosPerPage = 30
 
-    public var term: String?
-    public var itemCount: Int
+    package var term: String?
+    package var itemCount: Int
     /// Nil reads the public feed.
-    public var key: String?
-    public var endpoint: String
+    package var key: String?
+    package var endpoint: String
+    /// The host whose images a history's archive may fetch again.
     public var endpoints: [String] { [endpoint] }
     /// Which licenses the gallery shows; the search asks Flickr for those alone.
-    public var licenses: LicenseChoice
+    package var licenses: LicenseChoice
 
+    /// `itemCount` photos for `term` (nil: the most recent), searched with `key` or read from the public feed without
+    /// one; `licenses` narrows the search to those licenses.
     public init(
         term: String?, itemCount: Int, key: String?, endpoint: String = defaultEndpoint, licenses: LicenseChoice = .any
     ) {
@@ -32,6 +36,7 @@ public struct FlickrSource: ImageSource {
         self.licenses = licenses
     }
 
+    /// The mode, term, count, licenses, endpoint and a digest of the key (never the key itself).
     public var configuration: String {
         Self.configuration(
             "flickr",
@@ -44,6 +49,7 @@ public struct FlickrSource: ImageSource {
     static let source = SourceDescription(
         name: "flickr", label: "Flickr", home: "https://www.flickr.com/", photosPerPageLimit: maximumPhotosPerPage)
 
+    /// Searches (or reads the feed) within Flickr's caps, for photos under the chosen licenses.
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "Flickr")
         if key == nil { return try await collectFeed(using: api) }
@@ -83,7 +89,7 @@ public struct FlickrSource: ImageSource {
     }
 
     /// Flickr's terms: "stay under 3,600 queries per hour per key". Every REST request counts, retries too.
-    public static let quota = RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600))
+    package static let quota = RequestQuota(service: "Flickr", limit: 3600, window: .seconds(3600))
 
     private func collectREST(using api: any APIResponseLoading) async throws -> SourceResult {
         let (table, tableFetchedAt) = try await api.load(licensesRequest()) { response in

@@ -3,25 +3,28 @@ import Foundation
 /// What an image API's terms say about using its photos, in one place: whether images are downloaded or
 /// hotlinked, how the credit reads and links, and whether the API must hear when a photo is used. Sources declare
 /// theirs; the pipeline and the model follow it and nothing else decides these things.
+///
+/// Public because the sources' requirements name it; its members are the package's own, so a program embedding
+/// Vitrine hands it along without reading or making one.
 public struct ImageUsagePolicy: Sendable, Hashable {
     /// Where the page's image bytes come from.
-    public enum Delivery: String, Sendable, Codable, Hashable {
+    package enum Delivery: String, Sendable, Codable, Hashable {
         /// Downloaded into the site (Picsum allows it; Pixabay requires it).
         case download
         /// Loaded by the browser from the API's own URLs (Unsplash requires it).
         case hotlink
     }
 
-    public var delivery: Delivery
+    package var delivery: Delivery
     /// The `utm_source` every link to the source carries (`?utm_source=APP&utm_medium=referral`), or nil for plain
     /// links.
-    public var referralApp: String?
+    var referralApp: String?
     /// Whether the API must be told each time a new photo is shown (Unsplash's `download_location`).
-    public var reportsUse: Bool
+    package var reportsUse: Bool
     /// The license of every photo of the API.
-    public var license: License
+    package var license: License
 
-    public init(delivery: Delivery, referralApp: String?, reportsUse: Bool, license: License) {
+    package init(delivery: Delivery, referralApp: String?, reportsUse: Bool, license: License) {
         self.delivery = delivery
         self.referralApp = referralApp
         self.reportsUse = reportsUse
@@ -29,21 +32,21 @@ public struct ImageUsagePolicy: Sendable, Hashable {
     }
 
     /// The application name Unsplash's referral links carry.
-    public static let applicationName = "vitrine"
+    static let applicationName = "vitrine"
 
     /// Lorem Picsum: its images (Unsplash's photos, under the Unsplash License) may be downloaded; credit the author
     /// with a plain link.
-    public static let picsum = ImageUsagePolicy(
+    package static let picsum = ImageUsagePolicy(
         delivery: .download, referralApp: nil, reportsUse: false, license: .unsplash)
 
     /// Unsplash: hotlink the image URLs, credit "Photo by NAME on Unsplash" with referral links, and request
     /// `download_location` when a photo is used.
-    public static let unsplash = ImageUsagePolicy(
+    package static let unsplash = ImageUsagePolicy(
         delivery: .hotlink, referralApp: applicationName, reportsUse: true, license: .unsplash)
 
     /// `url` as a page may link to it: with the referral parameters when the policy has them; nil for anything
     /// but an http(s) URL.
-    public func link(_ url: String?) -> String? {
+    package func link(_ url: String?) -> String? {
         guard let url, RemoteURLPolicy.accepts(url) else { return nil }
         guard let referralApp, var components = URLComponents(string: url) else { return url }
         var items = (components.queryItems ?? []).filter { $0.name != "utm_source" && $0.name != "utm_medium" }
@@ -56,7 +59,7 @@ public struct ImageUsagePolicy: Sendable, Hashable {
 
     /// The credit line of a photo: "Photo by NAME on SOURCE", both linked as the policy wants (the author to their
     /// profile, or to the photo's page when the API names no profile).
-    public func credit(for photo: RandomPhoto, source: SourceDescription) -> RandomCredit {
+    package func credit(for photo: RandomPhoto, source: SourceDescription) -> RandomCredit {
         RandomCredit(
             author: photo.author.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
                 ?? "an unknown author",
@@ -66,11 +69,11 @@ public struct ImageUsagePolicy: Sendable, Hashable {
 }
 
 /// "Photo by AUTHOR on SOURCE", with the links the source's policy wants.
-public struct RandomCredit: Sendable, Hashable {
-    public var author: String
-    public var authorURL: String?
-    public var sourceLabel: String
-    public var sourceURL: String?
+package struct RandomCredit: Sendable, Hashable {
+    package var author: String
+    package var authorURL: String?
+    package var sourceLabel: String
+    package var sourceURL: String?
 
     package init(author: String, authorURL: String? = nil, sourceLabel: String, sourceURL: String? = nil) {
         self.author = author

@@ -7,21 +7,24 @@ import VitrineStore
 /// Lorem Picsum (`https://picsum.photos/seed/{hex}/{size}`, see ``PlaceholderURLRewrite``).
 public struct JSONPlaceholderSource: ImageSource {
     /// The license of every picture of the source. JSONPlaceholder says nothing of its photos' licenses.
-    public static let license = License.unknown
+    package static let license = License.unknown
+    /// JSONPlaceholder's own API; the sample API may stand in.
     public static let defaultEndpoint = "https://jsonplaceholder.typicode.com"
     static let name = "JSONPlaceholder"
     /// How many album or photo lists are requested at the same time.
     static let concurrentRequests = 8
 
-    public var endpoint: String
+    package var endpoint: String
     /// Where the rewritten image URLs point (`https://picsum.photos`, or a stand-in serving `/seed/…`).
-    public var imageEndpoint: String
+    package var imageEndpoint: String
+    /// The API and the image host: the hosts whose images a history's archive may fetch again.
     public var endpoints: [String] { [endpoint, imageEndpoint] }
     /// The first this many users (nil: all).
-    public var userLimit: Int?
+    package var userLimit: Int?
     /// The first this many albums of each user (nil: all).
-    public var albumLimit: Int?
+    package var albumLimit: Int?
 
+    /// The albums of the first `userLimit` users, and the first `albumLimit` of each (nil: all).
     public init(
         endpoint: String = defaultEndpoint, imageEndpoint: String = PlaceholderURLRewrite.defaultImageEndpoint,
         userLimit: Int? = nil, albumLimit: Int? = nil
@@ -32,6 +35,7 @@ public struct JSONPlaceholderSource: ImageSource {
         self.albumLimit = albumLimit
     }
 
+    /// Both endpoints and both limits.
     public var configuration: String {
         Self.configuration(
             "albums",
@@ -60,6 +64,7 @@ public struct JSONPlaceholderSource: ImageSource {
         var warnings: [String] = []
     }
 
+    /// Reads the users, their albums and each album's photos, with the photo URLs rewritten to the image endpoint.
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: Self.name)
         try RemoteURLPolicy.requireEndpoint(imageEndpoint, of: "The image endpoint")
@@ -281,18 +286,19 @@ public struct JSONPlaceholderSource: ImageSource {
 /// `https://via.placeholder.com/600/92c952` → `https://picsum.photos/seed/92c952/600`. The colour code is kept as it
 /// is (some are shorter than six digits); other http(s) URLs are left alone; anything else is refused.
 public struct PlaceholderURLRewrite: Sendable {
+    /// Lorem Picsum, which serves the seeded images that stand in for via.placeholder.com's.
     public static let defaultImageEndpoint = "https://picsum.photos"
     static let placeholderHost = "via.placeholder.com"
 
     /// The base the rewritten URLs start with, without a trailing slash.
-    public var imageEndpoint: String
+    package var imageEndpoint: String
 
-    public init(imageEndpoint: String = defaultImageEndpoint) {
+    package init(imageEndpoint: String = defaultImageEndpoint) {
         self.imageEndpoint = imageEndpoint.hasSuffix("/") ? String(imageEndpoint.dropLast()) : imageEndpoint
     }
 
     /// The picture `url` stands for, with its size as far as the URL says it; nil when it cannot be used.
-    public func rewrite(_ url: String) -> RemoteImage? {
+    package func rewrite(_ url: String) -> RemoteImage? {
         guard RemoteURLPolicy.accepts(url), let components = URLComponents(string: url) else { return nil }
         guard components.host?.lowercased() == Self.placeholderHost else { return RemoteImage(url: url) }
         let parts = components.path.split(separator: "/", omittingEmptySubsequences: true)

@@ -3,9 +3,11 @@ import VitrineBasics
 
 /// Under what terms a picture may be shown and copied, as its source declares it: what the pages say of it, and
 /// whether Vitrine may download and republish it or must show it from the API's own URL.
+///
+/// Public because a `LicenseChoiceError` carries it; its members are the package's own.
 public struct License: Sendable, Hashable {
     /// Whether the license lets anyone copy the picture.
-    public enum Copies: String, Sendable, Hashable, Codable {
+    package enum Copies: String, Sendable, Hashable, Codable {
         /// A Creative Commons license, a public-domain mark, or a site license that allows reuse.
         case allowed
         /// All rights reserved.
@@ -15,16 +17,16 @@ public struct License: Sendable, Hashable {
     }
 
     /// The source's own id of the license (Flickr's `license` extra), when it has one.
-    public var id: String?
+    package var id: String?
     /// The license's full name as its source gives it: "Attribution License".
-    public var name: String
+    package var name: String
     /// A short label for a tile: "CC BY 2.0", "All rights reserved", "License unknown".
-    public var label: String
+    package var label: String
     /// The license's own page, an http(s) URL.
-    public var url: String?
-    public var copies: Copies
+    package var url: String?
+    package var copies: Copies
 
-    public init(id: String?, name: String, label: String, url: String?, copies: Copies) {
+    package init(id: String?, name: String, label: String, url: String?, copies: Copies) {
         self.id = id
         self.name = name
         self.label = label
@@ -33,26 +35,26 @@ public struct License: Sendable, Hashable {
     }
 
     /// Whether Vitrine may download the picture and publish a copy of it.
-    public var allowsCopies: Bool { copies == .allowed }
+    package var allowsCopies: Bool { copies == .allowed }
 
     /// What a source that says nothing of licenses gives: the picture is shown from its own URL and never copied.
-    public static let unknown = License(
+    package static let unknown = License(
         id: nil, name: "License unknown", label: "License unknown", url: nil, copies: .unknown)
 
     /// Every Pixabay image: free to use and copy under Pixabay's own license.
-    public static let pixabay = License(
+    package static let pixabay = License(
         id: "pixabay", name: "Pixabay Content License", label: "Pixabay License",
         url: "https://pixabay.com/service/license-summary/", copies: .allowed)
 
     /// Every Unsplash image, and so every Lorem Picsum one.
-    public static let unsplash = License(
+    package static let unsplash = License(
         id: "unsplash", name: "Unsplash License", label: "Unsplash License", url: "https://unsplash.com/license",
         copies: .allowed)
 
     /// A license of Flickr's table (`flickr.photos.licenses.getInfo`), read from its URL: a Creative Commons license
     /// or public-domain tool, Flickr Commons' "no known copyright restrictions", a United States Government work,
     /// or (without a URL) all rights reserved. Anything else keeps its name and is of unknown terms.
-    public static func flickr(id: String, name: String, url: String) -> License {
+    package static func flickr(id: String, name: String, url: String) -> License {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = name.isEmpty ? "License \(id)" : String(name.prefix(200))
@@ -154,7 +156,7 @@ public enum LicenseChoice: Sendable, Hashable {
 
     /// Checks the choice against a source whose every picture has `license`, so that the gallery is not left
     /// empty by a choice that can never match; `source` names the API in the sentence.
-    public func check(fixed license: License, source: String) throws(LicenseChoiceError) {
+    package func check(fixed license: License, source: String) throws(LicenseChoiceError) {
         guard !keeps(license) else { return }
         throw .neverMatches(choice: self, source: source, license: license)
     }
@@ -176,6 +178,7 @@ public enum LicenseChoiceError: UserFacingError {
     /// Names in the choice that are neither an id nor a label of the source's licenses.
     case unknownNames([String], source: String, known: [License])
 
+    /// Names the choice as the user wrote it, and what the source's licenses are.
     public var sentence: String { sentence(choiceNamed: { "the license choice “\($0.description)”" }) }
 
     /// The sentence, with `name` saying how the user made the choice (the command line names its option).
@@ -193,5 +196,6 @@ public enum LicenseChoiceError: UserFacingError {
         }
     }
 
+    /// Always `.invalidArgument`.
     public var kind: FailureKind { .invalidArgument }
 }

@@ -6,6 +6,7 @@ import VitrineStore
 /// Lorem Picsum (no key): a random photo from `/seed/{seed}/info` with a fresh random seed, shown through its
 /// stable, cacheable `/id/{id}/{width}/{height}` renditions.
 public struct PicsumSource: RandomImageSource {
+    /// Lorem Picsum itself; the sample API may stand in.
     public static let defaultEndpoint = "https://picsum.photos/"
     /// The widths of the two renditions asked for (never wider than the original).
     static let renditionWidths = [960, 1920]
@@ -14,7 +15,7 @@ public struct PicsumSource: RandomImageSource {
     /// How many seeds are tried to get another photo than the current one.
     static let attempts = 3
 
-    public var endpoint: String
+    package var endpoint: String
     private let makeSeed: @Sendable () -> String
 
     /// `seed` makes the random seeds; the default draws 16 hex digits from the system generator.
@@ -23,12 +24,15 @@ public struct PicsumSource: RandomImageSource {
         self.makeSeed = seed ?? { String(UInt64.random(in: 0...UInt64.max), radix: 16) }
     }
 
+    /// Lorem Picsum, for the page's credit.
     public var description: SourceDescription {
         SourceDescription(name: "picsum", label: "Lorem Picsum", home: "https://picsum.photos/")
     }
 
+    /// Images may be downloaded and served from the output, with no report of use.
     public var usage: ImageUsagePolicy { .picsum }
 
+    /// The endpoint alone: the seeds are drawn anew each time.
     public var configuration: String { SourceSettings.text("picsum", ["endpoint": endpoint]) }
 
     /// Asks for `seed`, then `seed-2`, `seed-3` when a seed gives the current photo.
@@ -40,6 +44,7 @@ public struct PicsumSource: RandomImageSource {
         }
     }
 
+    /// Draws a seed and reads its photo's description, trying a few seeds for another photo than `currentID`.
     public func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "Lorem Picsum")
         var photo: RandomPhoto?
@@ -58,6 +63,7 @@ public struct PicsumSource: RandomImageSource {
         return photo!
     }
 
+    /// Nil: Lorem Picsum asks for no report of use.
     public func useReport(for photo: RandomPhoto) -> FetchRequest? { nil }
 
     func url(_ path: String) -> String {

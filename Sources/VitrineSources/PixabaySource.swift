@@ -6,24 +6,28 @@ import VitrineStore
 /// word ("Hamburg" and "Hamburg graffiti").
 public struct PixabaySource: ImageSource {
     /// The license of every picture of the source. Every Pixabay image is under the Pixabay Content License.
-    public static let license = License.pixabay
+    package static let license = License.pixabay
+    /// Pixabay's own API; a mirror or the sample API may stand in.
     public static let defaultEndpoint = "https://pixabay.com/api/"
-    public static let keySignup =
+    static let keySignup =
         "a free key comes with a Pixabay account: https://pixabay.com/api/docs/"
     /// Pixabay never returns more than this many hits for one query.
     public static let hitCap = 500
     static let perPageRange = 3...200
     static let maximumQueryLength = 100
 
-    public var term: String
-    public var variantWord: String?
-    public var itemCount: Int
-    public var key: String
+    package var term: String
+    package var variantWord: String?
+    package var itemCount: Int
+    package var key: String
     /// The most hits used from one search: Pixabay's cap, unless a mirror or the benchmarks' sample API has more.
-    public var hitCap: Int
-    public var endpoint: String
+    package var hitCap: Int
+    package var endpoint: String
+    /// The host whose images a history's archive may fetch again.
     public var endpoints: [String] { [endpoint] }
 
+    /// `itemCount` hits for `term`, each paired with the same-numbered hit for `term` plus `variantWord` (nil: no
+    /// pairs), asked with `key`.
     public init(
         term: String, variantWord: String?, itemCount: Int, key: String, endpoint: String = defaultEndpoint,
         hitCap: Int = PixabaySource.hitCap
@@ -36,6 +40,7 @@ public struct PixabaySource: ImageSource {
         self.hitCap = max(hitCap, 1)
     }
 
+    /// The term, variant, count, hit cap, endpoint and a digest of the key (never the key itself).
     public var configuration: String {
         Self.configuration(
             "pixabay",
@@ -45,7 +50,7 @@ public struct PixabaySource: ImageSource {
             ])
     }
 
-    public var variantQuery: String? {
+    var variantQuery: String? {
         guard let variantWord, !variantWord.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return "\(term) \(variantWord)"
     }
@@ -64,6 +69,7 @@ public struct PixabaySource: ImageSource {
         return Plan(wanted: wanted, perPage: perPage, pages: pages)
     }
 
+    /// Runs both searches with the fewest requests for the count, and pairs their hits.
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try validate()
         let plan = Self.plan(itemCount: itemCount, hitCap: hitCap)

@@ -4,14 +4,17 @@ import VitrineStore
 
 /// One random picture as an image API describes it: who made it, where its page is, its renditions and whatever
 /// else the API said. It knows nothing of files or HTML.
+///
+/// Public because the sources' requirements name it; its members are the package's own, so a program embedding
+/// Vitrine hands it along without reading or making one.
 public struct RandomPhoto: Sendable, Codable, Hashable {
     /// One rendition at a remote URL, with its pixel size when known.
-    public struct Rendition: Sendable, Codable, Hashable {
-        public var url: String
-        public var width: Int?
-        public var height: Int?
+    package struct Rendition: Sendable, Codable, Hashable {
+        package var url: String
+        package var width: Int?
+        package var height: Int?
 
-        public init(url: String, width: Int?, height: Int?) {
+        package init(url: String, width: Int?, height: Int?) {
             self.url = url
             self.width = width
             self.height = height
@@ -19,34 +22,34 @@ public struct RandomPhoto: Sendable, Codable, Hashable {
     }
 
     /// A further fact the API gave, such as the location or the camera.
-    public struct Fact: Sendable, Codable, Hashable {
-        public var label: String
-        public var value: String
+    package struct Fact: Sendable, Codable, Hashable {
+        package var label: String
+        package var value: String
 
-        public init(label: String, value: String) {
+        package init(label: String, value: String) {
             self.label = label
             self.value = value
         }
     }
 
-    public var id: String
-    public var author: String?
+    package var id: String
+    package var author: String?
     /// The author's profile page.
-    public var authorURL: String?
+    package var authorURL: String?
     /// The photo's own page at the source.
-    public var pageURL: String?
+    package var pageURL: String?
     /// A description or alt text, when the API has one.
-    public var caption: String?
+    package var caption: String?
     /// The original's pixel size.
-    public var width: Int?
-    public var height: Int?
+    package var width: Int?
+    package var height: Int?
     /// The renditions to show, smallest first; the last is the main one.
-    public var renditions: [Rendition]
-    public var facts: [Fact]
+    package var renditions: [Rendition]
+    package var facts: [Fact]
     /// Where the API wants to hear that the photo was used (Unsplash's `links.download_location`).
-    public var downloadLocation: String?
+    var downloadLocation: String?
 
-    public init(
+    package init(
         id: String, author: String?, authorURL: String?, pageURL: String?, caption: String?, width: Int?,
         height: Int?, renditions: [Rendition], facts: [Fact] = [], downloadLocation: String? = nil
     ) {
@@ -64,6 +67,10 @@ public struct RandomPhoto: Sendable, Codable, Hashable {
 }
 
 /// An image API that hands out one random photo at a time.
+///
+/// Vitrine's own sources conform to it (`PicsumSource`, `UnsplashSource`); a program embedding Vitrine passes one of
+/// them to a random page's plan or run. The types its requirements name expose no members outside the package, so
+/// it cannot be conformed to elsewhere.
 public protocol RandomImageSource: Sendable {
     var description: SourceDescription { get }
     /// How the API's terms let its photos be used; the pipeline follows it.
@@ -81,6 +88,7 @@ public protocol RandomImageSource: Sendable {
 }
 
 extension RandomImageSource {
+    /// Itself, for an API that picks without a seed.
     public func seeded(_ seed: String) -> any RandomImageSource { self }
 }
 

@@ -3,12 +3,12 @@ import VitrineBasics
 import VitrineStore
 
 /// A picture a source found: one rendition at a remote URL, with its pixel size when the API says it.
-public struct RemoteImage: Sendable, Hashable {
-    public var url: String
-    public var width: Int?
-    public var height: Int?
+package struct RemoteImage: Sendable, Hashable {
+    package var url: String
+    package var width: Int?
+    package var height: Int?
 
-    public init(url: String, width: Int? = nil, height: Int? = nil) {
+    package init(url: String, width: Int? = nil, height: Int? = nil) {
         self.url = url
         self.width = width
         self.height = height
@@ -16,23 +16,23 @@ public struct RemoteImage: Sendable, Hashable {
 }
 
 /// Who made a picture, and where the source's page for it (and the author's own page) is.
-public struct Credit: Sendable, Hashable {
+package struct Credit: Sendable, Hashable {
     /// Whom a credit names.
-    public enum Role: String, Sendable, Hashable {
+    package enum Role: String, Sendable, Hashable {
         /// The photographer or uploader: "Photo by NAME on SOURCE".
         case author
         /// The publication the image appeared in (the media-coverage list): "Published by NAME".
         case publication
     }
 
-    public var name: String
+    package var name: String
     /// The picture's page on its source, which every credit links back to.
-    public var url: String?
-    public var role: Role
+    package var url: String?
+    package var role: Role
     /// The author's own page on the source (a profile or photostream).
-    public var authorURL: String?
+    package var authorURL: String?
 
-    public init(name: String, url: String?, role: Role = .author, authorURL: String? = nil) {
+    package init(name: String, url: String?, role: Role = .author, authorURL: String? = nil) {
         self.name = name
         self.url = url
         self.role = role
@@ -42,7 +42,7 @@ public struct Credit: Sendable, Hashable {
 
 /// One variant of one item as the source found it: a picture in two renditions under its license (and whether
 /// the API says an AI made it), or a plain reason why not.
-public enum SourceEntry: Sendable, Hashable {
+package enum SourceEntry: Sendable, Hashable {
     case found(
         caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage, license: License,
         aiGenerated: Bool = false)
@@ -50,23 +50,23 @@ public enum SourceEntry: Sendable, Hashable {
 }
 
 /// One item of a gallery: one entry per variant, in the order of the result's variants.
-public struct SourceItem: Sendable, Hashable {
-    public var sourceID: String
-    public var entries: [SourceEntry]
+package struct SourceItem: Sendable, Hashable {
+    package var sourceID: String
+    package var entries: [SourceEntry]
 
-    public init(sourceID: String, entries: [SourceEntry]) {
+    package init(sourceID: String, entries: [SourceEntry]) {
         self.sourceID = sourceID
         self.entries = entries
     }
 }
 
 /// One way of looking at every item, such as the original search and the graffiti search.
-public struct SourceVariant: Sendable, Hashable {
-    public var key: String
-    public var label: String
-    public var query: String?
+package struct SourceVariant: Sendable, Hashable {
+    package var key: String
+    package var label: String
+    package var query: String?
 
-    public init(key: String, label: String, query: String?) {
+    package init(key: String, label: String, query: String?) {
         self.key = key
         self.label = label
         self.query = query
@@ -75,14 +75,17 @@ public struct SourceVariant: Sendable, Hashable {
 
 /// Names a source by a machine id, a display label and its home page, with how many of its photos its terms let
 /// one page show.
+///
+/// Public because the sources' requirements name it; its members are the package's own, so a program embedding
+/// Vitrine hands it along without reading or making one.
 public struct SourceDescription: Sendable, Hashable {
-    public var name: String
-    public var label: String
-    public var home: String?
+    package var name: String
+    package var label: String
+    package var home: String?
     /// The most of the source's photos one page may show (Flickr's API terms: 30); nil for no limit.
-    public var photosPerPageLimit: Int?
+    package var photosPerPageLimit: Int?
 
-    public init(name: String, label: String, home: String?, photosPerPageLimit: Int? = nil) {
+    package init(name: String, label: String, home: String?, photosPerPageLimit: Int? = nil) {
         self.name = name
         self.label = label
         self.home = home
@@ -91,23 +94,26 @@ public struct SourceDescription: Sendable, Hashable {
 }
 
 /// Everything a source found for one gallery; it knows nothing of files or HTML.
+///
+/// Public because the sources' requirements name it; its members are the package's own, so a program embedding
+/// Vitrine hands it along without reading or making one.
 public struct SourceResult: Sendable {
-    public var title: String
-    public var source: SourceDescription
-    public var variants: [SourceVariant]
-    public var items: [SourceItem]
+    package var title: String
+    package var source: SourceDescription
+    package var variants: [SourceVariant]
+    package var items: [SourceItem]
     /// When the oldest API response used was fetched.
-    public var fetchedAt: Date?
-    public var warnings: [String]
+    package var fetchedAt: Date?
+    package var warnings: [String]
     /// Results the API returned that could not be used (each has a warning).
-    public var skipped: Int
+    package var skipped: Int
     /// A tree of groups (users, their albums) holding the items, for sources that have one; when it is not empty,
     /// `items` is empty and the gallery is a hierarchy of list pages above grid pages.
-    public var groups: [SourceGroup] = []
+    package var groups: [SourceGroup] = []
     /// The title of the top list of a hierarchy (`Users`); the gallery title when empty.
-    public var groupsTitle = ""
+    package var groupsTitle = ""
 
-    public init(
+    package init(
         title: String, source: SourceDescription, variants: [SourceVariant], items: [SourceItem],
         fetchedAt: Date?, warnings: [String] = [], skipped: Int = 0
     ) {
@@ -122,24 +128,24 @@ public struct SourceResult: Sendable {
 }
 
 /// A group of a hierarchical result, such as a user or an album: either further groups or items.
-public struct SourceGroup: Sendable, Hashable {
+package struct SourceGroup: Sendable, Hashable {
     /// The API's id of the group.
-    public var sourceID: String
-    public var title: String
+    package var sourceID: String
+    package var title: String
     /// A second name shown beside the title, such as a user's username.
-    public var subtitle: String?
+    package var subtitle: String?
     /// A picture standing for the group in the list of its parent, such as one photo of an album.
-    public var cover: RemoteImage?
+    package var cover: RemoteImage?
     /// The license of the cover's picture.
-    public var coverLicense: License = .unknown
+    package var coverLicense: License = .unknown
     /// The folder of the output its pages go in (`users`, `albums`): `FOLDER/ID/index.html`.
-    public var folder: String
+    package var folder: String
     /// The folder the pages of its items go in (`photos`): `FOLDER/ID.html`.
-    public var itemFolder: String
-    public var groups: [SourceGroup]
-    public var items: [SourceItem]
+    package var itemFolder: String
+    package var groups: [SourceGroup]
+    package var items: [SourceItem]
 
-    public init(
+    package init(
         sourceID: String, title: String, subtitle: String? = nil, cover: RemoteImage? = nil, folder: String,
         itemFolder: String = "items", groups: [SourceGroup] = [], items: [SourceItem] = []
     ) {
@@ -154,21 +160,21 @@ public struct SourceGroup: Sendable, Hashable {
     }
 
     /// Every item of the group and of the groups below it, depth first.
-    public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
+    package var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
 
     /// Every cover of the group and of the groups below it, depth first, with its license.
-    public var allCovers: [(image: RemoteImage, license: License)] {
+    var allCovers: [(image: RemoteImage, license: License)] {
         [cover.map { ($0, coverLicense) }].compactMap { $0 } + groups.flatMap(\.allCovers)
     }
 }
 
 extension SourceResult {
     /// Every item, of the flat list and of the groups.
-    public var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
+    package var allItems: [SourceItem] { items + groups.flatMap(\.allItems) }
 
     /// Every remote picture the gallery downloads, in a stable order: item renditions, then group covers. A
     /// picture whose license does not allow copies is shown from its own URL and never downloaded.
-    public var remoteImageURLs: [String] {
+    package var remoteImageURLs: [String] {
         var seen = Set<String>()
         var urls: [String] = []
         for item in allItems {
@@ -184,6 +190,10 @@ extension SourceResult {
 }
 
 /// An image API that can fill a gallery.
+///
+/// Vitrine's own sources conform to it (`PixabaySource`, `FlickrSource`, `ThumbnailSource`, `JSONPlaceholderSource`);
+/// a program embedding Vitrine passes one of them to a plan. The types its requirements name expose no members
+/// outside the package, so it cannot be conformed to elsewhere.
 public protocol ImageSource: Sendable {
     /// Everything besides the API's answers that shapes what `collect` returns (endpoints, terms, counts), and no
     /// secret: a rebuild whose sources' configurations and cached answers are unchanged has nothing to do.
@@ -196,7 +206,7 @@ public protocol ImageSource: Sendable {
 }
 
 extension ImageSource {
-    public var endpoints: [String] { [] }
+    package var endpoints: [String] { [] }
 
     static func keyDigest(_ key: String) -> String { SourceSettings.keyDigest(key) }
 
@@ -231,6 +241,7 @@ public enum SourceError: UserFacingError {
     case badData(source: String, detail: String)
     case invalidOption(source: String, detail: String)
 
+    /// Names the API and what it said; for a key, where to get one or to check it.
     public var sentence: String {
         switch self {
         case .keyMissing(let source, let signup): "No \(source) API key was given (\(signup))."
@@ -247,6 +258,8 @@ public enum SourceError: UserFacingError {
         }
     }
 
+    /// `.keyProblem` for a key, `.unavailable` for a refusal or an outage, `.badData` for an unreadable answer,
+    /// `.invalidArgument` for a setting the API cannot take.
     public var kind: FailureKind {
         switch self {
         case .keyMissing, .keyRejected: .keyProblem

@@ -6,20 +6,24 @@ import VitrineStore
 /// API): one square-tiled grid of every element, with preview pages.
 public struct ThumbnailSource: ImageSource {
     /// The license of every picture of the source. The media-coverage list says nothing of its thumbnails' licenses.
-    public static let license = License.unknown
+    package static let license = License.unknown
+    /// The media-coverage list the source was made for.
     public static let defaultEndpoint = "https://acharyaprashant.org/api/v2/content/misc/media-coverages"
     /// The nominal width given to tiles, whose true size only the aspect ratio tells.
     static let nominalWidth = 640
 
-    public var limit: Int
-    public var endpoint: String
+    package var limit: Int
+    package var endpoint: String
+    /// The host whose images a history's archive may fetch again.
     public var endpoints: [String] { [endpoint] }
 
+    /// The first `limit` elements of the list at `endpoint`.
     public init(limit: Int, endpoint: String = defaultEndpoint) {
         self.limit = limit
         self.endpoint = endpoint
     }
 
+    /// The endpoint and the limit.
     public var configuration: String {
         Self.configuration("thumbnails", ["endpoint": endpoint, "limit": String(limit)])
     }
@@ -32,6 +36,7 @@ public struct ThumbnailSource: ImageSource {
         return FetchRequest(url: components.string ?? endpoint, maximumBodyBytes: 16 << 20)
     }
 
+    /// Reads the list in one request and makes a tile of each element's thumbnail.
     public func collect(using api: any APIResponseLoading) async throws -> SourceResult {
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "The thumbnail list")
         let ((items, warnings), fetchedAt) = try await api.load(request()) { response in

@@ -6,31 +6,36 @@ import VitrineStore
 /// Unsplash's `GET /photos/random` with an access key (`Authorization: Client-ID KEY`, only ever in that header).
 /// Its images are hotlinked and its `download_location` is requested when a photo is shown, as its terms require.
 public struct UnsplashSource: RandomImageSource {
+    /// Unsplash's own API; the sample API may stand in.
     public static let defaultEndpoint = "https://api.unsplash.com/"
-    public static let keySignup =
+    static let keySignup =
         "an access key comes with an Unsplash developer account: https://unsplash.com/developers"
     /// Photos asked for per request, so that one request nearly always holds one other than the current photo.
     static let count = 3
     /// The width of the largest rendition, made from the dynamically resizable `urls.raw`.
     static let largeWidth = 2048
 
-    public var key: String
-    public var endpoint: String
+    package var key: String
+    package var endpoint: String
     /// Unsplash's `query`: limit the random photo to this search.
-    public var query: String?
+    package var query: String?
 
+    /// A random photo, matching `query` if given, asked with the access `key`.
     public init(key: String, endpoint: String = defaultEndpoint, query: String? = nil) {
         self.key = key
         self.endpoint = endpoint
         self.query = query
     }
 
+    /// Unsplash, for the page's credit.
     public var description: SourceDescription {
         SourceDescription(name: "unsplash", label: "Unsplash", home: "https://unsplash.com/")
     }
 
+    /// Unsplash's API guidelines: images hotlinked from Unsplash, credited with referral links, each use reported.
     public var usage: ImageUsagePolicy { .unsplash }
 
+    /// The endpoint, the query and a digest of the key (never the key itself).
     public var configuration: String {
         SourceSettings.text(
             "unsplash", ["endpoint": endpoint, "query": query, "key": SourceSettings.keyDigest(key)])
@@ -49,6 +54,7 @@ public struct UnsplashSource: RandomImageSource {
         return FetchRequest(url: components.string ?? endpoint, headers: authorization, maximumBodyBytes: 4 << 20)
     }
 
+    /// Asks `/photos/random` (with the query), once more if it gave `currentID` again.
     public func pick(avoiding currentID: String?, using api: any APIResponseLoading) async throws -> RandomPhoto {
         guard !key.isEmpty else { throw SourceError.keyMissing(source: "Unsplash", signup: Self.keySignup) }
         try RemoteURLPolicy.requireEndpoint(endpoint, of: "Unsplash")

@@ -11,8 +11,9 @@ import VitrineHTTP
 /// No name or file holds an API key: responses are keyed by the URL without its secret parameters and a one-way
 /// digest of those.
 public struct CacheStore: Sendable {
-    public let root: URL
+    package let root: URL
 
+    /// The cache kept in `root` (usually `defaultRoot()`); its folders are made as they are first written.
     public init(root: URL) {
         self.root = root
     }
@@ -32,19 +33,19 @@ public struct CacheStore: Sendable {
     package var temporaryFolder: URL { root.appendingPathComponent("tmp") }
 
     /// Clears temporary files that a killed run left in the cache.
-    public func sweepTemporaryFiles() {
+    package func sweepTemporaryFiles() {
         TemporaryFileSweeper.sweep(temporaryFolder)
     }
 
     // MARK: API responses
 
     /// A response body as it was received, and when.
-    public struct StoredResponse: Sendable {
-        public var url: String
-        public var fetchedAt: Date
-        public var status: Int
-        public var contentType: String?
-        public var body: [UInt8]
+    struct StoredResponse: Sendable {
+        package var url: String
+        package var fetchedAt: Date
+        package var status: Int
+        package var contentType: String?
+        package var body: [UInt8]
     }
 
     /// What the cache keeps beside a response's body, as JSON: where the body came from, and its size and SHA-256,
@@ -75,7 +76,9 @@ public struct CacheStore: Sendable {
         var body: FileStamp
     }
 
-    public func storedResponse(for request: FetchRequest) -> StoredResponse? { stampedResponse(for: request)?.response }
+    func storedResponse(for request: FetchRequest) -> StoredResponse? {
+        stampedResponse(for: request)?.response
+    }
 
     /// The stored response for `request` and the stamps of the files it was read from, which a later build compares
     /// to tell that the cache still holds the same answer; nil when there is none, or its record or body is damaged,
@@ -157,7 +160,7 @@ public struct CacheStore: Sendable {
 
     /// Stores the body as the API sent it, then its record, each renamed into place whole; the entry an earlier
     /// version kept for the same request (one JSON file with the body inside) is removed.
-    public func store(_ response: FetchResponse, for request: FetchRequest, at date: Date) throws(FileWriteError) {
+    package func store(_ response: FetchResponse, for request: FetchRequest, at date: Date) throws(FileWriteError) {
         let paths = responsePaths(for: request)
         let recordFile = root.appendingPathComponent(paths.record)
         let record = ResponseRecord(
@@ -190,13 +193,13 @@ public struct CacheStore: Sendable {
     // MARK: Images
 
     /// What the cache knows about one downloaded image.
-    public struct ImageRecord: Codable, Sendable, Hashable {
-        public var sha256: String
-        public var format: ImageFormat
-        public var byteCount: Int
+    package struct ImageRecord: Codable, Sendable, Hashable {
+        package var sha256: String
+        package var format: ImageFormat
+        package var byteCount: Int
         /// The pixel size read from the image's header, when it could be.
-        public var width: Int?
-        public var height: Int?
+        package var width: Int?
+        package var height: Int?
 
         package init(sha256: String, format: ImageFormat, byteCount: Int, width: Int? = nil, height: Int? = nil) {
             self.sha256 = sha256
@@ -208,7 +211,7 @@ public struct CacheStore: Sendable {
     }
 
     /// The image last downloaded from `url`, if its bytes are still in the cache and whole.
-    public func imageRecord(for url: String) -> ImageRecord? {
+    func imageRecord(for url: String) -> ImageRecord? {
         lookUpImages([(url, SHA256Hasher.hex(of: url))]).records[url]
     }
 
@@ -349,7 +352,7 @@ public struct CacheStore: Sendable {
 
     /// Stores image bytes by content and remembers that `url` served them (in the URL index, as an ``IndexEntry``
     /// with the stamp of the stored bytes as they were verified).
-    public func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
+    func storeImage(_ bytes: [UInt8], format: ImageFormat, from url: String) throws(FileWriteError)
         -> ImageRecord
     {
         try storeStampedImage(bytes, format: format, from: url).record
@@ -430,7 +433,7 @@ public struct CacheStore: Sendable {
         }
     }
 
-    public func imageFile(for record: ImageRecord) -> URL { URL(fileURLWithPath: imagePath(for: record)) }
+    package func imageFile(for record: ImageRecord) -> URL { URL(fileURLWithPath: imagePath(for: record)) }
 
     private func imagePath(for record: ImageRecord) -> String {
         shardedPath("images", record.sha256, extension: record.format.fileExtension)

@@ -12,6 +12,7 @@ public struct CachePolicy: Sendable {
     /// Ignore freshness and ask the API again (an offline run still uses the cache).
     public var refresh: Bool
 
+    /// By default an answer is fresh for 24 hours, and the network may be asked.
     public init(maximumAge: TimeInterval = 24 * 60 * 60, offline: Bool = false, refresh: Bool = false) {
         self.maximumAge = maximumAge
         self.offline = offline
@@ -20,14 +21,17 @@ public struct CachePolicy: Sendable {
 }
 
 /// An API response as a source sees it, with where it came from.
+///
+/// Public because the sources' requirements name it; its members are the package's own, so a program embedding
+/// Vitrine hands it along without reading or making one.
 public struct APIResponse: Sendable {
-    public var status: Int
-    public var body: [UInt8]
-    public var fetchedAt: Date
-    public var fromCache: Bool
+    package var status: Int
+    package var body: [UInt8]
+    package var fetchedAt: Date
+    package var fromCache: Bool
 
     /// The network failed and this older copy from the cache stands in for a fresh answer.
-    public var stale = false
+    package var stale = false
 
     package init(status: Int, body: [UInt8], fetchedAt: Date, fromCache: Bool, stale: Bool = false) {
         self.status = status
@@ -37,12 +41,14 @@ public struct APIResponse: Sendable {
         self.stale = stale
     }
 
-    public var bodyText: String {
+    package var bodyText: String {
         String(decoding: body.prefix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
 /// How sources load API responses; the pipeline gives them a cache in front of the network.
+///
+/// Public because `ImageSource` and `RandomImageSource` name it; only the package conforms to it.
 public protocol APIResponseLoading: Sendable {
     func load(_ request: FetchRequest) async throws -> APIResponse
     /// Loads the answer to `request` and reads it with `decode`. Only an answer that `decode` accepts may be kept
@@ -52,34 +58,37 @@ public protocol APIResponseLoading: Sendable {
 }
 
 extension APIResponseLoading {
-    public func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+    package func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
         try decode(try await load(request))
     }
 }
 
 /// Nothing usable is cached for a request that may not go to the network.
 public struct NothingCachedError: UserFacingError {
+    /// The URL of the request, without its secrets.
     public let url: String
+    /// Names the URL and says the run may not use the network.
     public var sentence: String {
         "Nothing is cached for \(url), and this run may not use the network; run once online first."
     }
+    /// Always `.nothingCached`: a run that may use the network would fetch it.
     public var kind: FailureKind { .nothingCached }
 }
 
 /// Loads API responses from the cache while they are fresh and from the network otherwise, storing the successes
 /// that decode into results. Cached answers are filed under the public URL and a one-way digest of the request's
 /// secrets (the key), never the secrets themselves, so that an answer given to one key is never served to another.
-public final class CachedAPIClient: APIResponseLoading {
+package final class CachedAPIClient: APIResponseLoading {
     /// Counters for the run summary.
-    public struct Counters: Sendable, Equatable {
-        public var requests = 0
-        public var cacheHits = 0
+    package struct Counters: Sendable, Equatable {
+        package var requests = 0
+        package var cacheHits = 0
         /// Responses served from an older cache copy because the network failed.
-        public var staleFallbacks = 0
+        var staleFallbacks = 0
         /// When the oldest of those copies was fetched.
-        public var staleSince: Date?
+        package var staleSince: Date?
         /// Why the first of those requests failed, in a few words ("HTTP 503", "Flickr's request quota is spent").
-        public var staleReason: String?
+        package var staleReason: String?
     }
 
     private let fetcher: any HTTPFetching
@@ -92,7 +101,7 @@ public final class CachedAPIClient: APIResponseLoading {
     /// it was served.
     private let used = Mutex<[String: CachedResponseUse]?>([:])
 
-    public init(
+    package init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, maximumResponseBytes: Int = 16 << 20,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -103,7 +112,7 @@ public final class CachedAPIClient: APIResponseLoading {
         self.now = now
     }
 
-    public var counters: Counters { counts.withLock { $0 } }
+    package var counters: Counters { counts.withLock { $0 } }
 
     /// Every response this client served, as the cache holds it, for a later build to check that they are unchanged;
     /// nil when one answer is not in the cache as it was served (an error status, or an older copy standing in for
@@ -124,11 +133,11 @@ public final class CachedAPIClient: APIResponseLoading {
         }
     }
 
-    public func load(_ request: FetchRequest) async throws -> APIResponse {
+    package func load(_ request: FetchRequest) async throws -> APIResponse {
         try await load(request) { $0 }
     }
 
-    public func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
+    package func load<Value>(_ request: FetchRequest, decode: (APIResponse) throws -> Value) async throws -> Value {
         var request = request
         request.maximumBodyBytes = min(request.maximumBodyBytes, maximumResponseBytes)
         let stamped = cache.stampedResponse(for: request)

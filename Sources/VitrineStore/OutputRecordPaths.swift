@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the cache keeps its records of one output folder: the build state that lets a no-change rebuild stop
 /// early, the stamps of the files it verified, and the folder for their temporary files.
-public struct OutputRecordPaths: Sendable {
+package struct OutputRecordPaths: Sendable {
     package var state: String
     package var verified: String
     package var temporaryFolder: URL

@@ -10,8 +10,9 @@ import VitrineHTTP
 /// replaced by a rename, so a killed run leaves the old count or the new one.
 /// A ledger that cannot be read or written counts nothing and allows the request: the API still has the last word.
 public struct QuotaLedger: RequestQuotaLedger {
-    public let cache: CacheStore
+    package let cache: CacheStore
 
+    /// The ledger kept in `cache`, shared with every run that uses the same cache.
     public init(cache: CacheStore) {
         self.cache = cache
     }
@@ -25,6 +26,7 @@ public struct QuotaLedger: RequestQuotaLedger {
         return folder.appendingPathComponent("\(service)-\(digest.hexString.prefix(32)).times")
     }
 
+    /// Counts the request in its key's ledger file when `quota` allows it (nil), else returns the wait until it does.
     public func take(_ request: FetchRequest, quota: RequestQuota, now: Date) async -> Duration? {
         guard let file = file(for: request, quota: quota) else { return nil }
         let openFolder = { () throws(Errno) in try SystemCall.open(self.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

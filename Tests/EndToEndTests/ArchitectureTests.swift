@@ -67,4 +67,39 @@ import Testing
             #expect(lines <= 450, "Sources/\(path) has \(lines) lines")
         }
     }
+
+    /// The library's public interface is what a program embedding Vitrine uses (docs/architecture.md, "The
+    /// library's public interface"); whatever only this package shares is `package`.
+    static let publicDeclarationLimit = 300
+
+    @Test func thePublicInterfaceIsSmallAndEveryPublicDeclarationIsDocumented() throws {
+        // A line that declares something `public`: the keyword after nothing but attributes and other modifiers.
+        let publicDeclaration = try Regex(
+            #"^\s*(?:(?:@\w+(?:\([^)\n]*\))?|static|class|final|nonisolated|override|mutating|convenience|required|indirect|lazy)\s+)*public\b"#
+        )
+        var declarations: [String] = []
+        var undocumented: [String] = []
+        for (path, text) in try Self.librarySources().sorted(by: { $0.path < $1.path }) {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.firstMatch(of: publicDeclaration) != nil {
+                let place = "\(path):\(index + 1)"
+                declarations.append(place)
+                var above = index - 1
+                while above >= 0, lines[above].trimmingPrefix(while: \.isWhitespace).hasPrefix("@") { above -= 1 }
+                if above < 0 || !lines[above].trimmingPrefix(while: \.isWhitespace).hasPrefix("///") {
+                    undocumented.append(place)
+                }
+            }
+        }
+        #expect(declarations.count > 0)
+        #expect(
+            declarations.count <= Self.publicDeclarationLimit,
+            """
+            \(declarations.count) public declarations, over \(Self.publicDeclarationLimit); make what only this \
+            package uses `package`: \(declarations.joined(separator: ", "))
+            """)
+        #expect(
+            undocumented.isEmpty,
+            "public declarations without a doc comment directly above: \(undocumented.joined(separator: ", "))")
+    }
 }

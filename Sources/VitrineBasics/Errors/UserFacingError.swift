@@ -33,5 +33,6 @@ public protocol UserFacingError: Error, CustomStringConvertible {
 }
 
 extension UserFacingError {
+    /// An error prints as its sentence, in string interpolation and in logs.
     public var description: String { sentence }
 }

@@ -87,7 +87,9 @@ package enum AtomicFile {
 
 /// A file or folder could not be written.
 public struct FileWriteError: UserFacingError {
+    /// The file or folder that could not be written.
     public let path: String
+    /// Why, as a clause that follows the path ("permission denied").
     public let reason: String
     /// The folder on the way that is a symbolic link or not a folder, when that is why the write was refused.
     public let linkedFolder: String?
@@ -98,6 +100,8 @@ public struct FileWriteError: UserFacingError {
         self.linkedFolder = linkedFolder
     }
 
+    /// Names the path and the reason; nothing was left half-written.
     public var sentence: String { "Could not write \(path): \(reason)." }
+    /// Always `.cannotWrite`.
     public var kind: FailureKind { .cannotWrite }
 }

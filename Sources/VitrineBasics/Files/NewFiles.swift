@@ -133,9 +133,9 @@ package struct NewFiles {
 
 /// A set of ``NewFiles`` was not written: a path is taken or leads through a link, or writing failed. Nothing of the
 /// set is left in the folder.
-public enum NewFilesError: UserFacingError, Equatable {
+package enum NewFilesError: UserFacingError, Equatable {
     /// What is already at a path the set would write.
-    public enum Thing: Sendable {
+    package enum Thing: Sendable {
         case file, link, folder, other
     }
 
@@ -150,7 +150,7 @@ public enum NewFilesError: UserFacingError, Equatable {
     /// Writing the file at `path` failed for `reason`.
     case writeFailed(path: String, reason: String)
 
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .exists(let path, .file):
             "Refusing to overwrite \(path): Vitrine never replaces a file it did not write, so it wrote nothing; "
@@ -175,5 +175,5 @@ public enum NewFilesError: UserFacingError, Equatable {
         }
     }
 
-    public var kind: FailureKind { .cannotWrite }
+    package var kind: FailureKind { .cannotWrite }
 }

@@ -1,8 +1,8 @@
 /// The image formats Vitrine accepts, recognised by their first bytes rather than by any header or file name.
-public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+package enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, gif, webp
 
-    public var mediaType: String {
+    package var mediaType: String {
         switch self {
         case .jpeg: "image/jpeg"
         case .png: "image/png"
@@ -12,12 +12,12 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// The format whose media type is `mediaType` (`image/jpeg`, …), or nil when it is not one of them.
-    public init?(mediaType: String) {
+    package init?(mediaType: String) {
         guard let format = Self.allCases.first(where: { $0.mediaType == mediaType }) else { return nil }
         self = format
     }
 
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
         default: rawValue
@@ -25,7 +25,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// The format whose signature `bytes` start with, or nil when they are not one of the accepted images.
-    public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8 {
+    package static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8 {
         let head = Array(bytes.prefix(12))
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }

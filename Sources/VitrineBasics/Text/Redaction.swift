@@ -1,14 +1,14 @@
 import Foundation
 
 /// Removes secret values (API keys) from anything that may reach a log, an error message, a file or a file name.
-public struct Redactor: Sendable {
+package struct Redactor: Sendable {
     private let secrets: [String]
 
-    public init(secrets: [String]) {
+    package init(secrets: [String]) {
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
 
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         var result = text
         for secret in secrets {
             result = result.replacingOccurrences(of: secret, with: "REDACTED")
