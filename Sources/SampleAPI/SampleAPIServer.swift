@@ -256,7 +256,7 @@ final class SampleAPIService: Sendable {
         }
         for waiter in answered { waiter.resume(returning: requests) }
         let baseURL = "http://127.0.0.1:\(port)"
-        let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: .now) }
+        let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: router.configuration.now()) }
         guard let fault = faults.claim(for: request) else {
             return normal()
         }
