@@ -66,11 +66,12 @@ enum SocketHTTPClient {
 
     /// Sends `method` for `url` on a new connection and reads the response. With `followingRedirects`, a 3xx with a
     /// `Location` is followed, on a new connection, at most that many times; the whole exchange fails as timed out
-    /// when it takes longer than `timeout`. `bodyStarted` is signalled once the head and the first body bytes of a
+    /// when it takes longer than `timeout` (a guard against a hang, long enough for a server slowed down by a busy
+    /// machine; tests of stalls give their own). `bodyStarted` is signalled once the head and the first body bytes of a
     /// response have come.
     static func fetch(
         _ url: String, method: String = "GET", headers: [String: String] = [:], followingRedirects: Int? = nil,
-        timeout: Duration = .seconds(30), bodyStarted: Handshake? = nil
+        timeout: Duration = .seconds(300), bodyStarted: Handshake? = nil
     ) async throws -> HTTPExchange {
         var request = Request(method: method, url: url, headers: headers)
         var target = try Target(request.url)
