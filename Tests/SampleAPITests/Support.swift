@@ -116,7 +116,7 @@ enum SocketHTTPClient {
 
     /// Sends `requests`, all to one host and port, one after another on one connection, each when the response to
     /// the one before it has come; stops at the first that fails.
-    static func exchangesOnOneConnection(_ requests: [Request], timeout: Duration = .seconds(30)) async throws
+    static func exchangesOnOneConnection(_ requests: [Request], timeout: Duration = .seconds(300)) async throws
         -> [HTTPExchange]
     {
         let targets = try requests.map { try Target($0.url) }
