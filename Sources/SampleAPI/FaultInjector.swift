@@ -57,7 +57,7 @@ enum FaultResponses {
     ) async -> SampleAPIResponse {
         switch kind {
         case .delay(let milliseconds):
-            try? await Task.sleep(for: .milliseconds(max(milliseconds, 0)))
+            await configuration.pause(.milliseconds(max(milliseconds, 0)))
             return normal()
         case .status(let code, let body):
             return .text(code, body)

@@ -29,6 +29,10 @@ package struct SampleAPIConfiguration: Sendable {
     package var unsplashKey: String = SampleAPIServer.demoKey
     /// Unsplash requests allowed per key and hour (50 for a demo application).
     package var unsplashRateLimit: Int = 50
+    /// The clock of the rate-limit windows; a test moves it on instead of waiting for a window to pass.
+    package var now: @Sendable () -> ContinuousClock.Instant = { .now }
+    /// How a `delay` fault holds its response; a test holds it until it lets it go instead of for a time.
+    package var pause: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
     /// The counts `vitrine demo` relies on: a full 500 for Hamburg and a short graffiti search.
     package static let demoHitCounts: [String: Int] = ["hamburg": 500, "hamburg graffiti": 16]

@@ -46,8 +46,10 @@ package final class SampleAPIServer: Sendable {
         var port: UInt16 = 0
     }
 
-    /// FlyingFox's default limit in seconds on how long a handler may take; `delay` faults extend it.
-    private static let handlerTimeout: TimeInterval = 15
+    /// How long a handler may take before FlyingFox answers 500; `delay` faults extend it. Only a guard against a
+    /// handler that never returns: FlyingFox's 15 s were too few for images served beside a test suite that loads
+    /// both cores.
+    private static let handlerTimeout: TimeInterval = 300
     /// How long `start` waits for the socket to listen before it gives up.
     private static let startLimit: TimeInterval = 120
 
@@ -256,7 +258,7 @@ final class SampleAPIService: Sendable {
         }
         for waiter in answered { waiter.resume(returning: requests) }
         let baseURL = "http://127.0.0.1:\(port)"
-        let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: .now) }
+        let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: router.configuration.now()) }
         guard let fault = faults.claim(for: request) else {
             return normal()
         }

@@ -102,4 +102,18 @@ import Testing
             undocumented.isEmpty,
             "public declarations without a doc comment directly above: \(undocumented.joined(separator: ", "))")
     }
+
+    /// A test file over 450 lines holds more than one topic: it is split by topic, as the sources are.
+    @Test func noTestFileIsOver450Lines() throws {
+        let tests = VitrineProcess.packageRoot.appendingPathComponent("Tests")
+        let walker = try #require(FileManager.default.enumerator(atPath: tests.path))
+        var checked = 0
+        for case let relative as String in walker where relative.hasSuffix(".swift") {
+            let text = try String(contentsOf: tests.appendingPathComponent(relative), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 450, "Tests/\(relative) has \(lines) lines")
+            checked += 1
+        }
+        #expect(checked > 80)
+    }
 }

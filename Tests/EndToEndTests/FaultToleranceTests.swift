@@ -8,77 +8,9 @@ import VitrineTestSupport
 @testable import VitrinePublish
 @testable import VitrineRender
 
-/// The built binary against a sample API that misbehaves the way real APIs and networks do.
-@Suite struct FaultToleranceTests {
-    static let key = "fault-key-77"
-
-    /// A server with `faults`, a workspace, and a way to build a small gallery (5 items, two variants) from it.
-    final class Scenario: StoppableFixture {
-        let server: SampleAPIServer
-        let workspace: Workspace
-        let endpoint: String
-
-        init(_ faults: [SampleAPIFault], rateLimit: Int = 100, rateWindowSeconds: Int = 60) async throws {
-            server = SampleAPIServer(
-                configuration: SampleAPIConfiguration(
-                    apiKey: FaultToleranceTests.key, rateLimit: rateLimit, rateWindowSeconds: rateWindowSeconds,
-                    faults: faults))
-            workspace = try Workspace()
-            try await server.start()
-            endpoint = await server.pixabayEndpoint
-        }
-
-        func arguments(_ extra: [String] = [], out: String = "out", endpoint: String? = nil) -> [String] {
-            [
-                "pixabay", "Hamburg", "--per-page", "5", "--endpoint", endpoint ?? self.endpoint, "--key",
-                FaultToleranceTests.key, "--cache", workspace.path("cache"), "--out", workspace.path(out),
-            ] + extra
-        }
-
-        func build(_ extra: [String] = [], out: String = "out") async throws -> VitrineProcess.Outcome {
-            try await VitrineProcess.run(arguments(extra, out: out))
-        }
-
-        func requests(_ prefix: String) -> [SampleAPIRequest] { server.requests().filter { $0.path.hasPrefix(prefix) } }
-
-        var site: SiteInspector { SiteInspector(root: workspace.url.appendingPathComponent("out")) }
-
-        /// Temporary files anywhere in the output or the cache.
-        func leftovers() throws -> [String] {
-            try (workspace.tree("out").keys.map { "out/\($0)" } + workspace.tree("cache").keys.map { "cache/\($0)" })
-                .filter {
-                    ($0 as NSString).lastPathComponent.contains(".vitrine-") && !$0.hasSuffix(OutputManifest.fileName)
-                }
-        }
-
-        func stop() async { await server.stop() }
-    }
-
-    func expectCompleteGallery(_ scenario: Scenario, items: Int = 5) throws {
-        let crawl = try scenario.site.crawl()
-        #expect(crawl.broken == [])
-        for image in crawl.files where image.hasPrefix("images/") {
-            let bytes = try Data(contentsOf: scenario.site.root.appendingPathComponent(image))
-            #expect(ImageFormat.sniff(bytes) == .jpeg && bytes.suffix(2) == Data([0xFF, 0xD9]), "\(image) is damaged")
-        }
-        let model = try LibXMLDocument.parse(
-            [UInt8](Data(contentsOf: scenario.site.root.appendingPathComponent("gallery.xml"))))
-        #expect(model.strings("//item").count == items)
-        #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
-    }
-
-    /// Builds from `scenario`, whose images are all broken, and checks that each became a placeholder saying
-    /// `reason`, and that the run still succeeded with no broken link.
-    func expectEveryImageAPlaceholder(_ scenario: Scenario, saying reason: String) async throws {
-        let outcome = try await scenario.build()
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("failed"))
-        let index = try scenario.site.page("index.html")
-        #expect(index.strings("//main//img").isEmpty)
-        #expect(index.strings("//main").joined().contains(reason))
-        #expect(try scenario.site.crawl().broken == [])
-    }
-
+/// The built binary against a sample API that misbehaves the way real APIs and networks do: rate limits, server
+/// errors, short, stalled, endless and hostile answers.
+@Suite struct FaultToleranceTests: BuildsAgainstFaults {
     @Test(arguments: [SampleAPIFault.RetryAfter.seconds(1), .date(secondsFromNow: 2)])
     func aRateLimitStormIsWaitedOut(retryAfter: SampleAPIFault.RetryAfter) async throws {
         let scenario = try await Scenario([SampleAPIFault(.rateLimited(retryAfter: retryAfter), on: .api, times: 2)])
@@ -111,72 +43,6 @@ import VitrineTestSupport
                 ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
             #expect(terminal.status == 0)
             #expect(terminal.stdout.contains("rate limited, resuming in 2 s"))
-        }
-    }
-
-    @Test func theJSONReportTellsSuccessPartialAndFailureApart() async throws {
-        let scenario = try await Scenario([SampleAPIFault(.wrongContentType, on: .images, times: 1)])
-        try await stopping(scenario) {
-            func report(_ extra: [String]) async throws -> (Int32, [String: Any]) {
-                let outcome = try await scenario.build(extra + ["--json"])
-                let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
-                return (outcome.status, object ?? [:])
-            }
-            let (partialStatus, partial) = try await report(["--strict"])
-            #expect(partialStatus == 2 && partial["status"] as? String == "partial")
-            let summary = try #require(partial["summary"] as? [String: Any])
-            #expect(summary["items"] as? Int == 5 && summary["imagesFailed"] as? Int == 1)
-            let (_, success) = try await report(["--out", scenario.workspace.path("other")])
-            #expect(success["status"] as? String == "success")
-            let (failureStatus, failure) = try await report(["--offline", "--cache", scenario.workspace.path("empty")])
-            #expect(failureStatus == 66 && failure["status"] as? String == "failure")
-            #expect((failure["error"] as? String)?.contains("--offline") == true)
-        }
-    }
-
-    /// Found by scripts/chaos (ENOSPC on the Nth write): a message that could not be written, as behind `2> log` on a
-    /// full disk, crashed the run. Now a lost message changes nothing, and a lost `--json` report is exit 73.
-    @Test func aFullStandardOutputOrErrorNeverCrashesARun() async throws {
-        let scenario = try await Scenario([])
-        try await stopping(scenario) {
-            func run(_ extra: [String], fullOutput: Bool) async throws -> (status: Int32, stderr: String) {
-                let log = scenario.workspace.url.appendingPathComponent("stderr-\(UUID().uuidString)")
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-                let process = Process()
-                process.executableURL = VitrineProcess.binary
-                process.arguments = scenario.arguments(extra)
-                process.standardInput = FileHandle.nullDevice
-                process.standardOutput = fullOutput ? full : FileHandle.nullDevice
-                process.standardError = fullOutput ? try FileHandle(forWritingTo: log) : full
-                _ = try await VitrineProcess.start(process).value
-                return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
-            }
-            #expect(try await run([], fullOutput: false).status == 0)
-            #expect(
-                try await run(["--offline", "--cache", scenario.workspace.path("none")], fullOutput: false).status == 66
-            )
-            let report = try await run(["--json"], fullOutput: true)
-            #expect(report.status == 73, "\(report.stderr)")
-            #expect(report.stderr.contains("Could not write the report to standard output: No space left on device."))
-            #expect(!report.stderr.contains("Fatal error"))
-        }
-    }
-
-    @Test func terminalEscapesFromTheNetworkNeverReachTheTerminal() async throws {
-        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31mRejected\u{202E}txt.exe\r\nby the API"
-        let scenario = try await Scenario([SampleAPIFault(.status(400, body: hostile), on: .api)])
-        try await stopping(scenario) {
-            let outcome = try await scenario.build(["--retries", "0"])
-            #expect(outcome.status == 69 || outcome.status == 65, "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("Rejected"), "the API's own message is still shown: \(outcome.stderr)")
-            let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.count == 2 && lines[1].isEmpty, "one sentence, one line: \(outcome.stderr)")
-            let controls = outcome.stderr.unicodeScalars.filter {
-                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
-                    || (0x202A...0x202E).contains($0.value)
-            }
-            #expect(controls.isEmpty, "\(controls.map { String($0.value, radix: 16) })")
         }
     }
 
@@ -309,17 +175,25 @@ import VitrineTestSupport
     }
 
     /// Issue 24, item 3: an image host that trickles endlessly costs the time limit per image, and the images become
-    /// placeholders saying so; the run ends.
+    /// placeholders saying so; the run ends. The search answer comes from the cache (a first run, whose sixteen images
+    /// were refused at once, stored it), so the short limit meets the trickling images alone, however busy the
+    /// machine.
     @Test func anEndlessSlowImageBecomesAPlaceholder() async throws {
-        let scenario = try await Scenario([SampleAPIFault(.trickle(bytesPerSecond: 300), on: .images)])
+        let scenario = try await Scenario([
+            SampleAPIFault(.status(404, body: "Not here"), on: .images, times: 16),
+            SampleAPIFault(.trickle(bytesPerSecond: 300), on: .images),
+        ])
         try await stopping(scenario) {
-            // Four items of two images: one round of eight transfers at once, so the run costs one limit; a limit
-            // of 15 s leaves the API's answers, which do not trickle, room on a loaded machine.
-            let outcome = try await scenario.build(["--per-page", "4", "--transfer-timeout", "15", "--deadline", "120"])
+            let first = try await scenario.build(["--per-page", "4", "--retries", "0"])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(scenario.server.injectedFaultCounts() == [16, 0], "the first run asked for each image once")
+            let searches = scenario.requests("/api").count
+            let outcome = try await scenario.build(["--per-page", "4", "--transfer-timeout", "2", "--deadline", "120"])
             #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(scenario.requests("/api").count == searches, "the search was asked for again")
             #expect(outcome.stderr.contains("failed"))
             let index = try scenario.site.page("index.html")
-            #expect(index.strings("//main").joined().contains("took longer than 15 s"))
+            #expect(index.strings("//main").joined().contains("took longer than 2 s"))
             #expect(try scenario.workspace.tree("cache").keys.filter { $0.hasPrefix("images/") }.isEmpty)
         }
     }
@@ -393,107 +267,5 @@ import VitrineTestSupport
             "//*[contains(., 'fresh results could not be loaded')]")
         #expect(!notice.isEmpty)
         #expect(try await scenario.build(["--refresh", "--retries", "0", "--strict"]).status == 2)
-    }
-
-    /// Every answer is held for ten minutes, longer than the test waits for a run: only the deadline can end it.
-    @Test func theDeadlineStopsARunAndLeavesNothingBehind() async throws {
-        let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 600_000), on: .all)])
-        try await stopping(scenario) {
-            let outcome = try await VitrineProcess.launch(scenario.arguments(["--deadline", "1"])).wait(
-                atMost: .seconds(300))
-            #expect(outcome.status == 75)
-            #expect(outcome.stderr.contains("--deadline"))
-            #expect(try scenario.leftovers() == [])
-        }
-    }
-
-    /// Every image is held for ten minutes, longer than the test waits for a run: only the signal can end it.
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func signalsCancelPromptlyAndLeaveNothingBehind(signal: Int32, status: Int32) async throws {
-        let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 600_000), on: .images)])
-        try await stopping(scenario) {
-            let running = try VitrineProcess.launch(scenario.arguments())
-            // Signalled once the run waits on its first image, so its handlers are surely in place.
-            let asked = await scenario.server.requests { $0.path.hasSuffix(".jpg") }
-            #expect(asked != nil, "the run never asked for an image")
-            running.send(signal)
-            let outcome = try await running.wait(atMost: .seconds(300))
-            #expect(outcome.status == status)
-            #expect(outcome.stderr.split(separator: "\n").count == 1)
-            #expect(try scenario.leftovers() == [])
-            #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/index.html")))
-        }
-    }
-
-    @Test func aRunKilledAtAnyMomentIsFollowedByACorrectOne() async throws {
-        let scenario = try await Scenario([SampleAPIFault(.delay(milliseconds: 40), on: .all)])
-        try await stopping(scenario) {
-            for delay in [150, 400, 700, 1_000, 1_400] {
-                let running = try VitrineProcess.launch(scenario.arguments(["--pages", "4", "--refresh"]))
-                try await Task.sleep(for: .milliseconds(delay))
-                running.send(SIGKILL)
-                _ = try await running.wait()
-            }
-            let outcome = try await scenario.build(["--pages", "4"])
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            try expectCompleteGallery(scenario, items: 20)
-            #expect(try scenario.leftovers() == [])
-        }
-    }
-
-    @Test func aFolderWithSomeoneElsesFilesIsRefusedUnlessForced() async throws {
-        let scenario = try await Scenario([])
-        try await stopping(scenario) {
-            try FileManager.default.createDirectory(
-                atPath: scenario.workspace.path("out"), withIntermediateDirectories: true)
-            try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/notes.txt")))
-            let refused = try await scenario.build()
-            #expect(refused.status == 73)
-            #expect(refused.stderr.contains("notes.txt") && refused.stderr.contains("--force"))
-            #expect(scenario.server.requests().isEmpty)
-            #expect(try await scenario.build(["--force"]).status == 0)
-            #expect(try String(contentsOfFile: scenario.workspace.path("out/notes.txt"), encoding: .utf8) == "mine")
-        }
-    }
-
-    @Test func forceNeverReplacesAFileVitrineDidNotWrite() async throws {
-        let scenario = try await Scenario([])
-        try await stopping(scenario) {
-            let out = scenario.workspace.path("out")
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let own = [
-                "index.html": "<p>my own home page</p>\n", "gallery.xml": "<mine/>\n", "notes.txt": "mine",
-            ]
-            for (name, text) in own { try Data(text.utf8).write(to: URL(fileURLWithPath: "\(out)/\(name)")) }
-            let refused = try await scenario.build(["--force"])
-            #expect(refused.status == 73)
-            #expect(
-                refused.stderr.contains("gallery.xml") && refused.stderr.contains("index.html")
-                    && !refused.stderr.contains("--force to"), "\(refused.stderr)")
-            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
-            for (name, text) in own {
-                #expect(FileManager.default.contents(atPath: "\(out)/\(name)") == Data(text.utf8), "\(name)")
-            }
-            #expect(
-                try Set(FileManager.default.contentsOfDirectory(atPath: out)) == Set(own.keys),
-                "nothing is written beside them")
-        }
-    }
-
-    @Test func filesOfDroppedItemsGoButOnlyThoseVitrineWrote() async throws {
-        let scenario = try await Scenario([])
-        try await stopping(scenario) {
-            #expect(try await scenario.build(["--pages", "2"]).status == 0)
-            let before = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }.count
-            try Data("mine".utf8).write(to: URL(fileURLWithPath: scenario.workspace.path("out/items/mine.html")))
-            let outcome = try await scenario.build(["--pages", "1"])
-            #expect(outcome.status == 0)
-            #expect(outcome.stderr.contains("old files removed"))
-            #expect(!FileManager.default.fileExists(atPath: scenario.workspace.path("out/page-2.html")))
-            let after = try scenario.workspace.tree("out").keys.filter { $0.hasPrefix("items/") }
-            #expect(after.count == before / 2 + 1)
-            #expect(after.contains("items/mine.html"))
-            try expectCompleteGallery(scenario)
-        }
     }
 }

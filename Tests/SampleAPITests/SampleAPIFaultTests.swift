@@ -2,9 +2,9 @@ import Foundation
 import SampleAPI
 import Synchronization
 import Testing
+import VitrineTestSupport
 
 private let key = SampleAPIServer.demoKey
-private let clock = ContinuousClock()
 
 /// Starts a server with `faults`, runs `body` with it and stops it again.
 private func withFaults<T>(
@@ -30,31 +30,41 @@ private func parseIMFFixdate(_ text: String) -> Date? {
 
 @Suite("Sample API fault injection over HTTP")
 struct SampleAPIFaultTests {
-    /// Four requests are held at once: all four reach the server before any has been answered (served one after
-    /// another, the fourth would come only after three answers).
+    /// Four delayed requests are held at once: all four reach the server while none has been let go (a server that
+    /// served one connection after another would hold the first and never read the others).
     @Test func delayHoldsEachResponseWithoutSerializingConnections() async throws {
-        try await withFaults([SampleAPIFault(.delay(milliseconds: 6_000), on: .api, times: 4)]) { server in
+        let released = Handshake()
+        let pauses = Mutex<[Duration]>([])
+        var configuration = SampleAPIConfiguration(
+            faults: [SampleAPIFault(.delay(milliseconds: 6_000), on: .api, times: 4)])
+        configuration.pause = { duration in
+            pauses.withLock { $0.append(duration) }
+            await released.wait()
+        }
+        try await withServer(configuration) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg&per_page=3"
             let answered = AnswerCount()
-            let results = try await withThrowingTaskGroup(of: (Int, Duration).self) { group in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        let requestStart = clock.now
-                        let response = try await SocketHTTPClient.fetch(url)
+                        let response = try await SocketHTTPClient.fetch(url, timeout: .seconds(120))
                         answered.count.withLock { $0 += 1 }
-                        return (response.status, clock.now - requestStart)
+                        return response.status
                     }
                 }
-                #expect(await server.requests(atLeast: 4) { _ in true } != nil)
-                #expect(answered.count.withLock { $0 } == 0, "a request was answered before all four had come")
+                let allCame = await server.requests(atLeast: 4, within: .seconds(60)) { _ in true } != nil
+                #expect(allCame, "the held requests did not all reach the server")
+                #expect(answered.count.withLock { $0 } == 0, "a request was answered before it was let go")
+                released.signal()
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(results.count == 4)
-            #expect(results.allSatisfy { $0.0 == 200 && $0.1 >= .milliseconds(6_000) })
+            #expect(statuses == [200, 200, 200, 200])
+            #expect(pauses.withLock { $0 } == Array(repeating: .milliseconds(6_000), count: 4))
 
             // The fault's budget is spent: the fifth is answered without a delay.
             let afterBudget = try await SocketHTTPClient.fetch(url)
             #expect(afterBudget.status == 200)
+            #expect(pauses.withLock { $0.count } == 4)
             #expect(server.injectedFaultCounts() == [4])
         }
     }
@@ -136,7 +146,9 @@ struct SampleAPIFaultTests {
     @Test func rateLimitedFaultSendsRetryAfterAsHTTPDate() async throws {
         try await withFaults([try SampleAPIFault.parse("api:retry-after-date=30:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&per_page=3"
+            let sent = Date()
             let limited = try await SocketHTTPClient.fetch(url)
+            let received = Date()
             #expect(limited.status == 429)
             #expect(limited.text == "API rate limit exceeded")
             let value = try #require(limited.header("Retry-After"))
@@ -144,7 +156,9 @@ struct SampleAPIFaultTests {
             let months = "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
             #expect(captures(#"\#(days), \d\d \#(months) \d{4} \d\d:\d\d:\d\d GMT"#, in: value) != nil, "\(value)")
             let date = try #require(parseIMFFixdate(value))
-            #expect((28.0...31.0).contains(date.timeIntervalSinceNow), "\(value) is not about 30 s from now")
+            // 30 s after the moment the server answered, rounded up to a whole second: between these two.
+            #expect(date >= sent.addingTimeInterval(30), "\(value) is less than 30 s after the request")
+            #expect(date <= received.addingTimeInterval(31), "\(value) is more than 31 s after the answer")
             #expect(limited.header("X-RateLimit-Reset") == "30")
             #expect(try await SocketHTTPClient.fetch(url).status == 200)
         }
@@ -224,42 +238,43 @@ struct SampleAPIFaultTests {
         }
     }
 
+    /// A stalled answer sends its first bytes and then nothing, while the server answers others. The stall outlasts
+    /// the client's patience: only the stop can end the exchange before the client gives up.
     @Test func stallHoldsTheConnectionWhileOthersAreServed() async throws {
-        try await withFaults([try SampleAPIFault.parse("api:stall=20:1")]) { server in
+        try await withFaults([try SampleAPIFault.parse("api:stall=90:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
-            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(8))
-            #expect(await server.requests { _ in true } != nil)
+            let (bodyStarted, stalledEnded) = (Handshake(), Handshake())
+            let stalledExchange = Task {
+                defer { stalledEnded.signal() }
+                return try await SocketHTTPClient.fetch(url, timeout: .seconds(60), bodyStarted: bodyStarted)
+            }
+            #expect(await bodyStarted.wait(atMost: .seconds(60)), "the stalled answer sent nothing")
             let normal = try await SocketHTTPClient.fetch(url)
-            let normalDone = clock.now
-            let stalled = try await stalledResult
-            #expect(clock.now - normalDone > .milliseconds(100), "no request was served while the other one stalled")
-            #expect(normal.status == 200 && normal.failure == nil)
+            #expect(normal.status == 200 && normal.failure == nil, "no request was served while the other one stalled")
+            #expect(!stalledEnded.isSignalled, "the stalled answer did not hold its connection")
 
-            #expect(stalled.failure == .timedOut)
+            await server.stop()
+            let stalled = try await stalledExchange.value
+            let cutOff = HTTPExchange.Failure.truncated(missing: normal.body.count - 16)
+            #expect(stalled.failure == cutOff, "not cut off by the stop: \(String(describing: stalled.failure))")
             #expect(stalled.status == 200)
             #expect(stalled.header("Content-Type") == "application/json")
             #expect(stalled.header("Content-Length") == String(normal.body.count))
             #expect(stalled.body == normal.body.prefix(16))
-
-            let stopStart = clock.now
-            await server.stop()
-            #expect(clock.now - stopStart < .seconds(8), "stop waited for the stalled connection")
         }
     }
 
+    /// The stall outlasts the client's patience: an exchange cut off (not timed out) shows the stop did not wait.
     @Test func stopDoesNotWaitForAStalledClient() async throws {
-        try await withFaults([try SampleAPIFault.parse("images:stall=30")]) { server in
+        try await withFaults([try SampleAPIFault.parse("images:stall=90")]) { server in
             let url = "\(await server.baseURL)/get/1-city01_640.jpg"
-            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(10))
-            #expect(await server.requests { _ in true } != nil)
-            try await Task.sleep(for: .milliseconds(100))
-            let stopStart = clock.now
+            let bodyStarted = Handshake()
+            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(60), bodyStarted: bodyStarted)
+            #expect(await bodyStarted.wait(atMost: .seconds(60)), "the stalled answer sent nothing")
             await server.stop()
-            #expect(clock.now - stopStart < .seconds(8), "stop waited for the stalled connection")
-            // Cut off by the stop (not timed out by the client after 10 s): the stop did not wait for it.
             let stalled = try await stalledResult
             let length = try #require(stalled.header("Content-Length").flatMap { Int($0) })
-            #expect(stalled.failure == .truncated(missing: length - 16))
+            #expect(stalled.failure == .truncated(missing: length - 16), "\(String(describing: stalled.failure))")
             #expect(stalled.status == 200)
             #expect(stalled.body.count == 16)
         }

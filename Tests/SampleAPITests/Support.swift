@@ -1,5 +1,6 @@
 import Foundation
 import SampleAPI
+import VitrineTestSupport
 
 /// One HTTP exchange as ``SocketHTTPClient`` saw it on the wire.
 struct HTTPExchange: Sendable {
@@ -65,17 +66,19 @@ enum SocketHTTPClient {
 
     /// Sends `method` for `url` on a new connection and reads the response. With `followingRedirects`, a 3xx with a
     /// `Location` is followed, on a new connection, at most that many times; the whole exchange fails as timed out
-    /// when it takes longer than `timeout`.
+    /// when it takes longer than `timeout` (a guard against a hang, long enough for a server slowed down by a busy
+    /// machine; tests of stalls give their own). `bodyStarted` is signalled once the head and the first body bytes of a
+    /// response have come.
     static func fetch(
         _ url: String, method: String = "GET", headers: [String: String] = [:], followingRedirects: Int? = nil,
-        timeout: Duration = .seconds(30)
+        timeout: Duration = .seconds(300), bodyStarted: Handshake? = nil
     ) async throws -> HTTPExchange {
         var request = Request(method: method, url: url, headers: headers)
         var target = try Target(request.url)
         let deadline = ContinuousClock.now + timeout
         var redirects = 0
         while true {
-            var exchange = try await exchanges([request], to: target, deadline: deadline)[0]
+            var exchange = try await exchanges([request], to: target, deadline: deadline, bodyStarted: bodyStarted)[0]
             guard let limit = followingRedirects, [301, 302, 303, 307, 308].contains(exchange.status),
                 exchange.failure == nil, let location = exchange.header("Location")
             else { return exchange }
@@ -113,7 +116,7 @@ enum SocketHTTPClient {
 
     /// Sends `requests`, all to one host and port, one after another on one connection, each when the response to
     /// the one before it has come; stops at the first that fails.
-    static func exchangesOnOneConnection(_ requests: [Request], timeout: Duration = .seconds(30)) async throws
+    static func exchangesOnOneConnection(_ requests: [Request], timeout: Duration = .seconds(300)) async throws
         -> [HTTPExchange]
     {
         let targets = try requests.map { try Target($0.url) }
@@ -124,9 +127,9 @@ enum SocketHTTPClient {
         return try await exchanges(requests, to: first, deadline: ContinuousClock.now + timeout)
     }
 
-    private static func exchanges(_ requests: [Request], to target: Target, deadline: ContinuousClock.Instant)
-        async throws -> [HTTPExchange]
-    {
+    private static func exchanges(
+        _ requests: [Request], to target: Target, deadline: ContinuousClock.Instant, bodyStarted: Handshake? = nil
+    ) async throws -> [HTTPExchange] {
         let address = try target.address()
         return await withCheckedContinuation { continuation in
             let thread = Thread {
@@ -136,7 +139,8 @@ enum SocketHTTPClient {
                 for request in requests {
                     let path = (try? Target(request.url).path) ?? "/"
                     var exchange = connection.exchange(
-                        request, path: path, hostHeader: target.hostHeader, deadline: deadline)
+                        request, path: path, hostHeader: target.hostHeader, deadline: deadline,
+                        bodyStarted: bodyStarted)
                     exchange.reusedConnection = !exchanges.isEmpty
                     exchanges.append(exchange)
                     if exchange.failure != nil || !connection.isReusable { break }
@@ -227,7 +231,8 @@ private final class SocketConnection {
 
     /// Sends `request` for `path` and reads its response.
     func exchange(
-        _ request: SocketHTTPClient.Request, path: String, hostHeader: String, deadline: ContinuousClock.Instant
+        _ request: SocketHTTPClient.Request, path: String, hostHeader: String, deadline: ContinuousClock.Instant,
+        bodyStarted: Handshake? = nil
     ) -> HTTPExchange {
         var exchange = HTTPExchange()
         if let connectFailure {
@@ -244,12 +249,14 @@ private final class SocketConnection {
             exchange.failure = failure
             return exchange
         }
-        readResponse(to: request.method, into: &exchange, deadline: deadline)
+        readResponse(to: request.method, into: &exchange, deadline: deadline, bodyStarted: bodyStarted)
         if exchange.failure != nil || exchange.header("Connection")?.lowercased() == "close" { isReusable = false }
         return exchange
     }
 
-    private func readResponse(to method: String, into exchange: inout HTTPExchange, deadline: ContinuousClock.Instant) {
+    private func readResponse(
+        to method: String, into exchange: inout HTTPExchange, deadline: ContinuousClock.Instant, bodyStarted: Handshake?
+    ) {
         let headEnd: Int
         switch fill(through: [13, 10, 13, 10], deadline: deadline) {
         case .success(let end): headEnd = end
@@ -281,7 +288,11 @@ private final class SocketConnection {
         if exchange.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
             readChunks(into: &exchange, deadline: deadline)
         } else if let length = exchange.header("Content-Length").flatMap({ Int($0) }) {
-            let end = fill(count: length, deadline: deadline)
+            var end = fill(count: min(length, 1), deadline: deadline)
+            if end == nil {
+                bodyStarted?.signal()
+                end = fill(count: length, deadline: deadline)
+            }
             exchange.body = Data(take(min(length, buffer.count)))
             switch end {
             case nil: break
@@ -406,38 +417,4 @@ func withServer<T>(
         await server.stop()
         throw error
     }
-}
-
-/// Width and height from a JPEG's start-of-frame marker.
-func jpegDimensions(_ data: Data) -> (width: Int, height: Int)? {
-    let bytes = [UInt8](data)
-    guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-    var offset = 2
-    while offset + 9 < bytes.count {
-        guard bytes[offset] == 0xFF else { return nil }
-        let marker = bytes[offset + 1]
-        if marker == 0xFF {
-            offset += 1
-            continue
-        }
-        let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-        if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-            let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
-            let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
-            return (width, height)
-        }
-        offset += 2 + length
-    }
-    return nil
-}
-
-/// Whether `data` starts with the JPEG signature FF D8 FF.
-func isJPEG(_ data: Data) -> Bool {
-    data.prefix(3) == Data([0xFF, 0xD8, 0xFF])
-}
-
-/// The capture groups of `pattern` matched against the whole of `text`, or nil when it does not match.
-func captures(_ pattern: String, in text: String) -> [String]? {
-    guard let regex = try? Regex(pattern), let match = try? regex.wholeMatch(in: text) else { return nil }
-    return match.output.dropFirst().map { $0.substring.map(String.init) ?? "" }
 }

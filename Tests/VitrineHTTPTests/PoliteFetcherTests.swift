@@ -105,29 +105,26 @@ import VitrineTestSupport
         let spent = Self.response(
             200, ["x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0.3"])
         let script = Script([spent, Self.response(200)])
-        let waits = Mutex<[Duration]>([])
-        let fetcher = PoliteFetcher(
-            FakeFetcher { _ in script.answers.withLock { $0.isEmpty ? .failure(.cancelled) : $0.removeFirst() } },
-            sleep: { duration in
-                waits.withLock { $0.append(duration) }
-                try await Task.sleep(for: duration)
-            })
+        let fetcher = script.fetcher()
         _ = try await fetcher.fetch(request)
-        #expect(waits.withLock { $0 }.isEmpty)
+        #expect(script.waits.withLock { $0 }.isEmpty)
         _ = try await fetcher.fetch(request)
-        let wait = try #require(waits.withLock { $0 }.first)
-        #expect(wait > .milliseconds(200) && wait <= .milliseconds(300))
+        #expect(script.waits.withLock { $0 } == [.milliseconds(300)], "the second request went before the reset")
     }
 
-    /// An API that allows `limit` requests a window, as Pixabay does, and answers the ones past it with 429.
+    /// An API that allows `limit` requests a window of `clock`, as Pixabay does, and answers the ones past it with
+    /// 429.
     final class RateLimitedAPI: Sendable {
         let limit: Int
         let window: Duration
-        private let state = Mutex((start: ContinuousClock.now, count: 0, refused: 0, served: 0))
+        let clock: VirtualClock
+        private let state: Mutex<(start: ContinuousClock.Instant, count: Int, refused: Int, served: Int)>
 
-        init(limit: Int, window: Duration) {
+        init(limit: Int, window: Duration, clock: VirtualClock) {
             self.limit = limit
             self.window = window
+            self.clock = clock
+            state = Mutex((clock.now, 0, 0, 0))
         }
 
         var refused: Int { state.withLock { $0.refused } }
@@ -135,7 +132,7 @@ import VitrineTestSupport
 
         func answer() -> Result<FetchResponse, FetchError> {
             state.withLock { state in
-                let now = ContinuousClock.now
+                let now = clock.now
                 if now - state.start >= window { state = (now, 0, state.refused, state.served) }
                 state.count += 1
                 let reset = String(Double((state.start + window - now).components.attoseconds) / 1e18)
@@ -153,14 +150,38 @@ import VitrineTestSupport
         }
     }
 
-    /// Issue 14: after a wait every waiter went at once, running past the budget of the new window.
+    /// The API behind a network: a request is in flight until every task on the API's clock sleeps or is in flight
+    /// too, so requests sent at one moment reach the API together, as they do when a window opens.
+    struct Network: HTTPFetching {
+        let api: RateLimitedAPI
+
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+            await api.clock.sleep(for: .zero)
+            return try api.answer().get()
+        }
+    }
+
+    /// Issue 14: after a wait every waiter went at once, running past the budget of the new window. The API and the
+    /// fetcher share a clock that moves on only when every waiter sleeps, so the windows pass in the same order
+    /// however slowly the machine runs.
     @Test func manyWaitersShareANewWindowWithoutRunningPastIt() async throws {
-        let api = RateLimitedAPI(limit: 2, window: .milliseconds(300))
-        let fetcher = PoliteFetcher(FakeFetcher { _ in api.answer() }, policy: RetryPolicy(retries: 0))
+        let clock = VirtualClock()
+        let api = RateLimitedAPI(limit: 2, window: .milliseconds(300), clock: clock)
+        let fetcher = PoliteFetcher(
+            Network(api: api), policy: RetryPolicy(retries: 0), sleep: { await clock.sleep(for: $0) },
+            instant: { clock.now })
         // One request tells the budget: one left in this window.
+        clock.enter()
         #expect(try await fetcher.fetch(request).status == 200)
+        clock.leave()
+        clock.enter(7)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<7 { group.addTask { try await fetcher.fetch(self.request).status } }
+            for _ in 0..<7 {
+                group.addTask {
+                    defer { clock.leave() }
+                    return try await fetcher.fetch(self.request).status
+                }
+            }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 7), "\(statuses)")
