@@ -384,7 +384,8 @@ public struct CacheStore: Sendable {
     private func writeIndex(_ record: ImageRecord, stamp: FileStamp, for url: String) throws(FileWriteError) {
         let index = (try? Self.indexEncoder.encode(IndexEntry(record: record, stamp: stamp))) ?? Data()
         try AtomicFile.write(
-            index, to: URL(fileURLWithPath: urlIndexPath(for: url)), temporaryFolder: temporaryFolder)
+            index, to: URL(fileURLWithPath: urlIndexPath(for: url), isDirectory: false),
+            temporaryFolder: temporaryFolder)
     }
 
     private static let indexEncoder: JSONEncoder = {
@@ -430,7 +431,11 @@ public struct CacheStore: Sendable {
         }
     }
 
-    public func imageFile(for record: ImageRecord) -> URL { URL(fileURLWithPath: imagePath(for: record)) }
+    /// Where the bytes of `record` are. The URL is made as a file's, without `URL(fileURLWithPath:)` asking the file
+    /// system whether a folder is there: one `stat` per image of every build (BENCHMARKS.md, issue 25).
+    public func imageFile(for record: ImageRecord) -> URL {
+        URL(fileURLWithPath: imagePath(for: record), isDirectory: false)
+    }
 
     private func imagePath(for record: ImageRecord) -> String {
         shardedPath("images", record.sha256, extension: record.format.fileExtension)
