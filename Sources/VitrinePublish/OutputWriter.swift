@@ -369,11 +369,25 @@ package final class OutputWriter {
     }
 
     /// Whether `relativePath` names a file inside the output folder other than the manifest and the journal.
+    /// Checked in one pass over the bytes, without splitting the path: every build asks it of every file the
+    /// manifest lists and of every file it writes.
     static func isWritable(_ relativePath: String) -> Bool {
-        let parts = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        return relativePath.utf8.first != UInt8(ascii: "/") && !parts.isEmpty
-            && parts.allSatisfy({ !$0.isEmpty && !$0.elementsEqual(".".utf8) && !$0.elementsEqual("..".utf8) })
-            && relativePath != OutputManifest.fileName && relativePath != OutputJournal.fileName
+        guard relativePath != OutputManifest.fileName, relativePath != OutputJournal.fileName else { return false }
+        // The current part's length, and whether it is dots only ("." and ".." are refused, "..." is a name).
+        var length = 0
+        var dotsOnly = true
+        func partIsName() -> Bool { length > 0 && !(dotsOnly && length <= 2) }
+        for byte in relativePath.utf8 {
+            if byte == UInt8(ascii: "/") {
+                guard partIsName() else { return false }
+                length = 0
+                dotsOnly = true
+            } else {
+                length += 1
+                if byte != UInt8(ascii: ".") { dotsOnly = false }
+            }
+        }
+        return partIsName()
     }
 }
 

@@ -30,10 +30,23 @@ import VitrineTestSupport
         #expect(try writer.write(Array("b".utf8), to: "items/1.html"))
     }
 
-    @Test(arguments: ["../escape.html", "/etc/x", "a/../../b", "", "a//b", "./a", ".vitrine-manifest.json"])
+    @Test(arguments: [
+        "../escape.html", "/etc/x", "a/../../b", "", "a//b", "./a", ".vitrine-manifest.json", ".vitrine-journal", "/",
+        "a/", "a/.", "a/..", "a/./b", "..", ".",
+    ])
     func refusesPathsOutsideTheFolder(path: String) async throws {
         let folder = try TemporaryFolder()
         await #expect(throws: FileWriteError.self) { try await OutputWriter(root: folder.url).write([1], to: path) }
+    }
+
+    /// Only "." and ".." are steps out of a name: a name of dots and other names with dots in them are files.
+    @Test(arguments: ["...", "a/...", ".hidden/x", "a.b/c..", "..d/e", "x/.y"])
+    func writesNamesThatOnlyLookLikeStepsOut(path: String) async throws {
+        let folder = try TemporaryFolder()
+        let writer = try await OutputWriter(root: folder.url)
+        try await writer.begin(planned: [path])
+        #expect(try writer.write([1], to: path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(path).path))
     }
 
     @Test func refusesAFolderHoldingSomeoneElsesFiles() async throws {
