@@ -206,6 +206,6 @@ let package = Package(
                 "VitrinePipeline", "SampleAPI", "VitrineTestSupport",
             ]
         ),
-        .testTarget(name: "SampleAPITests", dependencies: ["SampleAPI", "VitrineTestSupport"]),
+        .testTarget(name: "SampleAPITests", dependencies: ["SampleAPI", "VitrineBasics", "VitrineTestSupport"]),
     ]
 )

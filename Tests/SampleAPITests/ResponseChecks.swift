@@ -1,27 +1,11 @@
 import Foundation
 import Testing
+import VitrineBasics
 
-/// Width and height from a JPEG's start-of-frame marker.
+/// Width and height from a JPEG's start-of-frame marker, read as Vitrine reads a downloaded image's.
 func jpegDimensions(_ data: Data) -> (width: Int, height: Int)? {
-    let bytes = [UInt8](data)
-    guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-    var offset = 2
-    while offset + 9 < bytes.count {
-        guard bytes[offset] == 0xFF else { return nil }
-        let marker = bytes[offset + 1]
-        if marker == 0xFF {
-            offset += 1
-            continue
-        }
-        let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-        if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-            let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
-            let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
-            return (width, height)
-        }
-        offset += 2 + length
-    }
-    return nil
+    guard isJPEG(data) else { return nil }
+    return ImageDimensions.read([UInt8](data), format: .jpeg)
 }
 
 /// Whether `data` starts with the JPEG signature FF D8 FF.
