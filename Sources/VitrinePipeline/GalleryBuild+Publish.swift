@@ -199,7 +199,7 @@ extension GalleryBuild {
     /// Adds up the galleries' reports and leaves the build state that lets the next build with the same inputs
     /// end at its second step.
     func recordBuild(_ rendered: RenderedGalleries, finished: FinishedOutput, warnings: [String], output: PlannedOutput)
-        -> BuildSummary
+        async -> BuildSummary
     {
         let galleries = rendered.galleries
         let removed = finished.removed
@@ -221,7 +221,7 @@ extension GalleryBuild {
         let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
             gallery.responses.flatMap { responses in all.map { $0 + responses } }
         }
-        output.writer.recordState(
+        await output.writer.recordState(
             fingerprint: fingerprint, summary: totals.unchanged, expires: galleries.compactMap(\.nextUpdate).min(),
             responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
                 && output.writer.keptChanged.isEmpty

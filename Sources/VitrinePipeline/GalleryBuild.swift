@@ -85,7 +85,7 @@ struct GalleryBuild {
         let finished = try await step("finishing the output folder") { try finishOutput(rendered, output: output) }
         try await step("saving the image index") { try await saveImageIndex(rendered, found: found) }
         return Outcome(
-            summary: recordBuild(
+            summary: await recordBuild(
                 rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output),
             parts: rendered.galleries)
     }
@@ -193,7 +193,9 @@ struct GalleryBuild {
         if options.frozen && !OutputManifest.isPresent(in: options.output) {
             throw FrozenBuildError.noManifest(folder: options.output.path)
         }
-        let survey = Task { [options, records] in await OutputFolderSurvey(root: options.output, records: records) }
+        let survey = Task { [options, records] in
+            await OutputFolderSurvey(root: options.output, records: records, needsGalleries: options.frozen)
+        }
         let historyInPlace =
             options.history == nil ? nil : Task { [options] in PreviousHistory.InPlace(output: options.output) }
         cache.sweepTemporaryFiles()
@@ -235,7 +237,8 @@ struct GalleryBuild {
         let writer = try OutputWriter(survey: await found.survey.value, force: options.force, records: records)
         if options.frozen && !writer.foundManifest { throw FrozenBuildError.noManifest(folder: options.output.path) }
         if options.frozen {
-            try FrozenBuildError.check(galleries.map { ($0.folder, $0.itemIDs) }, against: writer.previousGalleries)
+            try FrozenBuildError.check(
+                galleries.map { ($0.folder, $0.itemIDs) }, against: writer.previousGalleries ?? [])
         }
         if options.strict && galleries.contains(where: { $0.summary.losses > 0 }) {
             var totals = BuildSummary()

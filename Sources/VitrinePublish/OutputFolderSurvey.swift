@@ -14,14 +14,37 @@ package struct OutputFolderSurvey: Sendable {
     /// The run before this one left its journal: it was stopped after its first change.
     package let interrupted: Bool
     package let previousFiles: [String: OutputManifest.File]
-    let previousGalleries: [OutputManifest.Gallery]
+    let previousGalleries: PreviousGalleries
+    /// The SHA-256 of the manifest file's bytes, when there is one.
+    let manifestSHA256: String?
+    /// Whether the files came from the cache's copy of the manifest (`ManifestCopy`) rather than from decoding it.
+    let filesFromCopy: Bool
     /// What is at each path the manifest or journal lists inside the folder.
     let entries: [String: RootedFiles.Entry]
     let verified: VerifiedFiles
 
-    package init(root: URL, records: OutputRecordPaths? = nil) async {
+    /// The galleries the previous manifest records: decoded, or only the digest of their encoding when its files
+    /// came from the cache's copy.
+    enum PreviousGalleries: Equatable {
+        case decoded([OutputManifest.Gallery])
+        case digest(String)
+
+        /// Whether they are `galleries`.
+        func equal(_ galleries: [OutputManifest.Gallery]) -> Bool {
+            switch self {
+            case .decoded(let previous): previous == galleries
+            case .digest(let digest): OutputManifest.galleriesDigest(galleries) == digest
+            }
+        }
+    }
+
+    /// Surveys the folder at `root`; `records` says where the cache keeps its records of the folder. The manifest's
+    /// files are read from the cache's copy when it is a copy of this very manifest, unless `needsGalleries` (a
+    /// frozen build compares them) asks for the manifest decoded.
+    package init(root: URL, records: OutputRecordPaths? = nil, needsGalleries: Bool = false) async {
         self.root = root.standardizedFileURL
-        let read = OutputManifest.readChecked(in: self.root)
+        let copy = needsGalleries ? nil : records?.manifestCopy.flatMap(ManifestCopy.read(atPath:))
+        let read = OutputManifest.readChecked(in: self.root, copy: copy)
         let manifest = try? read.get()
         foundManifest = manifest != nil
         if case .failure(let problem) = read, problem != .missing {
@@ -31,6 +54,8 @@ package struct OutputFolderSurvey: Sendable {
             manifestDamaged = false
             manifestProblem = ""
         }
+        manifestSHA256 = manifest?.sha256
+        filesFromCopy = manifest != nil && manifest?.galleries == nil
         let journal = OutputJournal.read(in: self.root)
         interrupted = journal != nil
         var files = Dictionary(
@@ -39,7 +64,8 @@ package struct OutputFolderSurvey: Sendable {
             files[path] = OutputManifest.File(path: path, sha256: "")
         }
         previousFiles = files
-        previousGalleries = manifest?.galleries ?? []
+        previousGalleries =
+            if let copy, filesFromCopy { .digest(copy.galleriesDigest) } else { .decoded(manifest?.galleries ?? []) }
         let rootPath = self.root.path
         entries = await OutputWriter.entries(
             of: previousFiles.keys.filter(OutputWriter.isWritable), under: rootPath)

@@ -105,7 +105,7 @@ package struct OutputManifest: Codable, Sendable, Equatable {
     /// of a large gallery (megabytes: BENCHMARKS.md, "Figures behind the code") is never in memory whole.
     func encode(piece: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var json = PrettyJSONWriter(reservingCapacity: piece + 4096)
-        func flushIfFull() throws {
+        func flushIfFull(_ json: inout PrettyJSONWriter) throws {
             if json.bytes.count >= piece { try json.flush(into: sink) }
         }
         json.beginObject()
@@ -132,10 +132,22 @@ package struct OutputManifest: Codable, Sendable, Equatable {
                 json.endArray()
             }
             json.endObject()
-            try flushIfFull()
+            try flushIfFull(&json)
         }
         json.endArray()
         json.key("galleries")
+        try Self.encode(galleries, into: &json, flushIfFull: flushIfFull)
+        json.key("generator")
+        json.string(generator)
+        json.endObject()
+        json.newline()
+        try json.flush(into: sink)
+    }
+
+    /// The galleries' array as ``encode(piece:to:)`` writes it into the manifest.
+    private static func encode(
+        _ galleries: [Gallery], into json: inout PrettyJSONWriter, flushIfFull: (inout PrettyJSONWriter) throws -> Void
+    ) rethrows {
         json.beginArray()
         for gallery in galleries {
             json.beginObject()
@@ -161,7 +173,7 @@ package struct OutputManifest: Codable, Sendable, Equatable {
                 json.key("id")
                 json.string(item.id)
                 json.endObject()
-                try flushIfFull()
+                try flushIfFull(&json)
             }
             json.endArray()
             json.key("path")
@@ -179,11 +191,18 @@ package struct OutputManifest: Codable, Sendable, Equatable {
             json.endObject()
         }
         json.endArray()
-        json.key("generator")
-        json.string(generator)
-        json.endObject()
-        json.newline()
-        try json.flush(into: sink)
+    }
+
+    /// The SHA-256 of the galleries' encoding in the manifest: what a rebuild compares them by when it read the
+    /// manifest's files from the cache's copy (`ManifestCopy`) rather than decoding it.
+    static func galleriesDigest(_ galleries: [Gallery]) -> String {
+        var json = PrettyJSONWriter(reservingCapacity: 1 << 16)
+        var hash = SHA256Hasher()
+        encode(galleries.sorted { $0.path < $1.path }, into: &json) { json in
+            if json.bytes.count >= 1 << 16 { json.flush { hash.update($0) } }
+        }
+        json.flush { hash.update($0) }
+        return hash.finalize().hexString
     }
 
     /// Whether `root` holds a manifest file, read or not.
@@ -213,14 +232,39 @@ package struct OutputManifest: Codable, Sendable, Equatable {
 
     /// The manifest in `root`, or why there is none to use; a symbolic link in its place is not followed.
     static func readChecked(in root: URL) -> Result<OutputManifest, ReadProblem> {
-        let bytes: [UInt8]
+        bytes(in: root).flatMap(decode)
+    }
+
+    /// A manifest as a build reads it: its files, its galleries unless they came from the cache's copy, and the
+    /// SHA-256 of its bytes.
+    struct Read {
+        var files: [File]
+        var galleries: [Gallery]?
+        var sha256: String
+    }
+
+    /// Reads the manifest in `root`, its files from `copy` when that is a copy of these very bytes.
+    static func readChecked(in root: URL, copy: ManifestCopy?) -> Result<Read, ReadProblem> {
+        bytes(in: root).flatMap { bytes in
+            let sha256 = SHA256Hasher.hex(of: bytes)
+            if let copy, copy.manifestSHA256 == sha256 {
+                return .success(Read(files: copy.files, galleries: nil, sha256: sha256))
+            }
+            return decode(bytes).map { Read(files: $0.files, galleries: $0.galleries, sha256: sha256) }
+        }
+    }
+
+    private static func bytes(in root: URL) -> Result<[UInt8], ReadProblem> {
         do {
-            bytes = try RootedFiles(root: root.path).read(fileName, limit: FileBytes.recordLimit).bytes
+            return .success(try RootedFiles(root: root.path).read(fileName, limit: FileBytes.recordLimit).bytes)
         } catch .missing, .blocked {
             return .failure(.missing)
         } catch {
             return .failure(.unreadable(error.description))
         }
+    }
+
+    private static func decode(_ bytes: [UInt8]) -> Result<OutputManifest, ReadProblem> {
         do {
             return .success(try JSONDecoder().decode(OutputManifest.self, from: Data(bytes)))
         } catch {

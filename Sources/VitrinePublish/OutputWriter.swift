@@ -20,8 +20,12 @@ package final class OutputWriter {
     private(set) var previous: Set<String>
     /// The previous run's record of each file, for skipping renders whose inputs did not change.
     private let previousFiles: [String: OutputManifest.File]
-    /// The galleries the previous run's manifest records.
-    package let previousGalleries: [OutputManifest.Gallery]
+    /// The galleries the previous run's manifest records, or the digest of their encoding.
+    private let previousGalleryRecord: OutputFolderSurvey.PreviousGalleries
+    /// The SHA-256 of the previous run's manifest file, and whether the cache held a copy of its files.
+    private let previousManifest: (sha256: String?, copied: Bool)
+    /// The manifest `finish` left in place, and the SHA-256 of its bytes.
+    private var finishedManifest: (manifest: OutputManifest, sha256: String)?
     /// Whether the folder held a manifest of an earlier run.
     package let foundManifest: Bool
     /// Whether the run before this one was stopped after its first change to the folder.
@@ -61,7 +65,8 @@ package final class OutputWriter {
         }
         previousFiles = survey.previousFiles
         previous = Set(survey.previousFiles.keys)
-        previousGalleries = survey.previousGalleries
+        previousGalleryRecord = survey.previousGalleries
+        previousManifest = (survey.manifestSHA256, survey.filesFromCopy)
         foundManifest = survey.foundManifest
         interrupted = survey.interrupted
         journalPresent = survey.interrupted
@@ -116,6 +121,12 @@ package final class OutputWriter {
     static func foreignEntries(in folder: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { !$0.hasPrefix(".") && !$0.uppercased().hasPrefix("README") }.sorted()
+    }
+
+    /// The galleries the previous run's manifest records; nil when the survey read its files from the cache's copy
+    /// and so has only their digest (a frozen build asks the survey for them: `needsGalleries`).
+    package var previousGalleries: [OutputManifest.Gallery]? {
+        if case .decoded(let galleries) = previousGalleryRecord { galleries } else { nil }
     }
 
     /// Every path written or kept so far in this run.
@@ -245,11 +256,21 @@ package final class OutputWriter {
         removeEmptiedFolders(of: removed + gone)
         // A run that kept every file as it was, for the same galleries, leaves the manifest as it was too.
         let manifest = OutputManifest(files: Array(written.values), galleries: galleries)
-        if removed.isEmpty && !journalPresent && written == previousFiles && manifest.galleries == previousGalleries {
+        if removed.isEmpty && !journalPresent && written == previousFiles
+            && previousGalleryRecord.equal(manifest.galleries)
+        {
+            finishedManifest = previousManifest.sha256.map { (manifest, $0) }
             return removed
         }
         try removeState()
-        try files.write(to: OutputManifest.fileName, durable: true) { try manifest.encode(to: $0) }
+        var hash = SHA256Hasher()
+        try files.write(to: OutputManifest.fileName, durable: true) { sink in
+            try manifest.encode { piece in
+                hash.update(piece)
+                try sink(piece)
+            }
+        }
+        finishedManifest = (manifest, hash.finalize().hexString)
         if journalPresent {
             files.remove(OutputJournal.fileName)
             files.syncRoot()
@@ -259,14 +280,28 @@ package final class OutputWriter {
     }
 
     /// After `finish`, leaves in the cache what the next build of the folder uses: the verified stamps of its
-    /// files, and a ``BuildState`` with what the build read (`fingerprint`, `responses`) and reported (`summary`).
-    /// Without a usable record (`responses` nil: not every answer came from the cache as it now is), the folder
-    /// keeps no build state.
+    /// files, the copy of the manifest's files, and a ``BuildState`` with what the build read (`fingerprint`,
+    /// `responses`) and reported (`summary`). Without a usable record (`responses` nil: not every answer came from
+    /// the cache as it now is), the folder keeps no build state. The three are different files, each complete in
+    /// itself, so they are encoded and written at once, over the processor's cores.
     package func recordState(
         fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [BuildState.Response]?
-    ) {
+    ) async {
         guard let records else { return }
-        recordVerified()
+        let verified = verifiedToRecord()
+        let copy = manifestCopyToRecord()
+        await withTaskGroup(of: Void.self) { group in
+            if let verified { group.addTask { Self.record(verified.encoded(), at: records.verified, records) } }
+            if let (copy, path) = copy { group.addTask { Self.record(copy.encoded(), at: path, records) } }
+            recordBuildState(
+                fingerprint: fingerprint, summary: summary, expires: expires, responses: responses, records: records)
+        }
+    }
+
+    private func recordBuildState(
+        fingerprint: String, summary: BuildSummary, expires: Date?, responses: [BuildState.Response]?,
+        records: OutputRecordPaths
+    ) {
         var stateFiles: [BuildState.File] = []
         for path in writtenPaths + [OutputManifest.fileName] {
             guard case .file(let stamp) = found[path] ?? files.entry(path) else {
@@ -287,28 +322,47 @@ package final class OutputWriter {
             return
         }
         stateRemoved = false
-        if (try? AtomicFile.write(
-            bytes, to: URL(fileURLWithPath: records.state), temporaryFolder: records.temporaryFolder)) == nil
-        {
-            try? SystemCall.removeFile(records.state)
+        Self.record(bytes, at: records.state, records)
+    }
+
+    /// Writes one of the cache's records of the folder, or removes it when it cannot be written (`bytes` nil, or
+    /// the write failed): an old record would be checked and ignored, but costs the next build its reading.
+    private static func record(_ bytes: [UInt8]?, at path: String, _ records: OutputRecordPaths) {
+        guard let bytes,
+            (try? AtomicFile.write(bytes, to: URL(fileURLWithPath: path), temporaryFolder: records.temporaryFolder))
+                != nil
+        else {
+            try? SystemCall.removeFile(path)
+            return
         }
+    }
+
+    /// The copy of the manifest's files `finish` left in place (`ManifestCopy`) and where it goes, unless the
+    /// copy there is of this very manifest already.
+    private func manifestCopyToRecord() -> (ManifestCopy, String)? {
+        guard let path = records?.manifestCopy, let (manifest, sha256) = finishedManifest,
+            !(previousManifest.copied && previousManifest.sha256 == sha256)
+        else { return nil }
+        let copy = ManifestCopy(
+            manifestSHA256: sha256, galleriesDigest: OutputManifest.galleriesDigest(manifest.galleries),
+            files: manifest.files)
+        return (copy, path)
     }
 
     /// After `finish`, leaves in the cache the stamps of the files whose bytes this run wrote or verified, so that
     /// the next build of the folder can trust them with a `stat`.
     package func recordVerified() {
-        guard let records else { return }
+        guard let records, let verified = verifiedToRecord() else { return }
+        Self.record(verified.encoded(), at: records.verified, records)
+    }
+
+    /// The stamps ``recordVerified()`` records; nil when they are the ones the cache holds already.
+    private func verifiedToRecord() -> VerifiedFiles? {
         var kept = VerifiedFiles()
         for (path, file) in written {
             if let known = verified[path], known.sha256 == file.sha256 { kept[path] = known }
         }
-        guard kept != verifiedAtStart else { return }
-        if (try? AtomicFile.write(
-            kept.encoded(), to: URL(fileURLWithPath: records.verified), temporaryFolder: records.temporaryFolder))
-            == nil
-        {
-            try? SystemCall.removeFile(records.verified)
-        }
+        return kept == verifiedAtStart ? nil : kept
     }
 
     /// Before the first change to the folder: removes the previous run's build state, so that a run killed

@@ -187,7 +187,8 @@ public struct CacheStore: Sendable {
         let digest = SHA256Hasher.hex(of: output.standardizedFileURL.path)
         return OutputRecordPaths(
             state: shardedPath("builds", digest, extension: "state"),
-            verified: shardedPath("builds", digest, extension: "verified"), temporaryFolder: temporaryFolder)
+            verified: shardedPath("builds", digest, extension: "verified"), temporaryFolder: temporaryFolder,
+            manifestCopy: shardedPath("builds", digest, extension: "files"))
     }
 
     // MARK: Images

@@ -137,7 +137,7 @@ import VitrineTestSupport
         try await writer.begin(planned: ["index.html"])
         try writer.write(Array("one".utf8), to: "index.html")
         try writer.finish()
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
+        await writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let first = try #require(BuildState.read(atPath: statePath))
         #expect(first.files.map(\.path) == ["index.html", OutputManifest.fileName])
         #expect(
@@ -152,7 +152,7 @@ import VitrineTestSupport
         #expect(try !writer.write(Array("one".utf8), to: "index.html"))
         try writer.finish()
         #expect(FileStamp.of(statePath) == recorded)
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
+        await writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         #expect(FileStamp.of(statePath) == recorded)
 
         // The first change removes it, before the new bytes are in place (as a run killed there would leave it).
@@ -161,14 +161,14 @@ import VitrineTestSupport
         try writer.write(Array("two".utf8), to: "index.html")
         #expect(FileStamp.of(statePath) == nil)
         try writer.finish()
-        writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: [])
+        await writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: [])
         #expect(BuildState.read(atPath: statePath)?.fingerprint == "f2")
 
         // A build that cannot stand on its cache alone (an answer not cached as served) leaves none.
         writer = try await OutputWriter(root: output.url, records: records)
         try await writer.begin(planned: ["index.html"])
         try writer.finish()
-        writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: nil)
+        await writer.recordState(fingerprint: "f2", summary: BuildSummary(), responses: nil)
         #expect(FileStamp.of(statePath) == nil)
     }
 
@@ -186,7 +186,7 @@ import VitrineTestSupport
             byteCount: 4,
             at: "images/a.jpg")
         try writer.finish()
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
+        await writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
 
         // The next build takes the stamps it records from what it found at `begin`; someone replaces both files
         // after that, with the same sizes, while the build runs.
@@ -201,7 +201,7 @@ import VitrineTestSupport
                 byteCount: 4,
                 at: "images/a.jpg"))
         try writer.finish()
-        writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
+        await writer.recordState(fingerprint: "f1", summary: BuildSummary(), responses: [])
         let state = try #require(BuildState.read(atPath: statePath))
         #expect(
             await !state.isCurrent(
