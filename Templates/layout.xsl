@@ -665,31 +665,64 @@
     <!-- Plain XPath, not templates: this runs for every picture of every grid page. -->
     <xsl:variable name="content-url" select="concat($img/@url, substring(concat($url-prefix, $img/@src), 1, 100000 * number(not($img/@url))))"/>
     <xsl:variable name="credit-text" select="concat(substring(concat('Published by ', credit/@name), 1, 100000 * number(credit/@role = 'publication')), substring(concat('Photo by ', credit/@name, ' on ', $source-label), 1, 100000 * number(boolean(credit) and not(credit/@role = 'publication'))), substring(concat('From ', $source-label), 1, 100000 * number(not(credit))))"/>
-    <xsl:text>{"@type":"ImageObject"</xsl:text>
-    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'contentUrl'"/><xsl:with-param name="value" select="$content-url"/></xsl:call-template>
-    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="normalize-space(caption)"/></xsl:call-template>
-    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'license'"/><xsl:with-param name="value" select="license/@href"/></xsl:call-template>
-    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'acquireLicensePage'"/><xsl:with-param name="value" select="credit/@href"/></xsl:call-template>
-    <xsl:call-template name="json-member"><xsl:with-param name="name" select="'creditText'"/><xsl:with-param name="value" select="$credit-text"/></xsl:call-template>
-    <xsl:if test="credit">
-      <xsl:text>,"creator":{</xsl:text>
-      <xsl:choose>
-        <xsl:when test="credit/@role = 'publication'">"@type":"Organization"</xsl:when>
-        <xsl:otherwise>"@type":"Person"</xsl:otherwise>
-      </xsl:choose>
-      <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="credit/@name"/></xsl:call-template>
-      <xsl:call-template name="json-member"><xsl:with-param name="name" select="'url'"/><xsl:with-param name="value" select="credit/@author-href | credit/@href[not(../@author-href)]"/></xsl:call-template>
-      <xsl:text>}</xsl:text>
-    </xsl:if>
-    <xsl:if test="credit[not(@role = 'publication')] and license[@copies = 'forbidden' or starts-with(@label, 'CC BY')]">
-      <xsl:call-template name="json-member">
-        <xsl:with-param name="name" select="'copyrightNotice'"/>
-        <xsl:with-param name="value">
-          <xsl:value-of select="concat('© ', credit/@name)"/>
+    <xsl:variable name="name" select="normalize-space(caption)"/>
+    <xsl:variable name="creator" select="string(credit/@name)"/>
+    <xsl:variable name="creator-url" select="string(credit/@author-href | credit/@href[not(../@author-href)])"/>
+    <xsl:variable name="values" select="concat($content-url, $name, license/@href, credit/@href, $credit-text, $creator, $creator-url)"/>
+    <xsl:choose>
+      <!-- Nearly always no value needs an escape, and one translate() finds that out for all of them: then each
+           member is written in place, without a template call per member. -->
+      <xsl:when test="translate($values, '\&quot;&lt;&#10;&#13;&#9;', '') = $values">
+        <xsl:text>{"@type":"ImageObject"</xsl:text>
+        <xsl:if test="$content-url != ''">,"contentUrl":"<xsl:value-of select="$content-url"/>"</xsl:if>
+        <xsl:if test="$name != ''">,"name":"<xsl:value-of select="$name"/>"</xsl:if>
+        <xsl:if test="string(license/@href) != ''">,"license":"<xsl:value-of select="license/@href"/>"</xsl:if>
+        <xsl:if test="string(credit/@href) != ''">,"acquireLicensePage":"<xsl:value-of select="credit/@href"/>"</xsl:if>
+        <xsl:if test="$credit-text != ''">,"creditText":"<xsl:value-of select="$credit-text"/>"</xsl:if>
+        <xsl:if test="credit">
+          <xsl:text>,"creator":{</xsl:text>
+          <xsl:choose>
+            <xsl:when test="credit/@role = 'publication'">"@type":"Organization"</xsl:when>
+            <xsl:otherwise>"@type":"Person"</xsl:otherwise>
+          </xsl:choose>
+          <xsl:if test="$creator != ''">,"name":"<xsl:value-of select="$creator"/>"</xsl:if>
+          <xsl:if test="$creator-url != ''">,"url":"<xsl:value-of select="$creator-url"/>"</xsl:if>
+          <xsl:text>}</xsl:text>
+        </xsl:if>
+        <xsl:if test="credit[not(@role = 'publication')] and license[@copies = 'forbidden' or starts-with(@label, 'CC BY')]">
+          <xsl:value-of select="concat(',&quot;copyrightNotice&quot;:&quot;© ', $creator)"/>
           <xsl:if test="license/@copies = 'forbidden'">. All rights reserved.</xsl:if>
-        </xsl:with-param>
-      </xsl:call-template>
-    </xsl:if>
+          <xsl:text>"</xsl:text>
+        </xsl:if>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:text>{"@type":"ImageObject"</xsl:text>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'contentUrl'"/><xsl:with-param name="value" select="$content-url"/></xsl:call-template>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="normalize-space(caption)"/></xsl:call-template>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'license'"/><xsl:with-param name="value" select="license/@href"/></xsl:call-template>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'acquireLicensePage'"/><xsl:with-param name="value" select="credit/@href"/></xsl:call-template>
+        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'creditText'"/><xsl:with-param name="value" select="$credit-text"/></xsl:call-template>
+        <xsl:if test="credit">
+          <xsl:text>,"creator":{</xsl:text>
+          <xsl:choose>
+            <xsl:when test="credit/@role = 'publication'">"@type":"Organization"</xsl:when>
+            <xsl:otherwise>"@type":"Person"</xsl:otherwise>
+          </xsl:choose>
+          <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="credit/@name"/></xsl:call-template>
+          <xsl:call-template name="json-member"><xsl:with-param name="name" select="'url'"/><xsl:with-param name="value" select="credit/@author-href | credit/@href[not(../@author-href)]"/></xsl:call-template>
+          <xsl:text>}</xsl:text>
+        </xsl:if>
+        <xsl:if test="credit[not(@role = 'publication')] and license[@copies = 'forbidden' or starts-with(@label, 'CC BY')]">
+          <xsl:call-template name="json-member">
+            <xsl:with-param name="name" select="'copyrightNotice'"/>
+            <xsl:with-param name="value">
+              <xsl:value-of select="concat('© ', credit/@name)"/>
+              <xsl:if test="license/@copies = 'forbidden'">. All rights reserved.</xsl:if>
+            </xsl:with-param>
+          </xsl:call-template>
+        </xsl:if>
+      </xsl:otherwise>
+    </xsl:choose>
     <xsl:text>}</xsl:text>
   </xsl:template>
 
