@@ -14,6 +14,7 @@ extension GalleryBuild {
         _ galleries: [GalleryPipeline.Prepared], renderer: PageRenderer, output: PlannedOutput
     ) async throws -> RenderedGalleries {
         var urlsOfImage: [String: [String]] = [:]
+        urlsOfImage.reserveCapacity(output.images.count)
         var verifiedStamps: [String: FileStamp] = [:]
         var shardOfImage: [String: URL] = [:]
         for gallery in galleries {
@@ -24,15 +25,21 @@ extension GalleryBuild {
                     shardOfImage[record.sha256] = shard
                 }
             }
-            verifiedStamps.merge(gallery.stamps) { first, _ in first }
+            if verifiedStamps.isEmpty {
+                verifiedStamps = gallery.stamps
+            } else {
+                verifiedStamps.merge(gallery.stamps) { first, _ in first }
+            }
         }
         let placements = output.images.map { record in
             let path = GalleryAssembler.localPath(of: record)
+            // Nearly every image has one URL: only more are sorted, and told apart when two galleries share one.
+            let urls = urlsOfImage[record.sha256] ?? []
             return ImagePlacement(
                 source: shardOfImage[record.sha256]?.appendingPathComponent(path).path
-                    ?? cache.imageFile(for: record).path,
+                    ?? cache.imageFilePath(for: record),
                 sha256: record.sha256, byteCount: record.byteCount, cachedStamp: verifiedStamps[record.sha256],
-                urls: Set(urlsOfImage[record.sha256] ?? []).sorted(), path: path)
+                urls: urls.count < 2 ? urls : Set(urls).sorted(), path: path)
         }
         var rendered = RenderedGalleries(galleries: galleries)
         do {

@@ -37,8 +37,9 @@ extension OutputWriter {
         try Self.check(path)
         written[path] = OutputManifest.File(
             path: path, sha256: placement.sha256, size: placement.byteCount, urls: placement.urls)
-        return try needsWriting(path) { _ in
-            previous.contains(path) && isIntact(path, sha256: placement.sha256, size: placement.byteCount)
+        return try needsWriting(path) { stamp in
+            previous.contains(path)
+                && isIntact(path, stamp: stamp, sha256: placement.sha256, size: placement.byteCount)
         }
     }
 
@@ -50,6 +51,7 @@ extension OutputWriter {
     /// stopped (they stop early then, as when the task is cancelled); a copy's, once `meanwhile` is over.
     package func placeImages(_ placements: [ImagePlacement], meanwhile: () throws -> Void) async throws {
         var copies: [ImagePlacement] = []
+        written.reserveCapacity(written.count + placements.count)
         for placement in placements where try needsCopy(placement) { copies.append(placement) }
         let root = files.root
         async let copied = Self.copy(copies, through: RootedFiles(root: root))

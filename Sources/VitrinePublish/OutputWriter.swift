@@ -149,6 +149,11 @@ package final class OutputWriter {
     /// known without reading it while its stamp is the one verified with that digest, else read and hashed.
     func isIntact(_ relativePath: String, sha256: String, size: Int?) -> Bool {
         guard case .file(let stamp) = entry(of: relativePath) else { return false }
+        return isIntact(relativePath, stamp: stamp, sha256: sha256, size: size)
+    }
+
+    /// ``isIntact(_:sha256:size:)`` for the file at `relativePath` that has `stamp` as this run found it.
+    func isIntact(_ relativePath: String, stamp: FileStamp, sha256: String, size: Int?) -> Bool {
         if let size, stamp.size != Int64(size) { return false }
         if let known = verified[relativePath], known.sha256 == sha256, known.stamp == stamp { return true }
         guard let read = files.stampedContents(relativePath, limit: Self.largestVerifiedFile),

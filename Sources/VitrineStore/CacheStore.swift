@@ -12,10 +12,13 @@ import VitrineHTTP
 /// digest of those.
 public struct CacheStore: Sendable {
     package let root: URL
+    /// `root.path`, worked out once: the paths of thousands of images are made from it in every build.
+    let rootPath: String
 
     /// The cache kept in `root` (usually `defaultRoot()`); its folders are made as they are first written.
     public init(root: URL) {
         self.root = root
+        rootPath = root.path
     }
 
     /// `$XDG_CACHE_HOME/vitrine`, else `~/.cache/vitrine`.
@@ -225,42 +228,6 @@ public struct CacheStore: Sendable {
         package var fromSnapshot = 0
     }
 
-    /// ``imageRecord(for:)`` for many URLs at once (a gallery of 1,000 items has 3,600): an entry of `snapshot` is
-    /// taken as it is while its folders are unchanged and its image has the stamp it was verified with, the others
-    /// are each looked up from their open shard folder (and their bytes verified when their stamp changed), and
-    /// thousands of URLs are split over the processor's cores.
-    package func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) async -> ImageLookup {
-        var lookup = ImageLookup()
-        var missing: [(url: String, digest: String)] = []
-        var unchanged: [String: Bool] = [:]
-        func isUnchanged(_ folder: String) -> Bool {
-            if let known = unchanged[folder] { return known }
-            let result = snapshot?.folders[folder].map { FileStamp.ofFolder("\(root.path)/\(folder)") == $0 } ?? false
-            unchanged[folder] = result
-            return result
-        }
-        let files = RootedFiles(root: root.path)
-        for url in urls {
-            let digest = SHA256Hasher.hex(of: url)
-            if let record = snapshot?.records[digest], let stamp = snapshot?.imageStamps[record.sha256],
-                isUnchanged(Self.urlFolder(digest)), isUnchanged(Self.imageFolder(record)),
-                lookup.stamps[record.sha256] == stamp || files.stamp(Self.imagePath(of: record)) == stamp
-            {
-                lookup.records[url] = record
-                lookup.stamps[record.sha256] = stamp
-            } else {
-                missing.append((url, digest))
-            }
-        }
-        lookup.fromSnapshot = lookup.records.count
-        let lookups = missing
-        for looked in await CoreSplit.mapParts(of: lookups.count, threshold: 512, { lookUpImages(lookups[$0]) }) {
-            lookup.records.merge(looked.records) { first, _ in first }
-            lookup.stamps.merge(looked.stamps) { first, _ in first }
-        }
-        return lookup
-    }
-
     /// Where the ``ImageIndexSnapshot`` of the builds of the output folder `output` is kept.
     package func imageSnapshotPath(for output: URL) -> String {
         shardedPath("builds", SHA256Hasher.hex(of: output.standardizedFileURL.path), extension: "images")
@@ -270,7 +237,9 @@ public struct CacheStore: Sendable {
 
     static func imageFolder(_ record: ImageRecord) -> String { "images/\(record.sha256.prefix(2))" }
 
-    private func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> ImageLookup {
+    /// Looks up each URL (with the SHA-256 of it) from its index entry, verifying the bytes of an image whose stamp
+    /// changed since its entry was written.
+    func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> ImageLookup {
         let files = RootedFiles(root: root.path)
         var lookup = ImageLookup()
         for (url, digest) in urls {
@@ -341,7 +310,7 @@ public struct CacheStore: Sendable {
         } else {
             try AtomicFile.write(bytes, to: imageFile(for: record), temporaryFolder: temporaryFolder)
             guard let written = files.stamp(Self.imagePath(of: record)) else {
-                throw FileWriteError(path: imagePath(for: record), reason: "it vanished as it was written")
+                throw FileWriteError(path: imageFilePath(for: record), reason: "it vanished as it was written")
             }
             stamp = written
         }
@@ -403,10 +372,11 @@ public struct CacheStore: Sendable {
     /// Where the bytes of `record` are. The URL is made as a file's, without `URL(fileURLWithPath:)` asking the file
     /// system whether a folder is there: one `stat` per image of every build (BENCHMARKS.md, issue 25).
     package func imageFile(for record: ImageRecord) -> URL {
-        URL(fileURLWithPath: imagePath(for: record), isDirectory: false)
+        URL(fileURLWithPath: imageFilePath(for: record), isDirectory: false)
     }
 
-    private func imagePath(for record: ImageRecord) -> String {
+    /// The path of ``imageFile(for:)``, made without a `URL`.
+    package func imageFilePath(for record: ImageRecord) -> String {
         shardedPath("images", record.sha256, extension: record.format.fileExtension)
     }
 
@@ -416,6 +386,6 @@ public struct CacheStore: Sendable {
 
     /// `root/KIND/ab/DIGEST.EXT`, as a plain path (lookups are made thousands of times a run).
     private func shardedPath(_ kind: String, _ digest: String, extension fileExtension: String) -> String {
-        "\(root.path)/\(kind)/\(digest.prefix(2))/\(digest).\(fileExtension)"
+        "\(rootPath)/\(kind)/\(digest.prefix(2))/\(digest).\(fileExtension)"
     }
 }

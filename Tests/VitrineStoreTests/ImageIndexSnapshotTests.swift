@@ -6,8 +6,9 @@ import VitrineTestSupport
 @testable import VitrineStore
 
 @Suite struct ImageIndexSnapshotTests {
-    /// A cache holding `count` images, each under its own URL, written an hour ago (`settled`) or just now.
-    func cache(with count: Int, settled: Bool = true) throws -> (
+    /// A cache holding `count` image URLs, written an hour ago (`settled`) or just now; URL `i` serves image
+    /// `i % images` (each its own image unless told).
+    func cache(with count: Int, images: Int? = nil, settled: Bool = true) throws -> (
         TemporaryFolder, CacheStore, [String: CacheStore.ImageRecord]
     ) {
         let folder = try TemporaryFolder()
@@ -15,7 +16,9 @@ import VitrineTestSupport
         var records: [String: CacheStore.ImageRecord] = [:]
         for index in 0..<count {
             let url = "https://images.example/\(index).jpg"
-            records[url] = try cache.storeImage([0xFF, 0xD8, 0xFF, UInt8(index)], format: .jpeg, from: url)
+            let image = index % (images ?? count)
+            records[url] = try cache.storeImage(
+                [0xFF, 0xD8, 0xFF, UInt8(image & 0xFF), UInt8(image >> 8)], format: .jpeg, from: url)
         }
         if settled { try age(folder) }
         return (folder, cache, records)
@@ -168,5 +171,43 @@ import VitrineTestSupport
         #expect(lookup.records == records && lookup.fromSnapshot == 0)
         let again = await copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(again.records == records)
+    }
+
+    /// Over a thousand URLs, the lookup is split over the cores: in every part, an entry whose folder changed or
+    /// whose image changed in place is looked up again, and every other entry is taken as it is.
+    @Test func aSplitLookupTakesExactlyTheEntriesThatStillHold() async throws {
+        let count = 1_500
+        let (folder, cache, records) = try cache(with: count, images: 600)
+        defer { withExtendedLifetime(folder) {} }
+        let urls = (0..<count).map { "https://images.example/\($0).jpg" }
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        #expect(snapshot.records.count == count)
+        let whole = await cache.imageRecords(for: urls, snapshot: snapshot)
+        #expect(whole.records == records && whole.fromSnapshot == count)
+
+        // Image 5, served by URLs 5, 605 and 1205 (both halves of the list), changed in place: the same size, its
+        // folder's time as it was.
+        let touched = try #require(records[urls[5]])
+        let image = cache.imageFile(for: touched)
+        let handle = try FileHandle(forWritingTo: image)
+        try handle.seek(toOffset: 3)
+        try handle.write(contentsOf: Data([0xEE]))
+        try handle.close()
+        // URL 1400 downloaded again with other bytes: its index folder and its new image's folder change.
+        let refetched = urls[1400]
+        let replaced = try cache.storeImage([0xFF, 0xD8, 0xFF, 0xEE, 0xEE], format: .jpeg, from: refetched)
+        let changed: Set = [CacheStore.urlFolder(SHA256Hasher.hex(of: refetched)), CacheStore.imageFolder(replaced)]
+
+        let lookup = await cache.imageRecords(for: urls, snapshot: snapshot)
+        var expected = records.filter { $0.value != touched }
+        expected[refetched] = replaced
+        let stillHolding = records.filter { url, record in
+            record != touched && !changed.contains(CacheStore.urlFolder(SHA256Hasher.hex(of: url)))
+                && !changed.contains(CacheStore.imageFolder(record))
+        }
+        #expect(lookup.records.count == count - 3 && lookup.records == expected)
+        #expect(lookup.fromSnapshot == stillHolding.count && stillHolding.count < count - 3)
+        #expect(lookup.stamps[touched.sha256] == nil)
+        #expect(!FileManager.default.fileExists(atPath: image.path), "the damaged bytes are removed")
     }
 }
