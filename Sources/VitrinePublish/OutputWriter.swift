@@ -23,9 +23,9 @@ package final class OutputWriter {
     /// The galleries the previous run's manifest records, or the digest of their encoding.
     private let previousGalleryRecord: OutputFolderSurvey.PreviousGalleries
     /// The SHA-256 of the previous run's manifest file, and whether the cache held a copy of its files.
-    private let previousManifest: (sha256: String?, copied: Bool)
+    let previousManifest: (sha256: String?, copied: Bool)
     /// The manifest `finish` left in place, and the SHA-256 of its bytes.
-    private var finishedManifest: (manifest: OutputManifest, sha256: String)?
+    var finishedManifest: (manifest: OutputManifest, sha256: String)?
     /// Whether the folder held a manifest of an earlier run.
     package let foundManifest: Bool
     /// Whether the run before this one was stopped after its first change to the folder.
@@ -36,15 +36,15 @@ package final class OutputWriter {
     /// Whether the folder holds a journal (this run's, or the interrupted run's) that `finish` must remove.
     private var journalPresent: Bool
     /// Where the cache keeps its records of this folder, if anywhere.
-    private let records: OutputRecordPaths?
+    let records: OutputRecordPaths?
     /// Whether the build state of the previous run is gone, as it must be before the folder changes.
-    private var stateRemoved = false
+    var stateRemoved = false
     /// What is at each path the previous run wrote or this one plans, as the survey or `begin` found it, taken
     /// all at once over the processor's cores rather than one `stat` at a time; updated as this run writes.
     var found: [String: RootedFiles.Entry]
     /// The files whose bytes are known to hash to a SHA-256 while their stamp is the one recorded with it.
     var verified: VerifiedFiles
-    private let verifiedAtStart: VerifiedFiles
+    let verifiedAtStart: VerifiedFiles
     /// Listed files that `finish` left in place because they changed since Vitrine wrote them.
     package private(set) var keptChanged: [String] = []
 
@@ -284,92 +284,6 @@ package final class OutputWriter {
         return removed
     }
 
-    /// After `finish`, leaves in the cache what the next build of the folder uses: the verified stamps of its
-    /// files, the copy of the manifest's files, and a ``BuildState`` with what the build read (`fingerprint`,
-    /// `responses`) and reported (`summary`). Without a usable record (`responses` nil: not every answer came from
-    /// the cache as it now is), the folder keeps no build state. The three are different files, each complete in
-    /// itself, so they are encoded and written at once, over the processor's cores.
-    package func recordState(
-        fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [BuildState.Response]?
-    ) async {
-        guard let records else { return }
-        let verified = verifiedToRecord()
-        let copy = manifestCopyToRecord()
-        await withTaskGroup(of: Void.self) { group in
-            if let verified { group.addTask { Self.record(verified.encoded(), at: records.verified, records) } }
-            if let (copy, path) = copy { group.addTask { Self.record(copy.encoded(), at: path, records) } }
-            recordBuildState(
-                fingerprint: fingerprint, summary: summary, expires: expires, responses: responses, records: records)
-        }
-    }
-
-    private func recordBuildState(
-        fingerprint: String, summary: BuildSummary, expires: Date?, responses: [BuildState.Response]?,
-        records: OutputRecordPaths
-    ) {
-        var stateFiles: [BuildState.File] = []
-        for path in writtenPaths + [OutputManifest.fileName] {
-            guard case .file(let stamp) = found[path] ?? files.entry(path) else {
-                try? removeState()
-                return
-            }
-            stateFiles.append(BuildState.File(path: path, stamp: stamp))
-        }
-        guard let responses,
-            let bytes = BuildState(
-                fingerprint: fingerprint, summary: summary, expires: expires, responses: responses, files: stateFiles
-            ).encoded()
-        else {
-            try? removeState()
-            return
-        }
-        if !stateRemoved, (try? FileBytes.read(atPath: records.state, limit: bytes.count)) == bytes {
-            return
-        }
-        stateRemoved = false
-        Self.record(bytes, at: records.state, records)
-    }
-
-    /// Writes one of the cache's records of the folder, or removes it when it cannot be written (`bytes` nil, or
-    /// the write failed): an old record would be checked and ignored, but costs the next build its reading.
-    private static func record(_ bytes: [UInt8]?, at path: String, _ records: OutputRecordPaths) {
-        guard let bytes,
-            (try? AtomicFile.write(bytes, to: URL(fileURLWithPath: path), temporaryFolder: records.temporaryFolder))
-                != nil
-        else {
-            try? SystemCall.removeFile(path)
-            return
-        }
-    }
-
-    /// The copy of the manifest's files `finish` left in place (`ManifestCopy`) and where it goes, unless the
-    /// copy there is of this very manifest already.
-    private func manifestCopyToRecord() -> (ManifestCopy, String)? {
-        guard let path = records?.manifestCopy, let (manifest, sha256) = finishedManifest,
-            !(previousManifest.copied && previousManifest.sha256 == sha256)
-        else { return nil }
-        let copy = ManifestCopy(
-            manifestSHA256: sha256, galleriesDigest: OutputManifest.galleriesDigest(manifest.galleries),
-            files: manifest.files)
-        return (copy, path)
-    }
-
-    /// After `finish`, leaves in the cache the stamps of the files whose bytes this run wrote or verified, so that
-    /// the next build of the folder can trust them with a `stat`.
-    package func recordVerified() {
-        guard let records, let verified = verifiedToRecord() else { return }
-        Self.record(verified.encoded(), at: records.verified, records)
-    }
-
-    /// The stamps ``recordVerified()`` records; nil when they are the ones the cache holds already.
-    private func verifiedToRecord() -> VerifiedFiles? {
-        var kept = VerifiedFiles()
-        for (path, file) in written {
-            if let known = verified[path], known.sha256 == file.sha256 { kept[path] = known }
-        }
-        return kept == verifiedAtStart ? nil : kept
-    }
-
     /// Before the first change to the folder: removes the previous run's build state, so that a run killed
     /// half-way never leaves one that describes files it replaced, and writes the journal of the paths this run
     /// may create.
@@ -380,7 +294,7 @@ package final class OutputWriter {
         journalPresent = true
     }
 
-    private func removeState() throws {
+    func removeState() throws {
         guard !stateRemoved, let records else { return }
         stateRemoved = true
         do {
