@@ -163,9 +163,16 @@ struct GalleryBuild {
     func currentOutput() async -> BuildSummary? {
         // A frozen rebuild proves that the cache alone can rebuild the output, which the output being current does not.
         if case .merge = mode { return nil }
-        guard !options.frozen, let state = BuildState.read(atPath: records.state),
+        let now = Date()
+        // The answers first, from the state without its thousands of files: after a change at the API, that is as
+        // far as a build needs to read it.
+        guard !options.frozen, let bytes = BuildState.bytes(atPath: records.state),
+            let answers = BuildState(bytes: bytes, withFiles: false),
+            answers.answersAreCurrent(
+                fingerprint: fingerprint, cache: cache.root, policy: policy, now: now, scheduleNow: scheduleNow),
+            let state = BuildState(bytes: bytes),
             await state.isCurrent(
-                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: Date(),
+                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: now,
                 scheduleNow: scheduleNow)
         else { return nil }
         state.summary.warnings.forEach { progress(.warning($0)) }

@@ -44,14 +44,9 @@ package struct BuildState: Equatable {
     package func isCurrent(
         fingerprint: String, output: URL, cache: URL, policy: CachePolicy, now: Date, scheduleNow: Date
     ) async -> Bool {
-        guard fingerprint == self.fingerprint, !policy.refresh else { return false }
-        if let expires, scheduleNow >= expires { return false }
-        let cached = RootedFiles(root: cache.path)
-        for response in responses {
-            guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
-                cached.stamp(response.path) == response.stamp
-            else { return false }
-        }
+        let answers = answersAreCurrent(
+            fingerprint: fingerprint, cache: cache, policy: policy, now: now, scheduleNow: scheduleNow)
+        guard answers else { return false }
         let changed = Atomic<Bool>(false)
         let files = files
         await CoreSplit.mapParts(of: files.count, threshold: 1024) { part in
@@ -62,6 +57,23 @@ package struct BuildState: Equatable {
             }
         }
         return !changed.load(ordering: .relaxed)
+    }
+
+    /// The part of ``isCurrent(fingerprint:output:cache:policy:now:scheduleNow:)`` that needs no file of the output:
+    /// the fingerprint, the schedule, and the cached responses. It is all a state read without its files
+    /// (``init(bytes:withFiles:)``) can tell, and what a rebuild after a change at the API stops at.
+    package func answersAreCurrent(
+        fingerprint: String, cache: URL, policy: CachePolicy, now: Date, scheduleNow: Date
+    ) -> Bool {
+        guard fingerprint == self.fingerprint, !policy.refresh else { return false }
+        if let expires, scheduleNow >= expires { return false }
+        let cached = RootedFiles(root: cache.path)
+        for response in responses {
+            guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
+                cached.stamp(response.path) == response.stamp
+            else { return false }
+        }
+        return true
     }
 
     /// The state as its file holds it; nil when a path cannot be written on one line.
@@ -101,7 +113,12 @@ package struct BuildState: Equatable {
 
     /// Reads the state at `path`; nil when there is none or it cannot be read as a whole.
     package static func read(atPath path: String) -> BuildState? {
-        (try? FileBytes.read(atPath: path, limit: FileBytes.recordLimit)).flatMap(BuildState.init(bytes:))
+        bytes(atPath: path).flatMap { BuildState(bytes: $0) }
+    }
+
+    /// The bytes of the state at `path`, nil when there is none, for ``init(bytes:withFiles:)``.
+    package static func bytes(atPath path: String) -> [UInt8]? {
+        try? FileBytes.read(atPath: path, limit: FileBytes.recordLimit)
     }
 
     init(
@@ -114,15 +131,22 @@ package struct BuildState: Equatable {
         self.files = files
     }
 
-    init?(bytes: [UInt8]) {
+    /// The state its file's `bytes` hold; nil when they are not one as a whole. Without `withFiles`, the reading
+    /// stops before the first file (`files` is then empty): the output's files come last, thousands of them, and
+    /// are read only when the answers they were made from are still current.
+    package init?(bytes: [UInt8], withFiles: Bool = true) {
         guard bytes.last == 0x0A else { return nil }
         let lines = bytes.dropLast().split(separator: 0x0A, omittingEmptySubsequences: false)
         guard lines.count >= 3, lines[0].elementsEqual(Self.header.utf8) else { return nil }
-        func field(_ line: ArraySlice<UInt8>, _ name: String) -> ArraySlice<UInt8>? {
-            let prefix = Array((name + " ").utf8)
+        func field(_ line: ArraySlice<UInt8>, _ prefix: [UInt8]) -> ArraySlice<UInt8>? {
             guard line.starts(with: prefix) else { return nil }
             return line.dropFirst(prefix.count)
         }
+        func field(_ line: ArraySlice<UInt8>, _ name: String) -> ArraySlice<UInt8>? {
+            field(line, Array("\(name) ".utf8))
+        }
+        let responsePrefix = Array("response ".utf8)
+        let filePrefix = Array("file ".utf8)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         guard let fingerprint = field(lines[1], "fingerprint"), !fingerprint.isEmpty,
@@ -140,7 +164,7 @@ package struct BuildState: Equatable {
             entries = entries.dropFirst()
         }
         for line in entries {
-            if let rest = field(line, "response") {
+            if let rest = field(line, responsePrefix) {
                 let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
                 guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
                     let stamp = FileStamp(fields: parts[1...3]), !parts[4].isEmpty
@@ -149,7 +173,8 @@ package struct BuildState: Equatable {
                     Response(
                         path: String(decoding: parts[4], as: UTF8.self), stamp: stamp,
                         fetchedAt: Date(timeIntervalSince1970: fetched)))
-            } else if let rest = field(line, "file") {
+            } else if let rest = field(line, filePrefix) {
+                guard withFiles else { break }
                 let parts = rest.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
                 guard parts.count == 4, let stamp = FileStamp(fields: parts[0...2]), !parts[3].isEmpty else {
                     return nil

@@ -65,6 +65,32 @@ import VitrineTestSupport
         #expect(BuildState(bytes: try #require(state.encoded())) == state)
     }
 
+    /// Read without its files, a state gives what tells a build that its answers changed, and stops before the
+    /// thousands of file lines; those are read, and checked, only when the answers are current.
+    @Test func readWithoutItsFilesItStillTellsWhetherTheAnswersAreCurrent() throws {
+        let state = try state()
+        let bytes = try #require(state.encoded())
+        let answers = try #require(BuildState(bytes: bytes, withFiles: false))
+        #expect(answers.files.isEmpty && state.files.count == 2)
+        #expect(answers.responses == state.responses && answers.fingerprint == state.fingerprint)
+        let now = fetched.addingTimeInterval(3600)
+        #expect(
+            answers.answersAreCurrent(fingerprint: "f1", cache: cache.url, policy: .init(), now: now, scheduleNow: now))
+        #expect(
+            !answers.answersAreCurrent(fingerprint: "f2", cache: cache.url, policy: .init(), now: now, scheduleNow: now)
+        )
+        try put("{\"hits\":[1]}", "responses/ab/abcd.json", in: cache)
+        #expect(
+            !answers.answersAreCurrent(fingerprint: "f1", cache: cache.url, policy: .init(), now: now, scheduleNow: now)
+        )
+
+        // A damaged file line is found when the files are read, and only then.
+        let damaged = Array(
+            String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "file ", with: "file x").utf8)
+        #expect(BuildState(bytes: damaged, withFiles: false) != nil)
+        #expect(BuildState(bytes: damaged) == nil)
+    }
+
     @Test func aStateThatExpiresIsCurrentOnlyUntilThen() async throws {
         var state = try state()
         state.expires = fetched.addingTimeInterval(3600 + 600)

@@ -32,7 +32,9 @@ package struct PrettyJSONWriter {
     package mutating func key(_ name: String) {
         startValue()
         appendString(name)
-        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        bytes.append(0x20)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(0x20)
         afterKey = true
     }
 
@@ -75,11 +77,24 @@ package struct PrettyJSONWriter {
     }
 
     private mutating func indent(_ depth: Int) {
-        bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
+        for _ in 0..<depth * 2 { bytes.append(0x20) }
     }
 
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Nearly every string of a manifest (paths, digests, URLs) needs no escape: its bytes go in at once.
+        let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { text in
+            guard !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        if plain != true { appendEscaped(value) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ value: String) {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -95,6 +110,5 @@ package struct PrettyJSONWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
