@@ -41,6 +41,7 @@ extension GalleryBuild {
                 sha256: record.sha256, byteCount: record.byteCount, cachedStamp: verifiedStamps[record.sha256],
                 urls: urls.count < 2 ? urls : Set(urls).sorted(), path: path)
         }
+        let modelFiles = modelFiles(of: galleries, writer: output.writer)
         var rendered = RenderedGalleries(galleries: galleries)
         do {
             try await output.writer.placeImages(placements) {
@@ -53,11 +54,44 @@ extension GalleryBuild {
             throw ShardMergeError.damaged(
                 folder: shard.path, detail: "the image \(placement.path) does not hold what its manifest records")
         }
+        for file in modelFiles {
+            let bytes = try await file.made?.value ?? ModelFile.bytes(of: file.model)
+            try output.writer.write(bytes, to: file.path, inputs: file.inputs)
+        }
         return rendered
     }
 
-    /// Every page whose inputs changed or whose file is not as the previous build left it, with each gallery's
-    /// model file (and a random page's schedule), then the site's home page and its model.
+    /// A gallery's `gallery.xml` that the build writes: what it is made from (the digest of its pages' inputs),
+    /// and its bytes when they are being made beside the pages.
+    struct ModelFileJob {
+        let path: String
+        let inputs: String
+        let model: GalleryModel
+        let made: Task<[UInt8], any Error>?
+    }
+
+    /// Each gallery's `gallery.xml`, unless the file in place was made from the same inputs (it is kept). When a
+    /// gallery renders few pages (a rebuild after a change), its model file is made on a task of its own beside
+    /// them, on the core the images' copies leave idle then; otherwise after them, so that its bytes (1.5 KB an
+    /// item) are not held through thousands of pages.
+    private func modelFiles(of galleries: [GalleryPipeline.Prepared], writer: OutputWriter) -> [ModelFileJob] {
+        galleries.compactMap { gallery in
+            guard case .gallery(let model) = gallery.content else { return nil }
+            let path = gallery.folder + "gallery.xml"
+            let inputs = SHA256Hasher.hex(of: gallery.views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
+            if writer.keep(path, inputs: inputs) { return nil }
+            let rendered = gallery.views.count { writer.inputsChanged($0.job.href, inputs: $0.inputs) }
+            return ModelFileJob(
+                path: path, inputs: inputs, model: model,
+                made: rendered <= Self.pagesRenderedBesideTheModel ? Task { try ModelFile.bytes(of: model) } : nil)
+        }
+    }
+
+    /// At most how many pages a gallery renders for its model file to be made beside them.
+    static let pagesRenderedBesideTheModel = 256
+
+    /// Every page whose inputs changed or whose file is not as the previous build left it, with a random page's
+    /// model file and schedule, then the site's home page and its model.
     private func renderPages(
         of rendered: inout RenderedGalleries, renderer pages: PageWriter, _ output: PlannedOutput
     ) throws {
@@ -71,7 +105,7 @@ extension GalleryBuild {
             let folder = rendered.galleries[index].folder
             var counts = rendered.galleries[index].summary
             switch rendered.galleries[index].content {
-            case .gallery(let model):
+            case .gallery:
                 let views = rendered.galleries[index].views
                 rendered.galleries[index].views = []
                 for view in views {
@@ -80,10 +114,6 @@ extension GalleryBuild {
                         view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, counts: &counts)
                     done += 1
                     progress(.rendering(done: done, total: total))
-                }
-                let modelInputs = SHA256Hasher.hex(of: views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
-                if !writer.keep(folder + "gallery.xml", inputs: modelInputs) {
-                    try writer.write(ModelFile.bytes(of: model), to: folder + "gallery.xml", inputs: modelInputs)
                 }
             case .random(let model, let state, _):
                 let inputs = model.inputs(salt: salt)

@@ -145,6 +145,12 @@ package final class OutputWriter {
         return true
     }
 
+    /// Whether the previous run wrote `relativePath` from other inputs than `inputs`, or did not write it: such a
+    /// file is made again whatever is in place.
+    package func inputsChanged(_ relativePath: String, inputs: String) -> Bool {
+        previousFiles[relativePath]?.inputs != inputs
+    }
+
     /// Whether the regular file at `relativePath` holds bytes with the SHA-256 `sha256` (and `size`, if given):
     /// known without reading it while its stamp is the one verified with that digest, else read and hashed.
     func isIntact(_ relativePath: String, sha256: String, size: Int?) -> Bool {
