@@ -136,8 +136,21 @@ package struct BuildState: Equatable {
     /// are read only when the answers they were made from are still current.
     package init?(bytes: [UInt8], withFiles: Bool = true) {
         guard bytes.last == 0x0A else { return nil }
-        let lines = bytes.dropLast().split(separator: 0x0A, omittingEmptySubsequences: false)
-        guard lines.count >= 3, lines[0].elementsEqual(Self.header.utf8) else { return nil }
+        // Line by line, not split at once: a read that stops before the files never walks the rest.
+        let body = bytes.dropLast()
+        var next: Int? = body.startIndex
+        func nextLine() -> ArraySlice<UInt8>? {
+            guard let start = next else { return nil }
+            guard let end = body[start...].firstIndex(of: 0x0A) else {
+                next = nil
+                return body[start...]
+            }
+            next = end + 1
+            return body[start..<end]
+        }
+        guard let header = nextLine(), header.elementsEqual(Self.header.utf8), let fingerprintLine = nextLine(),
+            let summaryLine = nextLine()
+        else { return nil }
         func field(_ line: ArraySlice<UInt8>, _ prefix: [UInt8]) -> ArraySlice<UInt8>? {
             guard line.starts(with: prefix) else { return nil }
             return line.dropFirst(prefix.count)
@@ -149,21 +162,22 @@ package struct BuildState: Equatable {
         let filePrefix = Array("file ".utf8)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        guard let fingerprint = field(lines[1], "fingerprint"), !fingerprint.isEmpty,
-            let summaryJSON = field(lines[2], "summary"),
+        guard let fingerprint = field(fingerprintLine, "fingerprint"), !fingerprint.isEmpty,
+            let summaryJSON = field(summaryLine, "summary"),
             let summary = try? decoder.decode(BuildSummary.self, from: Data(summaryJSON))
         else { return nil }
         self.fingerprint = String(decoding: fingerprint, as: UTF8.self)
         self.summary = summary
         responses = []
         files = []
-        var entries = lines.dropFirst(3)
-        if let first = entries.first, let seconds = field(first, "expires") {
+        var entry = nextLine()
+        if let first = entry, let seconds = field(first, "expires") {
             guard let value = Double(String(decoding: seconds, as: UTF8.self)) else { return nil }
             expires = Date(timeIntervalSince1970: value)
-            entries = entries.dropFirst()
+            entry = nextLine()
         }
-        for line in entries {
+        while let line = entry {
+            entry = nextLine()
             if let rest = field(line, responsePrefix) {
                 let parts = rest.split(separator: 0x20, maxSplits: 4, omittingEmptySubsequences: false)
                 guard parts.count == 5, let fetched = Double(String(decoding: parts[0], as: UTF8.self)),
