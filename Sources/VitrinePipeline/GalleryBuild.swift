@@ -170,10 +170,7 @@ struct GalleryBuild {
             let answers = BuildState(bytes: bytes, withFiles: false),
             answers.answersAreCurrent(
                 fingerprint: fingerprint, cache: cache.root, policy: policy, now: now, scheduleNow: scheduleNow),
-            let state = BuildState(bytes: bytes),
-            await state.isCurrent(
-                fingerprint: fingerprint, output: options.output, cache: cache.root, policy: policy, now: now,
-                scheduleNow: scheduleNow)
+            let state = BuildState(bytes: bytes), await state.filesAreCurrent(in: options.output)
         else { return nil }
         state.summary.warnings.forEach { progress(.warning($0)) }
         return state.summary

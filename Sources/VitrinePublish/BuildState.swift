@@ -47,6 +47,12 @@ package struct BuildState: Equatable {
         let answers = answersAreCurrent(
             fingerprint: fingerprint, cache: cache, policy: policy, now: now, scheduleNow: scheduleNow)
         guard answers else { return false }
+        return await filesAreCurrent(in: output)
+    }
+
+    /// The part of ``isCurrent(fingerprint:output:cache:policy:now:scheduleNow:)`` about the output: every file is
+    /// still as the build left it (one `stat` each, over the processor's cores).
+    package func filesAreCurrent(in output: URL) async -> Bool {
         let changed = Atomic<Bool>(false)
         let files = files
         await CoreSplit.mapParts(of: files.count, threshold: 1024) { part in
