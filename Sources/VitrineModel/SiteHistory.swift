@@ -293,8 +293,9 @@ package struct SiteHistory: Codable, Sendable, Equatable {
                     }
                     continue
                 }
-                guard let sha256 = image.sha256, sha256.utf8.count == 64, sha256.utf8.allSatisfy(Self.isLowercaseHex)
-                else { return "names an image by something other than a SHA-256" }
+                guard let sha256 = image.sha256, LowercaseHex.isSHA256(sha256.utf8) else {
+                    return "names an image by something other than a SHA-256"
+                }
                 guard let type = image.type, ImageFormat(mediaType: type) != nil else {
                     return "has an image of a type Vitrine does not accept"
                 }
@@ -304,10 +305,6 @@ package struct SiteHistory: Codable, Sendable, Equatable {
             }
         }
         return nil
-    }
-
-    private static func isLowercaseHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
     /// An http or https URL with a host, at most 2,048 bytes.

@@ -100,7 +100,7 @@ struct ManifestCopy: Equatable, Sendable {
 
     /// A digest as the manifest records them: lowercase hexadecimal, never empty, never `-`.
     private static func isToken<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        !bytes.isEmpty && LowercaseHex.isDigits(bytes)
     }
 
     private static func isToken(_ text: String) -> Bool { isToken(text.utf8) }

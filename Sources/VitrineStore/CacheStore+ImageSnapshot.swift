@@ -169,15 +169,8 @@ struct ShardFolders: Sendable {
     /// The value of the first two characters of lowercase hexadecimal `text`; nil when they are not.
     private static func prefixValue(_ text: some StringProtocol) -> Int? {
         var utf8 = text.utf8.makeIterator()
-        guard let high = utf8.next().flatMap(nibble), let low = utf8.next().flatMap(nibble) else { return nil }
+        guard let high = utf8.next().flatMap(LowercaseHex.value), let low = utf8.next().flatMap(LowercaseHex.value)
+        else { return nil }
         return high * 16 + low
-    }
-
-    private static func nibble(_ byte: UInt8) -> Int? {
-        switch byte {
-        case 0x30...0x39: Int(byte - 0x30)
-        case 0x61...0x66: Int(byte - 0x61 + 10)
-        default: nil
-        }
     }
 }

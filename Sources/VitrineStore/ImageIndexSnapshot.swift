@@ -72,7 +72,7 @@ package struct ImageIndexSnapshot: Equatable, Sendable {
         for line in lines.dropFirst() {
             let fields = line.split(separator: 0x20, omittingEmptySubsequences: false)
             if fields.count == 7, fields[0].elementsEqual("image".utf8) {
-                guard Self.isDigest(fields[1]), Self.isDigest(fields[2]),
+                guard LowercaseHex.isSHA256(fields[1]), LowercaseHex.isSHA256(fields[2]),
                     let format = ImageFormat(rawValue: String(decoding: fields[3], as: UTF8.self)),
                     let byteCount = ASCIIDecimal.int64(fields[4]), let width = Self.dimension(fields[5]),
                     let height = Self.dimension(fields[6])
@@ -85,7 +85,7 @@ package struct ImageIndexSnapshot: Equatable, Sendable {
                 guard let stamp = FileStamp(fields: fields[1...3]), Self.isFolderPath(path) else { return nil }
                 folders[path] = stamp
             } else if fields.count == 5, fields[0].elementsEqual("bytes".utf8) {
-                guard Self.isDigest(fields[1]), let stamp = FileStamp(fields: fields[2...4]) else { return nil }
+                guard LowercaseHex.isSHA256(fields[1]), let stamp = FileStamp(fields: fields[2...4]) else { return nil }
                 imageStamps[String(decoding: fields[1], as: UTF8.self)] = stamp
             } else {
                 return nil
@@ -99,15 +99,10 @@ package struct ImageIndexSnapshot: Equatable, Sendable {
         return ASCIIDecimal.int64(field).map { .some(Int($0)) }
     }
 
-    /// A lowercase hexadecimal SHA-256, the only names the URL index and the image store use.
-    private static func isDigest(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.count == 64 && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
     /// `urls/ab` or `images/ab`: the shard folders of the cache, nothing else.
     private static func isFolderPath(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && ["urls", "images"].contains(parts[0]) && parts[1].utf8.count == 2
-            && parts[1].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            && LowercaseHex.isDigits(parts[1].utf8)
     }
 }
