@@ -293,7 +293,7 @@ package struct SiteHistory: Codable, Sendable, Equatable {
                     }
                     continue
                 }
-                guard let sha256 = image.sha256, LowercaseHex.isSHA256(sha256.utf8) else {
+                guard let sha256 = image.sha256, LowercaseHex.isSHA256(sha256) else {
                     return "names an image by something other than a SHA-256"
                 }
                 guard let type = image.type, ImageFormat(mediaType: type) != nil else {

@@ -99,9 +99,7 @@ struct ManifestCopy: Equatable, Sendable {
     }
 
     /// A digest as the manifest records them: lowercase hexadecimal, never empty, never `-`.
-    private static func isToken<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        !bytes.isEmpty && LowercaseHex.isDigits(bytes)
-    }
+    private static func isToken(_ bytes: ArraySlice<UInt8>) -> Bool { !bytes.isEmpty && LowercaseHex.isDigits(bytes) }
 
-    private static func isToken(_ text: String) -> Bool { isToken(text.utf8) }
+    private static func isToken(_ text: String) -> Bool { !text.isEmpty && LowercaseHex.isDigits(text) }
 }

@@ -365,7 +365,7 @@ public struct CacheStore: Sendable {
         }
 
         var verifiedStamp: FileStamp? {
-            stamp.flatMap { FileStamp(fields: Array($0.utf8).split(separator: 0x20)) }
+            stamp.flatMap { FileStamp(fields: Array($0.utf8).split(separator: 0x20)[...]) }
         }
     }
 

@@ -103,6 +103,6 @@ package struct ImageIndexSnapshot: Equatable, Sendable {
     private static func isFolderPath(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && ["urls", "images"].contains(parts[0]) && parts[1].utf8.count == 2
-            && LowercaseHex.isDigits(parts[1].utf8)
+            && LowercaseHex.isDigits(parts[1])
     }
 }

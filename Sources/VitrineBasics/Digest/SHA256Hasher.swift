@@ -88,14 +88,18 @@ private final class DigestContext {
     }
 }
 
-extension Sequence where Element == UInt8 {
+extension [UInt8] {
+    /// The bytes in lowercase hexadecimal, as digests are written.
     package var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var characters: [UInt8] = []
-        for byte in self {
-            characters.append(digits[Int(byte >> 4)])
-            characters.append(digits[Int(byte & 0x0f)])
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: count * 2) { characters in
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in enumerated() {
+                    characters[2 * index] = digits[Int(byte >> 4)]
+                    characters[2 * index + 1] = digits[Int(byte & 0x0f)]
+                }
+            }
+            return count * 2
         }
-        return String(decoding: characters, as: UTF8.self)
     }
 }

@@ -61,7 +61,7 @@ package struct FileStamp: Equatable, Sendable {
     package var fields: String { "\(size) \(modified) \(inode)" }
 
     /// Reads the three numbers ``fields`` writes; nil for anything else.
-    package init?(fields parts: some Collection<ArraySlice<UInt8>>) {
+    package init?(fields parts: ArraySlice<ArraySlice<UInt8>>) {
         guard parts.count == 3 else { return nil }
         var numbers: [Int64] = []
         for part in parts {

@@ -1,5 +1,9 @@
 /// Lowercase hexadecimal, as the SHA-256 digests that name cache files, output images and pages' inputs are written:
 /// the one reading of it that the records of a build share.
+///
+/// Its checks take concrete byte collections, not any `Sequence`: the records of a build run them on tens of
+/// thousands of fields, and a generic function of another module runs unspecialized, a witness call per byte (a
+/// fifth of a rebuild's CPU at 1,000 items: BENCHMARKS.md, "Where the CPU goes (issue 25)").
 package enum LowercaseHex {
     /// The value of one digit (`0`–`9`, `a`–`f`); nil for any other byte, uppercase included.
     package static func value(_ byte: UInt8) -> Int? {
@@ -11,10 +15,23 @@ package enum LowercaseHex {
     }
 
     /// Whether `bytes` are lowercase hexadecimal digits only (true for none).
-    package static func isDigits(_ bytes: some Sequence<UInt8>) -> Bool { bytes.allSatisfy { value($0) != nil } }
+    package static func isDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes {
+            guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+        }
+        return true
+    }
+
+    package static func isDigits(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.withUnsafeBufferPointer(isDigits) }
+
+    package static func isDigits(_ text: Substring) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable(isDigits) ?? isDigits(ArraySlice(text.utf8))
+    }
+
+    package static func isDigits(_ text: String) -> Bool { isDigits(text[...]) }
 
     /// Whether `bytes` are a SHA-256 as lowercase hexadecimal: 64 digits.
-    package static func isSHA256<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        bytes.count == 64 && isDigits(bytes)
-    }
+    package static func isSHA256(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.count == 64 && isDigits(bytes) }
+
+    package static func isSHA256(_ text: String) -> Bool { text.utf8.count == 64 && isDigits(text) }
 }
