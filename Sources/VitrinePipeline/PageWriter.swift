@@ -1,4 +1,5 @@
 import VitrineBasics
+import VitrineHTTP
 import VitrineModel
 import VitrinePublish
 import VitrineRender
@@ -28,6 +29,10 @@ struct PageWriter {
     /// saves (BENCHMARKS.md, "Figures behind the code").
     static let onEveryCoreFrom = 32
 
+    /// How many pages in a row one child task renders: a task and a hand-off between threads for every page took
+    /// a tenth more processor time than rendering in turn (BENCHMARKS.md, "Figures behind the code").
+    static let pagesPerTask = 8
+
     func publish(
         _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, counts: inout BuildSummary
     ) throws {
@@ -52,9 +57,9 @@ struct PageWriter {
     }
 
     /// Renders every page of `pages` (which it leaves empty) and calls `written` with each, in order, to write it;
-    /// from `threshold` pages on, they are rendered on every core, a few ahead of the one being written
-    /// (``InOrderWork``). The first failure in the pages' order stops it, as does the task's cancellation: the
-    /// pages before it are written, none after.
+    /// from `threshold` pages on, they are rendered on every core, `pagesPerTask` in a row by a child task, a few
+    /// such runs ahead of the one being written (``InOrderWork``). The first failure in the pages' order stops it,
+    /// as does the task's cancellation: the pages before it are written, none after.
     func publish(
         _ pages: inout [PendingPage], onEveryCoreFrom threshold: Int, written: (Int, MadePage) throws -> Void
     ) async throws {
@@ -67,16 +72,29 @@ struct PageWriter {
             return
         }
         pages.reverse()
+        MemoryTuning.returnFreedMemory()
         let lender = pool
         try await InOrderWork.run(
-            next: { pages.popLast() },
-            make: { pending -> (Int, Result<MadePage, any Error>) in
-                guard !Task.isCancelled else { return (pending.gallery, .failure(CancellationError())) }
-                return (pending.gallery, Result { try Self.made(pending.view, with: lender) })
+            next: { () -> [PendingPage]? in
+                guard !pages.isEmpty else { return nil }
+                return (0..<min(Self.pagesPerTask, pages.count)).map { _ in pages.removeLast() }
             },
-            consume: { gallery, made in
-                try Task.checkCancellation()
-                try written(gallery, made.get())
+            make: { run -> [(Int, Result<MadePage, any Error>)] in
+                var made: [(Int, Result<MadePage, any Error>)] = []
+                for pending in run {
+                    let result =
+                        Task.isCancelled
+                        ? .failure(CancellationError()) : Result { try Self.made(pending.view, with: lender) }
+                    made.append((pending.gallery, result))
+                    if case .failure = result { break }
+                }
+                return made
+            },
+            consume: { made in
+                for (gallery, result) in made {
+                    try Task.checkCancellation()
+                    try written(gallery, result.get())
+                }
             })
     }
 

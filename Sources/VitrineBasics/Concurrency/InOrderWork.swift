@@ -4,9 +4,12 @@ import Foundation
 /// caller one by one in the items' order: how a build renders its pages on several cores while one task, the only
 /// one that may, writes them. The caller waits by suspending, never by blocking a thread of Swift's pool.
 package enum InOrderWork {
-    /// How many items may be made, or being made, and not yet handed back: two per processor core (at most four
-    /// cores), so that each core has the next item to make while the caller takes the one before.
-    package static var window: Int { 2 * min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+    /// How many items are made at once at most: one per processor core, at most four.
+    package static var cores: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+
+    /// How many items may be made, or being made, and not yet handed back: two per core, so that each core has the
+    /// next item to make while the caller takes the one before.
+    package static var window: Int { 2 * cores }
 
     /// Takes the items from `next` in order (on the calling task, until it gives nil), makes each with `make` on a
     /// child task, and calls `consume` with each result in the items' order, on the calling task; at most `window`
