@@ -61,5 +61,7 @@ static inline CURLcode vitrine_curl_msg_result(const CURLMsg *message) { return 
    <malloc.h>, which no Swift module map of Glibc covers). */
 #include <malloc.h>
 static inline int vitrine_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+/* Gives the whole free pages of every arena back to the system; 1 if it gave any. */
+static inline int vitrine_trim_malloc_arenas(void) { return malloc_trim(0); }
 
 #endif

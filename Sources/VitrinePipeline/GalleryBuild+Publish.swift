@@ -44,8 +44,9 @@ extension GalleryBuild {
         let modelFiles = modelFiles(of: galleries, writer: output.writer)
         var rendered = RenderedGalleries(galleries: galleries)
         do {
+            let pages = PageWriter(pool: PageRendererPool(startingWith: renderer), writer: output.writer)
             try await output.writer.placeImages(placements) {
-                try renderPages(of: &rendered, renderer: PageWriter(renderer: renderer, writer: output.writer), output)
+                try await renderPages(of: &rendered, renderer: pages, output)
             }
         } catch let changed as CachedImageChangedError {
             guard let placement = placements.first(where: { $0.source == changed.path }),
@@ -91,30 +92,41 @@ extension GalleryBuild {
     static let pagesRenderedBesideTheModel = 256
 
     /// Every page whose inputs changed or whose file is not as the previous build left it, with a random page's
-    /// model file and schedule, then the site's home page and its model.
+    /// model file and schedule, then the site's home page and its model. The galleries' pages are kept or set
+    /// aside to render in order; those set aside are rendered (on every core when there are many) and written
+    /// before a random page or a merged gallery, and at the end.
     private func renderPages(
         of rendered: inout RenderedGalleries, renderer pages: PageWriter, _ output: PlannedOutput
-    ) throws {
+    ) async throws {
         let writer = output.writer
         let siteModel = output.siteModel
         let total =
             rendered.galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
             + (siteModel?.historyPages?.pageCount ?? 0)
         var done = 0
+        var toRender: [PageWriter.PendingPage] = []
         for index in rendered.galleries.indices {
             let folder = rendered.galleries[index].folder
-            var counts = rendered.galleries[index].summary
-            switch rendered.galleries[index].content {
-            case .gallery:
+            if case .gallery = rendered.galleries[index].content {
                 let views = rendered.galleries[index].views
                 rendered.galleries[index].views = []
                 for view in views {
                     try Task.checkCancellation()
-                    try pages.publish(
-                        view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, counts: &counts)
-                    done += 1
-                    progress(.rendering(done: done, total: total))
+                    if writer.keep(view.job.href, inputs: view.inputs) {
+                        rendered.galleries[index].summary.pagesUnchanged += 1
+                        done += 1
+                        progress(.rendering(done: done, total: total))
+                    } else {
+                        toRender.append(.init(gallery: index, view: view))
+                    }
                 }
+                continue
+            }
+            try await render(&toRender, of: &rendered, with: pages, done: &done, total: total)
+            var counts = rendered.galleries[index].summary
+            switch rendered.galleries[index].content {
+            case .gallery:
+                break
             case .random(let model, let state, _):
                 let inputs = model.inputs(salt: salt)
                 var document: LibXMLDocument?
@@ -148,6 +160,7 @@ extension GalleryBuild {
             }
             rendered.galleries[index].summary = counts
         }
+        try await render(&toRender, of: &rendered, with: pages, done: &done, total: total)
         guard let siteModel else { return }
         var counts = BuildSummary()
         let home = GalleryModel.PageJob(kind: .home, id: SiteModel.pageID, href: SiteModel.homeHref)
@@ -168,6 +181,18 @@ extension GalleryBuild {
         rendered.sitePages = counts
         try writer.write(ModelFile.bytes(of: siteModel), to: "site.xml")
         progress(.rendering(done: total, total: total))
+    }
+
+    /// Renders and writes the pages set aside, in order, each counted in its gallery's report, and leaves none.
+    private func render(
+        _ toRender: inout [PageWriter.PendingPage], of rendered: inout RenderedGalleries, with pages: PageWriter,
+        done: inout Int, total: Int
+    ) async throws {
+        try await pages.publish(&toRender, onEveryCoreFrom: pipeline.pagesRenderedOnEveryCoreFrom) { gallery, page in
+            try pages.write(page, counts: &rendered.galleries[gallery].summary)
+            done += 1
+            progress(.rendering(done: done, total: total))
+        }
     }
 
     func writeAssets(_ output: PlannedOutput) throws {
@@ -264,35 +289,5 @@ extension GalleryBuild {
                 && output.writer.keptChanged.isEmpty
                 ? responses.map(GalleryPipeline.distinct) : nil)
         return totals
-    }
-}
-
-/// Renders a page from its view of the model and writes it, unless the previous run wrote it from the same inputs
-/// and it is still there.
-struct PageWriter {
-    let renderer: PageRenderer
-    let writer: OutputWriter
-
-    func publish(
-        _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, counts: inout BuildSummary
-    ) throws {
-        if writer.keep(job.href, inputs: inputs) {
-            counts.pagesUnchanged += 1
-            return
-        }
-        let page: RenderedPage
-        do {
-            page = try renderer.render(job, model: model())
-        } catch {
-            // The built-in theme is tested against every model Vitrine makes: its failing is Vitrine's fault.
-            guard renderer.theme.isBuiltIn else { throw error }
-            throw InternalInconsistencyError(detail: "the built-in theme failed on \(job.href) (\(error.sentence))")
-        }
-        counts.pagesRendered += 1
-        if try writer.write(page.bytes, to: page.href, inputs: inputs) {
-            counts.pagesWritten += 1
-        } else {
-            counts.pagesUnchanged += 1
-        }
     }
 }

@@ -15,6 +15,9 @@ public struct GalleryPipeline: Sendable {
     package var progress: @Sendable (ProgressEvent) -> Void
     /// The clock of random pages' schedules.
     package var now: @Sendable () -> Date
+    /// From how many pages to render a build renders them on every core (tests lower it, or raise it past any
+    /// build, to compare both ways).
+    package var pagesRenderedOnEveryCoreFrom = PageWriter.onEveryCoreFrom
 
     /// A pipeline that fetches through `fetcher`, keeps answers and images in `cache` as `policy` says, reports on
     /// `progress`, and reads random pages' schedules on `now`.

@@ -49,13 +49,13 @@ extension OutputWriter {
     /// never these (the build renders its pages meanwhile: pages and images are in different folders, so neither
     /// waits for the other's folder lock in the kernel). An error of `meanwhile` is thrown once the copies have
     /// stopped (they stop early then, as when the task is cancelled); a copy's, once `meanwhile` is over.
-    package func placeImages(_ placements: [ImagePlacement], meanwhile: () throws -> Void) async throws {
+    package func placeImages(_ placements: [ImagePlacement], meanwhile: () async throws -> Void) async throws {
         var copies: [ImagePlacement] = []
         written.reserveCapacity(written.count + placements.count)
         for placement in placements where try needsCopy(placement) { copies.append(placement) }
         let root = files.root
         async let copied = Self.copy(copies, through: RootedFiles(root: root))
-        try meanwhile()
+        try await meanwhile()
         for (placement, outcome) in zip(copies, await copied) { try record(outcome, of: placement) }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import VitrineModel
 
 /// One rendered page: its path under the output root and its bytes.
@@ -50,3 +51,43 @@ package final class PageRenderer {
 
 @available(*, unavailable)
 extension PageRenderer: Sendable {}
+
+/// Renders pages, on several threads at once or not, each transform with stylesheets of its own: a render borrows
+/// a ``PageRenderer`` that no other is using (the one the pool starts with, else one compiled from the same theme
+/// when none is free, so there are at most as many as renders at once) and gives it back. With libxslt 1.1.35 and libxml2 2.9.14, one compiled stylesheet applied
+/// from two threads at once now and then gave a page other bytes (an image's URL missing, a few times in a
+/// thousand renders), so no stylesheet is shared between threads (docs/architecture.md, "The C layer").
+package final class PageRendererPool: Sendable {
+    package let theme: Theme
+    private let limits: TemplateLimits
+    private let idle = Mutex<[LentRenderer]>([])
+
+    /// A pool that lends `first` (which is the pool's from now on: the caller renders with it no more), and others
+    /// compiled from its theme, with its limits, when it is in use.
+    package init(startingWith first: PageRenderer) {
+        theme = first.theme
+        limits = first.limits
+        idle.withLock { $0.append(LentRenderer(first)) }
+    }
+
+    /// Renders `job` from the model `model` makes, with a renderer no other render is using meanwhile.
+    package func render(
+        _ job: GalleryModel.PageJob, model: () -> LibXMLDocument
+    ) throws(TemplateError) -> RenderedPage {
+        let lent: LentRenderer
+        if let free = idle.withLock({ $0.popLast() }) {
+            lent = free
+        } else {
+            lent = LentRenderer(try PageRenderer(theme: theme, kinds: [], limits: limits))
+        }
+        defer { idle.withLock { $0.append(lent) } }
+        return try lent.renderer.render(job, model: model())
+    }
+}
+
+/// A renderer that one render uses at a time, whichever thread it runs on: it leaves the pool while in use.
+private final class LentRenderer: @unchecked Sendable {
+    let renderer: PageRenderer
+
+    init(_ renderer: PageRenderer) { self.renderer = renderer }
+}

@@ -86,7 +86,8 @@ final class CompiledStylesheet {
         }
         guard transformed else {
             let detail = buffer.message.isEmpty ? "the transformation failed" : buffer.message
-            throw TemplateError(template: name, detail: detail.replacingOccurrences(of: "\n", with: " "))
+            throw TemplateError(
+                template: name, detail: "rendering \(page) failed: " + detail.replacingOccurrences(of: "\n", with: " "))
         }
         guard saved else { throw TemplateError(template: name, detail: "the result could not be serialized") }
         guard let output else { return [] }
