@@ -54,9 +54,10 @@ extension PageRenderer: Sendable {}
 
 /// Renders pages, on several threads at once or not, each transform with stylesheets of its own: a render borrows
 /// a ``PageRenderer`` that no other is using (the one the pool starts with, else one compiled from the same theme
-/// when none is free, so there are at most as many as renders at once) and gives it back. With libxslt 1.1.35 and libxml2 2.9.14, one compiled stylesheet applied
-/// from two threads at once now and then gave a page other bytes (an image's URL missing, a few times in a
-/// thousand renders), so no stylesheet is shared between threads (docs/architecture.md, "The C layer").
+/// when none is free, so there are at most as many as renders at once) and gives it back. With libxslt 1.1.35 and
+/// libxml2 2.9.14, one compiled stylesheet applied from two threads at once now and then gave a page other bytes
+/// (an image's URL missing, a few times in a thousand renders), so no stylesheet is shared between threads
+/// (docs/architecture.md, "The C layer").
 package final class PageRendererPool: Sendable {
     package let theme: Theme
     private let limits: TemplateLimits
