@@ -10,9 +10,11 @@ Two themes:
   city      12 pictures of a harbour city (skylines, water, cranes, ships, bridges...)
   graffiti   8 pictures of colourful graffiti walls
 
-Each picture is drawn at 1280 px on its longest edge and written as three JPEG
-renditions whose longest edge is 150, 640 and 1280 px, mirroring Pixabay's
-previewURL / webformatURL / largeImageURL.
+Each picture is drawn at 1280 px on its longest edge and written as six JPEG
+renditions, named by their size as Pixabay names them: 150, 640 and 1280 px on
+the longest edge (previewURL / webformatURL / largeImageURL), and the other
+sizes of webformatURL (its "_640" replaced): 180 and 340 px tall, and 960 at
+most 960 x 720 px.
 
 Outputs (run from the repository root):
   Sources/CSampleImages/images/{theme}-{NN}-{size}.jpg
@@ -34,7 +36,10 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 TARGET_DIR = os.path.join("Sources", "CSampleImages")
 IMAGE_DIR = os.path.join(TARGET_DIR, "images")
-SIZES = (150, 640, 1280)
+SIZES = (150, 180, 340, 640, 960, 1280)
+# The sizes that are a rendition's height, and the one that fits a box; the others are the longest edge.
+TALL_SIZES = (180, 340)
+BOXED_SIZES = {960: (960, 720)}
 JPEG_OPTIONS = dict(quality=78, optimize=True, progressive=True)
 
 LANDSCAPE = (1280, 853)
@@ -1531,9 +1536,15 @@ THEMES = [
 # Output
 # --------------------------------------------------------------------------
 
-def rendition_size(size, longest):
+def rendition_size(size, name):
     w, h = size
-    f = longest / max(w, h)
+    if name in TALL_SIZES:
+        f = name / h
+    elif name in BOXED_SIZES:
+        box_w, box_h = BOXED_SIZES[name]
+        f = min(box_w / w, box_h / h)
+    else:
+        f = name / max(w, h)
     return max(1, int(w * f + 0.5)), max(1, int(h * f + 0.5))
 
 
@@ -1551,7 +1562,7 @@ HEADER = """\
 typedef struct {
     const char *theme;          /* "city" or "graffiti" */
     int number;                 /* 1-based within the theme */
-    int longest_edge;           /* 150, 640 or 1280 */
+    int size;                   /* Pixabay's size name: 150, 640, 1280 (longest edge), 180, 340 (height), 960 (fits 960x720) */
     int width;
     int height;
     const unsigned char *bytes;
@@ -1636,6 +1647,7 @@ def main(argv):
                 path = os.path.join(IMAGE_DIR, fname)
                 if img is not None:
                     r = img if longest == 1280 else img.resize(rendition_size(img.size, longest), Image.LANCZOS)
+                    assert longest not in TALL_SIZES or r.size[1] == longest, (name, longest, r.size)
                     data = encode_jpeg(r)
                     write_if_changed(path, data)
                     wh = r.size

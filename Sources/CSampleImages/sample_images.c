@@ -12,8 +12,17 @@
 static const unsigned char city_01_150[] = {
 #embed "images/city-01-150.jpg"
 };
+static const unsigned char city_01_180[] = {
+#embed "images/city-01-180.jpg"
+};
+static const unsigned char city_01_340[] = {
+#embed "images/city-01-340.jpg"
+};
 static const unsigned char city_01_640[] = {
 #embed "images/city-01-640.jpg"
+};
+static const unsigned char city_01_960[] = {
+#embed "images/city-01-960.jpg"
 };
 static const unsigned char city_01_1280[] = {
 #embed "images/city-01-1280.jpg"
@@ -21,8 +30,17 @@ static const unsigned char city_01_1280[] = {
 static const unsigned char city_02_150[] = {
 #embed "images/city-02-150.jpg"
 };
+static const unsigned char city_02_180[] = {
+#embed "images/city-02-180.jpg"
+};
+static const unsigned char city_02_340[] = {
+#embed "images/city-02-340.jpg"
+};
 static const unsigned char city_02_640[] = {
 #embed "images/city-02-640.jpg"
+};
+static const unsigned char city_02_960[] = {
+#embed "images/city-02-960.jpg"
 };
 static const unsigned char city_02_1280[] = {
 #embed "images/city-02-1280.jpg"
@@ -30,8 +48,17 @@ static const unsigned char city_02_1280[] = {
 static const unsigned char city_03_150[] = {
 #embed "images/city-03-150.jpg"
 };
+static const unsigned char city_03_180[] = {
+#embed "images/city-03-180.jpg"
+};
+static const unsigned char city_03_340[] = {
+#embed "images/city-03-340.jpg"
+};
 static const unsigned char city_03_640[] = {
 #embed "images/city-03-640.jpg"
+};
+static const unsigned char city_03_960[] = {
+#embed "images/city-03-960.jpg"
 };
 static const unsigned char city_03_1280[] = {
 #embed "images/city-03-1280.jpg"
@@ -39,8 +66,17 @@ static const unsigned char city_03_1280[] = {
 static const unsigned char city_04_150[] = {
 #embed "images/city-04-150.jpg"
 };
+static const unsigned char city_04_180[] = {
+#embed "images/city-04-180.jpg"
+};
+static const unsigned char city_04_340[] = {
+#embed "images/city-04-340.jpg"
+};
 static const unsigned char city_04_640[] = {
 #embed "images/city-04-640.jpg"
+};
+static const unsigned char city_04_960[] = {
+#embed "images/city-04-960.jpg"
 };
 static const unsigned char city_04_1280[] = {
 #embed "images/city-04-1280.jpg"
@@ -48,8 +84,17 @@ static const unsigned char city_04_1280[] = {
 static const unsigned char city_05_150[] = {
 #embed "images/city-05-150.jpg"
 };
+static const unsigned char city_05_180[] = {
+#embed "images/city-05-180.jpg"
+};
+static const unsigned char city_05_340[] = {
+#embed "images/city-05-340.jpg"
+};
 static const unsigned char city_05_640[] = {
 #embed "images/city-05-640.jpg"
+};
+static const unsigned char city_05_960[] = {
+#embed "images/city-05-960.jpg"
 };
 static const unsigned char city_05_1280[] = {
 #embed "images/city-05-1280.jpg"
@@ -57,8 +102,17 @@ static const unsigned char city_05_1280[] = {
 static const unsigned char city_06_150[] = {
 #embed "images/city-06-150.jpg"
 };
+static const unsigned char city_06_180[] = {
+#embed "images/city-06-180.jpg"
+};
+static const unsigned char city_06_340[] = {
+#embed "images/city-06-340.jpg"
+};
 static const unsigned char city_06_640[] = {
 #embed "images/city-06-640.jpg"
+};
+static const unsigned char city_06_960[] = {
+#embed "images/city-06-960.jpg"
 };
 static const unsigned char city_06_1280[] = {
 #embed "images/city-06-1280.jpg"
@@ -66,8 +120,17 @@ static const unsigned char city_06_1280[] = {
 static const unsigned char city_07_150[] = {
 #embed "images/city-07-150.jpg"
 };
+static const unsigned char city_07_180[] = {
+#embed "images/city-07-180.jpg"
+};
+static const unsigned char city_07_340[] = {
+#embed "images/city-07-340.jpg"
+};
 static const unsigned char city_07_640[] = {
 #embed "images/city-07-640.jpg"
+};
+static const unsigned char city_07_960[] = {
+#embed "images/city-07-960.jpg"
 };
 static const unsigned char city_07_1280[] = {
 #embed "images/city-07-1280.jpg"
@@ -75,8 +138,17 @@ static const unsigned char city_07_1280[] = {
 static const unsigned char city_08_150[] = {
 #embed "images/city-08-150.jpg"
 };
+static const unsigned char city_08_180[] = {
+#embed "images/city-08-180.jpg"
+};
+static const unsigned char city_08_340[] = {
+#embed "images/city-08-340.jpg"
+};
 static const unsigned char city_08_640[] = {
 #embed "images/city-08-640.jpg"
+};
+static const unsigned char city_08_960[] = {
+#embed "images/city-08-960.jpg"
 };
 static const unsigned char city_08_1280[] = {
 #embed "images/city-08-1280.jpg"
@@ -84,8 +156,17 @@ static const unsigned char city_08_1280[] = {
 static const unsigned char city_09_150[] = {
 #embed "images/city-09-150.jpg"
 };
+static const unsigned char city_09_180[] = {
+#embed "images/city-09-180.jpg"
+};
+static const unsigned char city_09_340[] = {
+#embed "images/city-09-340.jpg"
+};
 static const unsigned char city_09_640[] = {
 #embed "images/city-09-640.jpg"
+};
+static const unsigned char city_09_960[] = {
+#embed "images/city-09-960.jpg"
 };
 static const unsigned char city_09_1280[] = {
 #embed "images/city-09-1280.jpg"
@@ -93,8 +174,17 @@ static const unsigned char city_09_1280[] = {
 static const unsigned char city_10_150[] = {
 #embed "images/city-10-150.jpg"
 };
+static const unsigned char city_10_180[] = {
+#embed "images/city-10-180.jpg"
+};
+static const unsigned char city_10_340[] = {
+#embed "images/city-10-340.jpg"
+};
 static const unsigned char city_10_640[] = {
 #embed "images/city-10-640.jpg"
+};
+static const unsigned char city_10_960[] = {
+#embed "images/city-10-960.jpg"
 };
 static const unsigned char city_10_1280[] = {
 #embed "images/city-10-1280.jpg"
@@ -102,8 +192,17 @@ static const unsigned char city_10_1280[] = {
 static const unsigned char city_11_150[] = {
 #embed "images/city-11-150.jpg"
 };
+static const unsigned char city_11_180[] = {
+#embed "images/city-11-180.jpg"
+};
+static const unsigned char city_11_340[] = {
+#embed "images/city-11-340.jpg"
+};
 static const unsigned char city_11_640[] = {
 #embed "images/city-11-640.jpg"
+};
+static const unsigned char city_11_960[] = {
+#embed "images/city-11-960.jpg"
 };
 static const unsigned char city_11_1280[] = {
 #embed "images/city-11-1280.jpg"
@@ -111,8 +210,17 @@ static const unsigned char city_11_1280[] = {
 static const unsigned char city_12_150[] = {
 #embed "images/city-12-150.jpg"
 };
+static const unsigned char city_12_180[] = {
+#embed "images/city-12-180.jpg"
+};
+static const unsigned char city_12_340[] = {
+#embed "images/city-12-340.jpg"
+};
 static const unsigned char city_12_640[] = {
 #embed "images/city-12-640.jpg"
+};
+static const unsigned char city_12_960[] = {
+#embed "images/city-12-960.jpg"
 };
 static const unsigned char city_12_1280[] = {
 #embed "images/city-12-1280.jpg"
@@ -120,8 +228,17 @@ static const unsigned char city_12_1280[] = {
 static const unsigned char graffiti_01_150[] = {
 #embed "images/graffiti-01-150.jpg"
 };
+static const unsigned char graffiti_01_180[] = {
+#embed "images/graffiti-01-180.jpg"
+};
+static const unsigned char graffiti_01_340[] = {
+#embed "images/graffiti-01-340.jpg"
+};
 static const unsigned char graffiti_01_640[] = {
 #embed "images/graffiti-01-640.jpg"
+};
+static const unsigned char graffiti_01_960[] = {
+#embed "images/graffiti-01-960.jpg"
 };
 static const unsigned char graffiti_01_1280[] = {
 #embed "images/graffiti-01-1280.jpg"
@@ -129,8 +246,17 @@ static const unsigned char graffiti_01_1280[] = {
 static const unsigned char graffiti_02_150[] = {
 #embed "images/graffiti-02-150.jpg"
 };
+static const unsigned char graffiti_02_180[] = {
+#embed "images/graffiti-02-180.jpg"
+};
+static const unsigned char graffiti_02_340[] = {
+#embed "images/graffiti-02-340.jpg"
+};
 static const unsigned char graffiti_02_640[] = {
 #embed "images/graffiti-02-640.jpg"
+};
+static const unsigned char graffiti_02_960[] = {
+#embed "images/graffiti-02-960.jpg"
 };
 static const unsigned char graffiti_02_1280[] = {
 #embed "images/graffiti-02-1280.jpg"
@@ -138,8 +264,17 @@ static const unsigned char graffiti_02_1280[] = {
 static const unsigned char graffiti_03_150[] = {
 #embed "images/graffiti-03-150.jpg"
 };
+static const unsigned char graffiti_03_180[] = {
+#embed "images/graffiti-03-180.jpg"
+};
+static const unsigned char graffiti_03_340[] = {
+#embed "images/graffiti-03-340.jpg"
+};
 static const unsigned char graffiti_03_640[] = {
 #embed "images/graffiti-03-640.jpg"
+};
+static const unsigned char graffiti_03_960[] = {
+#embed "images/graffiti-03-960.jpg"
 };
 static const unsigned char graffiti_03_1280[] = {
 #embed "images/graffiti-03-1280.jpg"
@@ -147,8 +282,17 @@ static const unsigned char graffiti_03_1280[] = {
 static const unsigned char graffiti_04_150[] = {
 #embed "images/graffiti-04-150.jpg"
 };
+static const unsigned char graffiti_04_180[] = {
+#embed "images/graffiti-04-180.jpg"
+};
+static const unsigned char graffiti_04_340[] = {
+#embed "images/graffiti-04-340.jpg"
+};
 static const unsigned char graffiti_04_640[] = {
 #embed "images/graffiti-04-640.jpg"
+};
+static const unsigned char graffiti_04_960[] = {
+#embed "images/graffiti-04-960.jpg"
 };
 static const unsigned char graffiti_04_1280[] = {
 #embed "images/graffiti-04-1280.jpg"
@@ -156,8 +300,17 @@ static const unsigned char graffiti_04_1280[] = {
 static const unsigned char graffiti_05_150[] = {
 #embed "images/graffiti-05-150.jpg"
 };
+static const unsigned char graffiti_05_180[] = {
+#embed "images/graffiti-05-180.jpg"
+};
+static const unsigned char graffiti_05_340[] = {
+#embed "images/graffiti-05-340.jpg"
+};
 static const unsigned char graffiti_05_640[] = {
 #embed "images/graffiti-05-640.jpg"
+};
+static const unsigned char graffiti_05_960[] = {
+#embed "images/graffiti-05-960.jpg"
 };
 static const unsigned char graffiti_05_1280[] = {
 #embed "images/graffiti-05-1280.jpg"
@@ -165,8 +318,17 @@ static const unsigned char graffiti_05_1280[] = {
 static const unsigned char graffiti_06_150[] = {
 #embed "images/graffiti-06-150.jpg"
 };
+static const unsigned char graffiti_06_180[] = {
+#embed "images/graffiti-06-180.jpg"
+};
+static const unsigned char graffiti_06_340[] = {
+#embed "images/graffiti-06-340.jpg"
+};
 static const unsigned char graffiti_06_640[] = {
 #embed "images/graffiti-06-640.jpg"
+};
+static const unsigned char graffiti_06_960[] = {
+#embed "images/graffiti-06-960.jpg"
 };
 static const unsigned char graffiti_06_1280[] = {
 #embed "images/graffiti-06-1280.jpg"
@@ -174,8 +336,17 @@ static const unsigned char graffiti_06_1280[] = {
 static const unsigned char graffiti_07_150[] = {
 #embed "images/graffiti-07-150.jpg"
 };
+static const unsigned char graffiti_07_180[] = {
+#embed "images/graffiti-07-180.jpg"
+};
+static const unsigned char graffiti_07_340[] = {
+#embed "images/graffiti-07-340.jpg"
+};
 static const unsigned char graffiti_07_640[] = {
 #embed "images/graffiti-07-640.jpg"
+};
+static const unsigned char graffiti_07_960[] = {
+#embed "images/graffiti-07-960.jpg"
 };
 static const unsigned char graffiti_07_1280[] = {
 #embed "images/graffiti-07-1280.jpg"
@@ -183,8 +354,17 @@ static const unsigned char graffiti_07_1280[] = {
 static const unsigned char graffiti_08_150[] = {
 #embed "images/graffiti-08-150.jpg"
 };
+static const unsigned char graffiti_08_180[] = {
+#embed "images/graffiti-08-180.jpg"
+};
+static const unsigned char graffiti_08_340[] = {
+#embed "images/graffiti-08-340.jpg"
+};
 static const unsigned char graffiti_08_640[] = {
 #embed "images/graffiti-08-640.jpg"
+};
+static const unsigned char graffiti_08_960[] = {
+#embed "images/graffiti-08-960.jpg"
 };
 static const unsigned char graffiti_08_1280[] = {
 #embed "images/graffiti-08-1280.jpg"
@@ -192,64 +372,124 @@ static const unsigned char graffiti_08_1280[] = {
 
 static const vitrine_sample_image images[] = {
     { "city", 1, 150, 150, 100, city_01_150, sizeof city_01_150 },
+    { "city", 1, 180, 270, 180, city_01_180, sizeof city_01_180 },
+    { "city", 1, 340, 510, 340, city_01_340, sizeof city_01_340 },
     { "city", 1, 640, 640, 427, city_01_640, sizeof city_01_640 },
+    { "city", 1, 960, 960, 640, city_01_960, sizeof city_01_960 },
     { "city", 1, 1280, 1280, 853, city_01_1280, sizeof city_01_1280 },
     { "city", 2, 150, 150, 100, city_02_150, sizeof city_02_150 },
+    { "city", 2, 180, 270, 180, city_02_180, sizeof city_02_180 },
+    { "city", 2, 340, 510, 340, city_02_340, sizeof city_02_340 },
     { "city", 2, 640, 640, 427, city_02_640, sizeof city_02_640 },
+    { "city", 2, 960, 960, 640, city_02_960, sizeof city_02_960 },
     { "city", 2, 1280, 1280, 853, city_02_1280, sizeof city_02_1280 },
     { "city", 3, 150, 150, 100, city_03_150, sizeof city_03_150 },
+    { "city", 3, 180, 270, 180, city_03_180, sizeof city_03_180 },
+    { "city", 3, 340, 510, 340, city_03_340, sizeof city_03_340 },
     { "city", 3, 640, 640, 427, city_03_640, sizeof city_03_640 },
+    { "city", 3, 960, 960, 640, city_03_960, sizeof city_03_960 },
     { "city", 3, 1280, 1280, 853, city_03_1280, sizeof city_03_1280 },
     { "city", 4, 150, 150, 100, city_04_150, sizeof city_04_150 },
+    { "city", 4, 180, 270, 180, city_04_180, sizeof city_04_180 },
+    { "city", 4, 340, 510, 340, city_04_340, sizeof city_04_340 },
     { "city", 4, 640, 640, 427, city_04_640, sizeof city_04_640 },
+    { "city", 4, 960, 960, 640, city_04_960, sizeof city_04_960 },
     { "city", 4, 1280, 1280, 853, city_04_1280, sizeof city_04_1280 },
     { "city", 5, 150, 150, 100, city_05_150, sizeof city_05_150 },
+    { "city", 5, 180, 270, 180, city_05_180, sizeof city_05_180 },
+    { "city", 5, 340, 510, 340, city_05_340, sizeof city_05_340 },
     { "city", 5, 640, 640, 427, city_05_640, sizeof city_05_640 },
+    { "city", 5, 960, 960, 640, city_05_960, sizeof city_05_960 },
     { "city", 5, 1280, 1280, 853, city_05_1280, sizeof city_05_1280 },
     { "city", 6, 150, 150, 100, city_06_150, sizeof city_06_150 },
+    { "city", 6, 180, 270, 180, city_06_180, sizeof city_06_180 },
+    { "city", 6, 340, 510, 340, city_06_340, sizeof city_06_340 },
     { "city", 6, 640, 640, 427, city_06_640, sizeof city_06_640 },
+    { "city", 6, 960, 960, 640, city_06_960, sizeof city_06_960 },
     { "city", 6, 1280, 1280, 853, city_06_1280, sizeof city_06_1280 },
     { "city", 7, 150, 100, 150, city_07_150, sizeof city_07_150 },
+    { "city", 7, 180, 120, 180, city_07_180, sizeof city_07_180 },
+    { "city", 7, 340, 227, 340, city_07_340, sizeof city_07_340 },
     { "city", 7, 640, 427, 640, city_07_640, sizeof city_07_640 },
+    { "city", 7, 960, 480, 720, city_07_960, sizeof city_07_960 },
     { "city", 7, 1280, 853, 1280, city_07_1280, sizeof city_07_1280 },
     { "city", 8, 150, 100, 150, city_08_150, sizeof city_08_150 },
+    { "city", 8, 180, 120, 180, city_08_180, sizeof city_08_180 },
+    { "city", 8, 340, 227, 340, city_08_340, sizeof city_08_340 },
     { "city", 8, 640, 427, 640, city_08_640, sizeof city_08_640 },
+    { "city", 8, 960, 480, 720, city_08_960, sizeof city_08_960 },
     { "city", 8, 1280, 853, 1280, city_08_1280, sizeof city_08_1280 },
     { "city", 9, 150, 150, 150, city_09_150, sizeof city_09_150 },
+    { "city", 9, 180, 180, 180, city_09_180, sizeof city_09_180 },
+    { "city", 9, 340, 340, 340, city_09_340, sizeof city_09_340 },
     { "city", 9, 640, 640, 640, city_09_640, sizeof city_09_640 },
+    { "city", 9, 960, 720, 720, city_09_960, sizeof city_09_960 },
     { "city", 9, 1280, 1280, 1280, city_09_1280, sizeof city_09_1280 },
     { "city", 10, 150, 150, 100, city_10_150, sizeof city_10_150 },
+    { "city", 10, 180, 270, 180, city_10_180, sizeof city_10_180 },
+    { "city", 10, 340, 510, 340, city_10_340, sizeof city_10_340 },
     { "city", 10, 640, 640, 427, city_10_640, sizeof city_10_640 },
+    { "city", 10, 960, 960, 640, city_10_960, sizeof city_10_960 },
     { "city", 10, 1280, 1280, 853, city_10_1280, sizeof city_10_1280 },
     { "city", 11, 150, 150, 100, city_11_150, sizeof city_11_150 },
+    { "city", 11, 180, 270, 180, city_11_180, sizeof city_11_180 },
+    { "city", 11, 340, 510, 340, city_11_340, sizeof city_11_340 },
     { "city", 11, 640, 640, 427, city_11_640, sizeof city_11_640 },
+    { "city", 11, 960, 960, 640, city_11_960, sizeof city_11_960 },
     { "city", 11, 1280, 1280, 853, city_11_1280, sizeof city_11_1280 },
     { "city", 12, 150, 150, 100, city_12_150, sizeof city_12_150 },
+    { "city", 12, 180, 270, 180, city_12_180, sizeof city_12_180 },
+    { "city", 12, 340, 510, 340, city_12_340, sizeof city_12_340 },
     { "city", 12, 640, 640, 427, city_12_640, sizeof city_12_640 },
+    { "city", 12, 960, 960, 640, city_12_960, sizeof city_12_960 },
     { "city", 12, 1280, 1280, 853, city_12_1280, sizeof city_12_1280 },
     { "graffiti", 1, 150, 150, 100, graffiti_01_150, sizeof graffiti_01_150 },
+    { "graffiti", 1, 180, 270, 180, graffiti_01_180, sizeof graffiti_01_180 },
+    { "graffiti", 1, 340, 510, 340, graffiti_01_340, sizeof graffiti_01_340 },
     { "graffiti", 1, 640, 640, 427, graffiti_01_640, sizeof graffiti_01_640 },
+    { "graffiti", 1, 960, 960, 640, graffiti_01_960, sizeof graffiti_01_960 },
     { "graffiti", 1, 1280, 1280, 853, graffiti_01_1280, sizeof graffiti_01_1280 },
     { "graffiti", 2, 150, 150, 100, graffiti_02_150, sizeof graffiti_02_150 },
+    { "graffiti", 2, 180, 270, 180, graffiti_02_180, sizeof graffiti_02_180 },
+    { "graffiti", 2, 340, 510, 340, graffiti_02_340, sizeof graffiti_02_340 },
     { "graffiti", 2, 640, 640, 427, graffiti_02_640, sizeof graffiti_02_640 },
+    { "graffiti", 2, 960, 960, 640, graffiti_02_960, sizeof graffiti_02_960 },
     { "graffiti", 2, 1280, 1280, 853, graffiti_02_1280, sizeof graffiti_02_1280 },
     { "graffiti", 3, 150, 150, 100, graffiti_03_150, sizeof graffiti_03_150 },
+    { "graffiti", 3, 180, 270, 180, graffiti_03_180, sizeof graffiti_03_180 },
+    { "graffiti", 3, 340, 510, 340, graffiti_03_340, sizeof graffiti_03_340 },
     { "graffiti", 3, 640, 640, 427, graffiti_03_640, sizeof graffiti_03_640 },
+    { "graffiti", 3, 960, 960, 640, graffiti_03_960, sizeof graffiti_03_960 },
     { "graffiti", 3, 1280, 1280, 853, graffiti_03_1280, sizeof graffiti_03_1280 },
     { "graffiti", 4, 150, 150, 100, graffiti_04_150, sizeof graffiti_04_150 },
+    { "graffiti", 4, 180, 270, 180, graffiti_04_180, sizeof graffiti_04_180 },
+    { "graffiti", 4, 340, 510, 340, graffiti_04_340, sizeof graffiti_04_340 },
     { "graffiti", 4, 640, 640, 427, graffiti_04_640, sizeof graffiti_04_640 },
+    { "graffiti", 4, 960, 960, 640, graffiti_04_960, sizeof graffiti_04_960 },
     { "graffiti", 4, 1280, 1280, 853, graffiti_04_1280, sizeof graffiti_04_1280 },
     { "graffiti", 5, 150, 100, 150, graffiti_05_150, sizeof graffiti_05_150 },
+    { "graffiti", 5, 180, 120, 180, graffiti_05_180, sizeof graffiti_05_180 },
+    { "graffiti", 5, 340, 227, 340, graffiti_05_340, sizeof graffiti_05_340 },
     { "graffiti", 5, 640, 427, 640, graffiti_05_640, sizeof graffiti_05_640 },
+    { "graffiti", 5, 960, 480, 720, graffiti_05_960, sizeof graffiti_05_960 },
     { "graffiti", 5, 1280, 853, 1280, graffiti_05_1280, sizeof graffiti_05_1280 },
     { "graffiti", 6, 150, 150, 100, graffiti_06_150, sizeof graffiti_06_150 },
+    { "graffiti", 6, 180, 270, 180, graffiti_06_180, sizeof graffiti_06_180 },
+    { "graffiti", 6, 340, 510, 340, graffiti_06_340, sizeof graffiti_06_340 },
     { "graffiti", 6, 640, 640, 427, graffiti_06_640, sizeof graffiti_06_640 },
+    { "graffiti", 6, 960, 960, 640, graffiti_06_960, sizeof graffiti_06_960 },
     { "graffiti", 6, 1280, 1280, 853, graffiti_06_1280, sizeof graffiti_06_1280 },
     { "graffiti", 7, 150, 150, 100, graffiti_07_150, sizeof graffiti_07_150 },
+    { "graffiti", 7, 180, 270, 180, graffiti_07_180, sizeof graffiti_07_180 },
+    { "graffiti", 7, 340, 510, 340, graffiti_07_340, sizeof graffiti_07_340 },
     { "graffiti", 7, 640, 640, 427, graffiti_07_640, sizeof graffiti_07_640 },
+    { "graffiti", 7, 960, 960, 640, graffiti_07_960, sizeof graffiti_07_960 },
     { "graffiti", 7, 1280, 1280, 853, graffiti_07_1280, sizeof graffiti_07_1280 },
     { "graffiti", 8, 150, 150, 100, graffiti_08_150, sizeof graffiti_08_150 },
+    { "graffiti", 8, 180, 270, 180, graffiti_08_180, sizeof graffiti_08_180 },
+    { "graffiti", 8, 340, 510, 340, graffiti_08_340, sizeof graffiti_08_340 },
     { "graffiti", 8, 640, 640, 427, graffiti_08_640, sizeof graffiti_08_640 },
+    { "graffiti", 8, 960, 960, 640, graffiti_08_960, sizeof graffiti_08_960 },
     { "graffiti", 8, 1280, 1280, 853, graffiti_08_1280, sizeof graffiti_08_1280 },
 };
 

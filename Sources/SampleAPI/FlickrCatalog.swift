@@ -204,7 +204,7 @@ package struct FlickrCatalog: Sendable {
         if extras.contains("description") {
             photo.description = details.description
         }
-        let original = images.image(theme: details.theme, number: details.number, longestEdge: 1280)
+        let original = images.image(theme: details.theme, number: details.number, size: 1280)
         if extras.contains("o_dims"), let original {
             photo.originalWidth = original.width
             photo.originalHeight = original.height
@@ -229,7 +229,7 @@ package struct FlickrCatalog: Sendable {
         }
         photo.sizes = FlickrSize.allCases.compactMap { size in
             guard extras.contains("url_\(size.rawValue)"),
-                let image = images.image(theme: details.theme, number: details.number, longestEdge: size.servedEdge)
+                let image = images.image(theme: details.theme, number: details.number, size: size.servedEdge)
             else { return nil }
             return FlickrPhotoSize(
                 size: size,
@@ -264,7 +264,7 @@ package struct FlickrCatalog: Sendable {
     private func feedItem(at index: Int, in listing: FlickrListing, baseURL: String) -> FlickrFeedItem {
         let details = details(at: index, in: listing)
         let mediaURL = Self.imageURL(baseURL: baseURL, id: details.id, secret: details.secret, size: .s)
-        let media = images.image(theme: details.theme, number: details.number, longestEdge: FlickrSize.s.servedEdge)
+        let media = images.image(theme: details.theme, number: details.number, size: FlickrSize.s.servedEdge)
         let link = "https://www.flickr.com/photos/\(details.owner.nsid)/\(details.id)/"
         let title = Self.escapeHTML(details.title)
         let description =
@@ -298,7 +298,7 @@ package struct FlickrCatalog: Sendable {
         else {
             return nil
         }
-        return images.image(theme: picture.theme, number: picture.number, longestEdge: size.servedEdge)
+        return images.image(theme: picture.theme, number: picture.number, size: size.servedEdge)
     }
 
     /// The theme and picture number encoded in a photo id this catalogue made, or nil for any other text.

@@ -180,9 +180,9 @@ package struct PixabayCatalog: Sendable {
         let stem = "\(id)-\(theme)\(number < 10 ? "0" : "")\(number)"
         var random = SplitMix64(seed: hash ^ (UInt64(index) &* 0x9e37_79b9_7f4a_7c15))
 
-        let preview = images.image(theme: theme, number: number, longestEdge: 150)
-        let webformat = images.image(theme: theme, number: number, longestEdge: 640)
-        let large = images.image(theme: theme, number: number, longestEdge: 1280)
+        let preview = images.image(theme: theme, number: number, size: 150)
+        let webformat = images.image(theme: theme, number: number, size: 640)
+        let large = images.image(theme: theme, number: number, size: 1280)
         let imageWidth = 3 * (large?.width ?? 0)
         let imageHeight = 3 * (large?.height ?? 0)
 

@@ -41,7 +41,7 @@ final class RandomImageCatalog: Sendable {
         for theme in ["city", "graffiti"] {
             for number in stride(from: 1, through: images.pictureCount(theme: theme), by: 1) {
                 guard photos.count < Self.picsumIDs.count,
-                    let large = images.image(theme: theme, number: number, longestEdge: 1280)
+                    let large = images.image(theme: theme, number: number, size: 1280)
                 else { continue }
                 let index = photos.count
                 let author = Self.authors[index]
@@ -92,8 +92,8 @@ final class RandomImageCatalog: Sendable {
 
     /// The bundled rendition for a requested size: the smallest whose longest edge covers it, else the largest.
     func image(of photo: RandomCatalogPhoto, longestEdge wanted: Int, images: SampleImages) -> SampleImage? {
-        let edge = SampleImages.renditionEdges.first { $0 >= wanted } ?? SampleImages.renditionEdges.last!
-        return images.image(theme: photo.theme, number: photo.number, longestEdge: edge)
+        let edge = SampleImages.longestEdgeSizes.first { $0 >= wanted } ?? SampleImages.longestEdgeSizes.last!
+        return images.image(theme: photo.theme, number: photo.number, size: edge)
     }
 
     // MARK: - Lorem Picsum's shapes

@@ -167,7 +167,7 @@ extension SampleAPIRouter {
         guard let id = name.split(separator: "-", maxSplits: 2).dropFirst(2).first,
             let photo = randomCatalog.photo(unsplashID: id),
             let image = randomCatalog.image(
-                of: photo, longestEdge: Int(width ?? "") ?? SampleImages.renditionEdges.last!, images: images)
+                of: photo, longestEdge: Int(width ?? "") ?? SampleImages.longestEdgeSizes.last!, images: images)
         else { return .text(404, "No such Unsplash sample image: \(name)") }
         return .jpeg(image)
     }

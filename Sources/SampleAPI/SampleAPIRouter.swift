@@ -74,9 +74,6 @@ struct SampleAPIRouter: Sendable {
     static let pageOutOfRangeMessage = "[ERROR 400] \"page\" is out of valid range."
     static let rateLimitMessage = "API rate limit exceeded"
 
-    /// Sizes a client may ask for, mapped to the rendition served (Pixabay swaps `_640` for `_180`, `_340`, `_960`).
-    private static let servedEdges = [150: 150, 180: 640, 340: 640, 640: 640, 960: 1280, 1280: 1280]
-
     let configuration: SampleAPIConfiguration
     let catalog: PixabayCatalog
     let flickr: FlickrCatalog
@@ -183,8 +180,8 @@ struct SampleAPIRouter: Sendable {
     }
 
     private func image(fileName: Substring) -> SampleAPIResponse {
-        guard let name = Self.parseImageName(fileName), let edge = Self.servedEdges[name.size],
-            let image = images.image(theme: name.theme, number: name.number, longestEdge: edge)
+        guard let name = Self.parseImageName(fileName),
+            let image = images.image(theme: name.theme, number: name.number, size: name.size)
         else {
             return .text(404, "No such sample image: \(fileName)")
         }
@@ -264,8 +261,8 @@ struct SampleAPIRouter: Sendable {
 
         GET /api/?key=KEY&q=TERM&page=N&per_page=N   search, as documented at https://pixabay.com/api/docs/
         GET /photo/{id}-{theme}{NN}_150.jpg           preview image (themes: city, graffiti)
-        GET /get/{id}-{theme}{NN}_640.jpg             web-format image (_180 and _340 work too)
-        GET /get/{id}-{theme}{NN}_1280.jpg            large image (_960 works too)
+        GET /get/{id}-{theme}{NN}_640.jpg             web-format image (_180 and _340: that tall; _960: within 960x720)
+        GET /get/{id}-{theme}{NN}_1280.jpg            large image
         GET /photos/{slug}-{id}/                      stands for a photo page on Pixabay
         GET /users/{user}-{user_id}/                  stands for a user page on Pixabay
         GET /redirect?to=URL                          302 Found to URL, whatever it is

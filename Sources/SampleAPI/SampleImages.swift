@@ -7,8 +7,9 @@ package struct SampleImage: Sendable, Equatable {
     package let theme: String
     /// The picture's 1-based number within its theme.
     package let number: Int
-    /// The rendition's longest edge in pixels: 150, 640 or 1280.
-    package let longestEdge: Int
+    /// The rendition's size as Pixabay names it in its URLs: 150, 640 and 1280 are the longest edge in pixels, 180
+    /// and 340 the height, and 960 fits 960 × 720 (the sizes of `webformatURL` with its `_640` replaced).
+    package let size: Int
     /// The rendition's width in pixels.
     package let width: Int
     /// The rendition's height in pixels.
@@ -17,10 +18,13 @@ package struct SampleImage: Sendable, Equatable {
     package let bytes: Data
 }
 
-/// The sample pictures compiled into the binary (the `CSampleImages` table), looked up by theme, number and edge.
+/// The sample pictures compiled into the binary (the `CSampleImages` table), looked up by theme, number and size.
 package struct SampleImages: Sendable {
-    /// The longest edges every bundled picture is available in.
-    package static let renditionEdges = [150, 640, 1280]
+    /// The sizes every bundled picture is available in.
+    package static let sizes = [150, 180, 340, 640, 960, 1280]
+
+    /// The sizes that are the longest edge in pixels, for sources that ask for a rendition by its longest edge.
+    package static let longestEdgeSizes = [150, 640, 1280]
 
     /// The table compiled into this binary.
     package static let bundled = SampleImages(images: Self.readCTable())
@@ -28,7 +32,7 @@ package struct SampleImages: Sendable {
     private struct Key: Hashable {
         let theme: String
         let number: Int
-        let edge: Int
+        let size: Int
     }
 
     private let byKey: [Key: SampleImage]
@@ -38,12 +42,12 @@ package struct SampleImages: Sendable {
     package init(images: [SampleImage]) {
         var byKey: [Key: SampleImage] = [:]
         for image in images {
-            byKey[Key(theme: image.theme, number: image.number, edge: image.longestEdge)] = image
+            byKey[Key(theme: image.theme, number: image.number, size: image.size)] = image
         }
         var counts: [String: Int] = [:]
         for theme in Set(images.map(\.theme)) {
             var count = 0
-            while Self.renditionEdges.allSatisfy({ byKey[Key(theme: theme, number: count + 1, edge: $0)] != nil }) {
+            while Self.sizes.allSatisfy({ byKey[Key(theme: theme, number: count + 1, size: $0)] != nil }) {
                 count += 1
             }
             counts[theme] = count
@@ -52,19 +56,19 @@ package struct SampleImages: Sendable {
         self.pictureCounts = counts
     }
 
-    /// Every rendition of every picture, ordered by theme, number and edge.
+    /// Every rendition of every picture, ordered by theme, number and size.
     package var all: [SampleImage] {
-        byKey.values.sorted { ($0.theme, $0.number, $0.longestEdge) < ($1.theme, $1.number, $1.longestEdge) }
+        byKey.values.sorted { ($0.theme, $0.number, $0.size) < ($1.theme, $1.number, $1.size) }
     }
 
-    /// How many complete pictures (all renditions present, numbered from 1) `theme` has.
+    /// How many complete pictures (every size present, numbered from 1) `theme` has.
     package func pictureCount(theme: String) -> Int {
         pictureCounts[theme] ?? 0
     }
 
-    /// The rendition of picture `number` of `theme` whose longest edge is exactly `longestEdge`.
-    package func image(theme: String, number: Int, longestEdge: Int) -> SampleImage? {
-        byKey[Key(theme: theme, number: number, edge: longestEdge)]
+    /// The rendition of picture `number` of `theme` of exactly `size` (see ``SampleImage/size``).
+    package func image(theme: String, number: Int, size: Int) -> SampleImage? {
+        byKey[Key(theme: theme, number: number, size: size)]
     }
 
     private static func readCTable() -> [SampleImage] {
@@ -74,7 +78,7 @@ package struct SampleImages: Sendable {
             return SampleImage(
                 theme: String(cString: theme),
                 number: Int(entry.number),
-                longestEdge: Int(entry.longest_edge),
+                size: Int(entry.size),
                 width: Int(entry.width),
                 height: Int(entry.height),
                 bytes: Data(bytes: bytes, count: entry.length)

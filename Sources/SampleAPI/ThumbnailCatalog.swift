@@ -147,7 +147,7 @@ package struct ThumbnailCatalog: Sendable {
         let pictureCount = max(images.pictureCount(theme: theme), 1)
         let number = (index * 5 + random.next(below: pictureCount)) % pictureCount + 1
         let uuid = Self.uuid(seed: random.next(), theme: theme, number: number)
-        let full = images.image(theme: theme, number: number, longestEdge: 1280)
+        let full = images.image(theme: theme, number: number, size: 1280)
         let aspectRatio = full.map { (Double($0.width) / Double($0.height) * 1000).rounded() / 1000 } ?? 1
 
         let isHindi = index % 5 == 2
@@ -207,7 +207,7 @@ package struct ThumbnailCatalog: Sendable {
         else {
             return nil
         }
-        return images.image(theme: picture.theme, number: picture.number, longestEdge: edge)
+        return images.image(theme: picture.theme, number: picture.number, size: edge)
     }
 
     /// The theme and picture number encoded in a thumbnail uuid this catalogue made, or nil for any other text.

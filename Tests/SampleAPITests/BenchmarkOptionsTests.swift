@@ -54,7 +54,7 @@ struct BenchmarkOptionsTests {
             #expect(first.status == 200 && second.status == 200)
             #expect(first.body != second.body)
             #expect(isJPEG(first.body) && first.body.suffix(2) == Data([0xFF, 0xD9]))
-            let picture = try #require(SampleImages.bundled.image(theme: "city", number: 1, longestEdge: 640))
+            let picture = try #require(SampleImages.bundled.image(theme: "city", number: 1, size: 640))
             #expect(first.body.count > picture.bytes.count)
             #expect(jpegDimensions(first.body)?.width == picture.width)
             #expect(jpegDimensions(first.body)?.height == picture.height)
@@ -63,7 +63,7 @@ struct BenchmarkOptionsTests {
         try await withServer { server in
             let baseURL = await server.baseURL
             let plain = try await SocketHTTPClient.fetch("\(baseURL)/get/1000001-city01_640.jpg")
-            #expect(plain.body == SampleImages.bundled.image(theme: "city", number: 1, longestEdge: 640)?.bytes)
+            #expect(plain.body == SampleImages.bundled.image(theme: "city", number: 1, size: 640)?.bytes)
         }
     }
 

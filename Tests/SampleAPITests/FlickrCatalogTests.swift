@@ -150,7 +150,7 @@ struct FlickrCatalogTests {
                     #expect(size.url == expected)
                     let file = String(try #require(size.url.split(separator: "/").last))
                     let image = try #require(catalog.image(server: "65535", file: file), "\(size.url)")
-                    #expect(image.longestEdge == size.size.servedEdge)
+                    #expect(image.size == size.size.servedEdge)
                     let pixels = try #require(jpegDimensions(image.bytes))
                     #expect(pixels.width == size.width && pixels.height == size.height, "\(size.url)")
                 }
@@ -179,9 +179,9 @@ struct FlickrCatalogTests {
         let catalog = FlickrCatalog()
         let photo = catalog.photo(at: 0, in: .search("hamburg"), baseURL: baseURL)
         let stem = "\(photo.id)_\(photo.secret)"
-        #expect(catalog.image(server: "65535", file: "\(stem).jpg")?.longestEdge == 640)
-        #expect(catalog.image(server: "65535", file: "\(stem)_b.jpg")?.longestEdge == 1280)
-        #expect(catalog.image(server: "65535", file: "\(stem)_s.jpg")?.longestEdge == 150)
+        #expect(catalog.image(server: "65535", file: "\(stem).jpg")?.size == 640)
+        #expect(catalog.image(server: "65535", file: "\(stem)_b.jpg")?.size == 1280)
+        #expect(catalog.image(server: "65535", file: "\(stem)_s.jpg")?.size == 150)
         #expect(FlickrCatalog().image(server: "65535", file: "\(stem)_z.jpg") != nil, "a fresh catalogue serves it")
         func named(_ id: String, _ suffix: String = "") -> String {
             "\(id)_\(FlickrCatalog.secret(forPhotoID: id))\(suffix).jpg"
@@ -196,7 +196,7 @@ struct FlickrCatalogTests {
             #expect(catalog.image(server: server, file: file) == nil, "\(server)/\(file)")
         }
         let graffiti = try #require(catalog.image(server: "65535", file: named("50000000207", "_n")))
-        #expect(graffiti.theme == "graffiti" && graffiti.number == 7 && graffiti.longestEdge == 640)
+        #expect(graffiti.theme == "graffiti" && graffiti.number == 7 && graffiti.size == 640)
     }
 
     @Test func feedHasTheLatestTwentyWithApostrophes() throws {

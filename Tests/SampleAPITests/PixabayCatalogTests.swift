@@ -197,9 +197,9 @@ struct PixabayCatalogTests {
             let hit = catalog.hit(at: index, query: query, baseURL: base)
             let parts = try #require(captures(#".*/photo/\d+-(city|graffiti)(\d\d)_150\.jpg"#, in: hit.previewURL))
             let number = try #require(Int(parts[1]))
-            let preview = try #require(images.image(theme: parts[0], number: number, longestEdge: 150))
-            let webformat = try #require(images.image(theme: parts[0], number: number, longestEdge: 640))
-            let large = try #require(images.image(theme: parts[0], number: number, longestEdge: 1280))
+            let preview = try #require(images.image(theme: parts[0], number: number, size: 150))
+            let webformat = try #require(images.image(theme: parts[0], number: number, size: 640))
+            let large = try #require(images.image(theme: parts[0], number: number, size: 1280))
             #expect(hit.previewWidth == preview.width && hit.previewHeight == preview.height)
             #expect(hit.webformatWidth == webformat.width && hit.webformatHeight == webformat.height)
             #expect(hit.imageWidth == 3 * large.width && hit.imageHeight == 3 * large.height)
@@ -214,22 +214,26 @@ struct SampleImagesTests {
     @Test func hasTwelveCityAndEightGraffitiPicturesInThreeRenditions() {
         #expect(images.pictureCount(theme: "city") == 12)
         #expect(images.pictureCount(theme: "graffiti") == 8)
-        #expect(images.all.count == 60)
+        #expect(images.all.count == 120)
         for theme in ["city", "graffiti"] {
             for number in 1...images.pictureCount(theme: theme) {
-                for edge in SampleImages.renditionEdges {
-                    #expect(images.image(theme: theme, number: number, longestEdge: edge) != nil)
+                for size in SampleImages.sizes {
+                    #expect(images.image(theme: theme, number: number, size: size) != nil)
                 }
             }
         }
-        #expect(images.image(theme: "city", number: 13, longestEdge: 150) == nil)
-        #expect(images.image(theme: "beach", number: 1, longestEdge: 150) == nil)
+        #expect(images.image(theme: "city", number: 13, size: 150) == nil)
+        #expect(images.image(theme: "beach", number: 1, size: 150) == nil)
     }
 
     @Test func everyRenditionIsAJPEGOfItsStatedSize() throws {
         for image in images.all {
             #expect(isJPEG(image.bytes))
-            #expect(max(image.width, image.height) == image.longestEdge)
+            switch image.size {
+            case 180, 340: #expect(image.height == image.size)
+            case 960: #expect(image.width <= 960 && image.height <= 720 && (image.width == 960 || image.height == 720))
+            default: #expect(max(image.width, image.height) == image.size)
+            }
             let size = try #require(jpegDimensions(image.bytes))
             #expect(size.width == image.width && size.height == image.height, "\(image.theme) \(image.number)")
         }

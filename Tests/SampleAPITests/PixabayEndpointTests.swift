@@ -256,16 +256,19 @@ struct PixabayEndpointTests {
         }
     }
 
-    @Test func documentedSizeSwapsAndUnknownImages() async throws {
+    @Test func everyDocumentedSizeIsItsOwnRenditionAndUnknownImagesAreMissing() async throws {
         try await withServer { server in
             let baseURL = await server.baseURL
             let webformat = try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_640.jpg")
             let large = try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_1280.jpg")
             #expect(webformat.status == 200 && large.status == 200)
             #expect(webformat.body != large.body)
-            #expect(try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_180.jpg").body == webformat.body)
-            #expect(try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_340.jpg").body == webformat.body)
-            #expect(try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_960.jpg").body == large.body)
+            // Pixabay's other sizes of webformatURL: 180 and 340 px tall, and within 960 x 720 px.
+            for (size, width, height) in [(180, 270, 180), (340, 510, 340), (960, 960, 640)] {
+                let image = try await SocketHTTPClient.fetch("\(baseURL)/get/77-graffiti03_\(size).jpg")
+                let dimensions = try #require(jpegDimensions(image.body))
+                #expect(image.status == 200 && dimensions.width == width && dimensions.height == height, "\(size)")
+            }
             #expect(try await SocketHTTPClient.fetch("\(baseURL)/photo/some-slug-77-city12_150.jpg").status == 200)
 
             let missing = [

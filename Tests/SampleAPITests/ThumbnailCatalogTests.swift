@@ -67,7 +67,7 @@ struct ThumbnailCatalogTests {
             themes.insert(picture.theme)
 
             let full = try #require(catalog.image(imageID: thumbnail.id, quality: 0))
-            #expect(full.longestEdge == 1280 && full.theme == picture.theme && full.number == picture.number)
+            #expect(full.size == 1280 && full.theme == picture.theme && full.number == picture.number)
             let pixels = try #require(jpegDimensions(full.bytes))
             let ratio = (Double(pixels.width) / Double(pixels.height) * 1000).rounded() / 1000
             #expect(thumbnail.aspectRatio == ratio)
@@ -76,7 +76,7 @@ struct ThumbnailCatalogTests {
             }
             for (quality, edge) in [(10, 150), (20, 150), (30, 640), (40, 640)] {
                 let image = try #require(catalog.image(imageID: thumbnail.id, quality: quality))
-                #expect(image.longestEdge == edge && image.number == picture.number)
+                #expect(image.size == edge && image.number == picture.number)
                 #expect(abs(Double(image.width) / Double(image.height) - thumbnail.aspectRatio) < 0.01)
             }
         }

@@ -89,7 +89,7 @@ struct ThumbnailEndpointTests {
                 for quality in [0] + thumbnail.qualities {
                     let edge = try #require(ThumbnailCatalog.servedEdge(forQuality: quality))
                     let image = try #require(
-                        images.image(theme: picture.theme, number: picture.number, longestEdge: edge)
+                        images.image(theme: picture.theme, number: picture.number, size: edge)
                     )
                     checks.append((thumbnail.url(quality: quality), image.width, image.height))
                     if quality == 0 {

@@ -5,7 +5,7 @@
 typedef struct {
     const char *theme;          /* "city" or "graffiti" */
     int number;                 /* 1-based within the theme */
-    int longest_edge;           /* 150, 640 or 1280 */
+    int size;                   /* Pixabay's size name: 150, 640, 1280 (longest edge), 180, 340 (height), 960 (fits 960x720) */
     int width;
     int height;
     const unsigned char *bytes;
