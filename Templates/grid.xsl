@@ -111,8 +111,11 @@
 
   <!-- ============================================================ one tile -->
 
+  <!-- Tiles of the first row on a phone load at once, the first with high priority (the likely LCP image);
+       the others are lazy, so the first ones get the bandwidth. -->
   <xsl:template match="item" mode="tile">
-    <xsl:variable name="eager" select="position() &lt;= 4"/>
+    <xsl:variable name="eager" select="position() &lt;= 2"/>
+    <xsl:variable name="first" select="position() = 1"/>
     <!-- The entry shown: the first one with images, else the first one. -->
     <xsl:variable name="main" select="(entry[not(missing)] | entry[not(../entry[not(missing)])])[1]"/>
     <li class="tile" id="{@id}">
@@ -132,10 +135,11 @@
                 <xsl:call-template name="image">
                   <xsl:with-param name="role" select="'tile'"/>
                   <xsl:with-param name="eager" select="$eager"/>
+                  <xsl:with-param name="first" select="$first"/>
                   <xsl:with-param name="sizes">
                     <xsl:choose>
-                      <xsl:when test="$current/../@layout = 'square'">(min-width: 1400px) 14vw, (min-width: 700px) 25vw, 34vw</xsl:when>
-                      <xsl:otherwise>(min-width: 1400px) 20vw, (min-width: 700px) 34vw, 50vw</xsl:otherwise>
+                      <xsl:when test="$current/../@layout = 'square'"><xsl:value-of select="$tile-sizes-square"/></xsl:when>
+                      <xsl:otherwise><xsl:value-of select="$tile-sizes-natural"/></xsl:otherwise>
                     </xsl:choose>
                   </xsl:with-param>
                 </xsl:call-template>
@@ -191,15 +195,17 @@
   <!-- A photo of an album: the picture, its title laid over the bottom of it. -->
   <xsl:template match="item[../@kind = 'album']" mode="tile">
     <xsl:variable name="main" select="entry[1]"/>
-    <xsl:variable name="eager" select="position() &lt;= 6"/>
+    <xsl:variable name="eager" select="position() &lt;= 2"/>
+    <xsl:variable name="first" select="position() = 1"/>
     <li class="tile" id="{@id}">
       <a class="frame" href="{concat($root, $main/@href)}">
         <xsl:for-each select="$main">
           <xsl:call-template name="image">
             <xsl:with-param name="role" select="'tile'"/>
             <xsl:with-param name="eager" select="$eager"/>
+            <xsl:with-param name="first" select="$first"/>
             <xsl:with-param name="decorative" select="true()"/>
-            <xsl:with-param name="sizes" select="'(min-width: 1400px) 14vw, (min-width: 700px) 25vw, 50vw'"/>
+            <xsl:with-param name="sizes" select="$tile-sizes-album"/>
           </xsl:call-template>
           <span class="overlay"><span class="overlay-text"><xsl:call-template name="caption-or-position"/></span></span>
         </xsl:for-each>

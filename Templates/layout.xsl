@@ -28,6 +28,16 @@
   <xsl:key name="by-id" match="*[@id]" use="@id"/>
 
   <!-- The element this page renders. -->
+  <!-- Each grid's sizes attribute: its tile width per column count, from vitrine.css (its tile, gap and pad
+       variables, the grids' minmax()). A column count starts where it fits beside a 17 px scrollbar, so the width is
+       never narrower than the tile, with or without one, and at most 8 % wider, except in the 20 px above each
+       step where a page without a scrollbar already has the next column. Tests/Browser/test_images.py checks it
+       against the laid-out tiles; change both with the CSS (scripts/grid-sizes.py writes these lines). -->
+  <xsl:variable name="tile-sizes-natural" select="'(min-width: 4329px) calc(7.143vw - 28px), (min-width: 4025px) calc(7.692vw - 28px), (min-width: 3721px) calc(8.333vw - 28px), (min-width: 3417px) calc(9.091vw - 29px), (min-width: 3113px) calc(10vw - 29px), (min-width: 2809px) calc(11.11vw - 30px), (min-width: 2505px) calc(12.5vw - 31px), (min-width: 2201px) calc(14.29vw - 32px), (min-width: 1897px) calc(16.67vw - 33px), (min-width: 812px) calc(20vw - 18px), (min-width: 646px) calc(25vw - 17px), (min-width: 487px) calc(33.33vw - 16px), (min-width: 331px) calc(50vw - 17px), calc(100vw - 24px)'"/>
+  <xsl:variable name="tile-sizes-square" select="'(min-width: 4285px) calc(5.556vw - 27px), (min-width: 4051px) calc(5.882vw - 27px), (min-width: 3817px) calc(6.25vw - 27px), (min-width: 3583px) calc(6.667vw - 27px), (min-width: 3349px) calc(7.143vw - 28px), (min-width: 3115px) calc(7.692vw - 28px), (min-width: 2881px) calc(8.333vw - 28px), (min-width: 2647px) calc(9.091vw - 29px), (min-width: 2413px) calc(10vw - 29px), (min-width: 2179px) calc(11.11vw - 30px), (min-width: 1945px) calc(12.5vw - 31px), (min-width: 879px) calc(14.29vw - 18px), (min-width: 744px) calc(16.67vw - 16px), (min-width: 620px) calc(20vw - 15px), (min-width: 497px) calc(25vw - 14px), (min-width: 376px) calc(33.33vw - 14px), calc(50vw - 17px)'"/>
+  <xsl:variable name="tile-sizes-album" select="'(min-width: 4297px) calc(6.25vw - 27px), (min-width: 4033px) calc(6.667vw - 27px), (min-width: 3769px) calc(7.143vw - 27px), (min-width: 3505px) calc(7.692vw - 28px), (min-width: 3241px) calc(8.333vw - 28px), (min-width: 2977px) calc(9.091vw - 29px), (min-width: 2713px) calc(10vw - 29px), (min-width: 2449px) calc(11.11vw - 30px), (min-width: 2185px) calc(12.5vw - 31px), (min-width: 1921px) calc(14.29vw - 31px), (min-width: 903px) calc(16.67vw - 19px), (min-width: 744px) calc(20vw - 17px), (min-width: 595px) calc(25vw - 16px), (min-width: 448px) calc(33.33vw - 15px), (min-width: 305px) calc(50vw - 16px), calc(100vw - 24px)'"/>
+  <!-- The preview page's picture: the width of main (100vw less twice the pad variable). -->
+  <xsl:variable name="full-sizes" select="'(min-width: 1334px) calc(100vw - 80px), (min-width: 400px) 94vw, calc(100vw - 24px)'"/>
   <xsl:variable name="current" select="key('by-id', $page)"/>
   <xsl:variable name="source-label" select="/gallery/source/@label"/>
   <!-- A gallery's first page; a "What's new" page that shows none of its items has it as history/@home. -->
@@ -404,11 +414,11 @@
     <xsl:param name="sizes" select="''"/>
     <!-- true() when text next to the image already says what it shows: alt="" -->
     <xsl:param name="decorative" select="false()"/>
-    <xsl:variable name="small" select="image[@role = 'tile'][@src or @url]"/>
-    <xsl:variable name="large" select="image[@role = 'full'][@src or @url]"/>
-    <!-- image-href's rule in plain XPath (this runs for every tile): the API's own URL, else the file's path. -->
-    <xsl:variable name="small-href" select="concat($small/@url, substring(concat($root, $small/@src), 1, 100000 * number(not($small/@url))))"/>
-    <xsl:variable name="large-href" select="concat($large/@url, substring(concat($root, $large/@src), 1, 100000 * number(not($large/@url))))"/>
+    <!-- true() for the one image most likely to be the largest painted (the first tile, the preview's picture) -->
+    <xsl:param name="first" select="false()"/>
+    <!-- srcset candidates: every rendition with a file or URL and a width, one per width (the first in the
+         model's order: tile, full, alternates) -->
+    <xsl:variable name="candidates" select="image[@src or @url][floor(number(@width)) &gt; 0]"/>
     <xsl:variable name="img" select="(image[@role = $role] | image[not(../image[@role = $role])])[1]"/>
     <xsl:variable name="alt">
       <xsl:if test="not($decorative)"><xsl:call-template name="caption-or-position"/></xsl:if>
@@ -419,12 +429,17 @@
     <xsl:choose>
       <xsl:when test="$img/@src or $img/@url">
         <img src="{concat($img/@url, substring(concat($root, $img/@src), 1, 100000 * number(not($img/@url))))}" alt="{$alt}">
-          <xsl:if test="$sizes != '' and $small and $large and $small-href != $large-href
-                        and floor(number($small/@width)) &gt; 0
-                        and floor(number($large/@width)) &gt; floor(number($small/@width))">
+          <xsl:if test="$sizes != '' and $candidates[floor(number(@width)) != floor(number($candidates[1]/@width))]">
             <xsl:attribute name="srcset">
-              <xsl:value-of select="concat($small-href, ' ', floor(number($small/@width)), 'w, ',
-                                           $large-href, ' ', floor(number($large/@width)), 'w')"/>
+              <!-- by width; of equal widths the stable sort puts the kept one first, so position 1 is kept -->
+              <xsl:for-each select="$candidates">
+                <xsl:sort select="floor(number(@width))" data-type="number"/>
+                <xsl:if test="not(preceding-sibling::image[@src or @url][floor(number(@width)) = floor(number(current()/@width))])">
+                  <xsl:if test="position() != 1">, </xsl:if>
+                  <!-- image-href's rule in plain XPath: the API's own URL, else the file's path -->
+                  <xsl:value-of select="concat(@url, substring(concat($root, @src), 1, 100000 * number(not(@url))), ' ', floor(number(@width)), 'w')"/>
+                </xsl:if>
+              </xsl:for-each>
             </xsl:attribute>
             <xsl:attribute name="sizes"><xsl:value-of select="$sizes"/></xsl:attribute>
           </xsl:if>
@@ -435,6 +450,9 @@
           <xsl:if test="not($eager)">
             <xsl:attribute name="loading">lazy</xsl:attribute>
             <xsl:attribute name="decoding">async</xsl:attribute>
+          </xsl:if>
+          <xsl:if test="$first">
+            <xsl:attribute name="fetchpriority">high</xsl:attribute>
           </xsl:if>
         </img>
       </xsl:when>

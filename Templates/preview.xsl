@@ -139,7 +139,8 @@
         <xsl:call-template name="image">
           <xsl:with-param name="role" select="'full'"/>
           <xsl:with-param name="eager" select="true()"/>
-          <xsl:with-param name="sizes" select="'100vw'"/>
+          <xsl:with-param name="first" select="true()"/>
+          <xsl:with-param name="sizes" select="$full-sizes"/>
         </xsl:call-template>
       </div>
       <figcaption>

@@ -1,4 +1,4 @@
-/* Vitrine default theme: keyboard, swipe and prefetch. Every page works without it:
+/* Vitrine default theme: keyboard, swipe, focus on return and prefetch. Every page works without it:
    this only follows links that are already there. No requests beyond those links. */
 (function () {
   'use strict';
@@ -83,6 +83,43 @@
     stage.appendChild(toggle);
   }
 
+  // Back on a grid from a preview (its "up" link, or Escape, names the tile): focus the tile's link, so the keyboard
+  // carries on from the picture the visitor came from rather than from the top of the page. The browser moves focus
+  // to the fragment's target itself once the page has loaded (the tile, which takes no focus, so the page), hence
+  // after that.
+  function focusReturnTile() {
+    var id;
+    try { id = decodeURIComponent(window.location.hash.slice(1)); } catch (e) { return; }
+    var tile = id && d.getElementById(id);
+    var link = tile && tile.classList.contains('tile') ? tile.querySelector('a.frame') : null;
+    if (link && (!d.activeElement || d.activeElement === d.body)) link.focus({ preventScroll: true });
+  }
+  function afterFragment() {
+    window.requestAnimationFrame(function () { window.setTimeout(focusReturnTile, 0); });
+  }
+  if (d.readyState === 'complete') afterFragment();
+  else window.addEventListener('load', afterFragment);
+  window.addEventListener('hashchange', afterFragment);
+
+  // Chromium's speculation rules: a preview, the next or previous page, the other variant or the grid is prerendered
+  // while the pointer rests on its link or goes down on it, so the click shows a page already made. Added by script
+  // so the HTML stays plain; browsers without them, and pages opened from disk, just follow the links.
+  function speculate() {
+    var S = window.HTMLScriptElement;
+    if (!S || !S.supports || !S.supports('speculationrules')) return;
+    var c = navigator.connection;
+    if (c && c.saveData) return;
+    var rules = d.createElement('script');
+    rules.type = 'speculationrules';
+    rules.textContent = JSON.stringify({
+      prerender: [{
+        where: { selector_matches: 'a.frame, a[rel~="next"], a[rel~="prev"], a[data-nav="variant"], a[data-nav="up"]' },
+        eagerness: 'moderate'
+      }]
+    });
+    d.head.appendChild(rules);
+  }
+
   // Warm the cache with the next page and its image once this page is done.
   function prefetch() {
     var c = navigator.connection;
@@ -100,8 +137,16 @@
       img.src = src;
     }
   }
+  // A page being prerendered waits until it is shown, so that it does not start guesses of its own.
+  function whenShown(run) {
+    if (d.prerendering) d.addEventListener('prerenderingchange', run, { once: true });
+    else run();
+  }
+  whenShown(speculate);
   window.addEventListener('load', function () {
-    if (window.requestIdleCallback) window.requestIdleCallback(prefetch, { timeout: 2000 });
-    else window.setTimeout(prefetch, 300);
+    whenShown(function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(prefetch, { timeout: 2000 });
+      else window.setTimeout(prefetch, 300);
+    });
   });
 })();

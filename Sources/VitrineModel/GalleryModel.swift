@@ -210,12 +210,16 @@ public struct GalleryModel: Sendable {
         package var variant: String
         package var href: String
         package var content: Content
+        /// The picture in the other sizes the source offers, each available or shown from its URL (never one
+        /// that is unavailable), for the pages' `srcset`.
+        package var alternates: [LocalImage]
 
-        package init(id: String, variant: String, href: String, content: Content) {
+        package init(id: String, variant: String, href: String, content: Content, alternates: [LocalImage] = []) {
             self.id = id
             self.variant = variant
             self.href = href
             self.content = content
+            self.alternates = alternates
         }
     }
 

@@ -61,7 +61,8 @@ struct HierarchyAssembler: Sendable {
                     href: self.folder
                         + (variants.count == 1
                             ? "\(itemFolder)/\(itemSlug).html" : "\(itemFolder)/\(itemSlug)-\(variant.key).html"),
-                    content: flat.content(of: entry, images: images))
+                    content: flat.content(of: entry, images: images),
+                    alternates: flat.alternates(of: entry, images: images))
             }
             return GalleryModel.Item(
                 id: itemID, position: index + 1, page: index / itemsPerPage + 1,

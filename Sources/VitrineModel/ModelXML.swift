@@ -339,6 +339,7 @@ package enum ModelXML {
             }
             write(tile, role: "tile", to: &sink)
             write(full, role: "full", to: &sink)
+            for alternate in entry.alternates { write(alternate, role: "alternate", to: &sink) }
         }
         sink.endElement()
     }

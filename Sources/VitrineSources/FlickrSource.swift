@@ -112,7 +112,7 @@ public struct FlickrSource: ImageSource {
             }
             let kept = decoded.items.filter { item in
                 item.entries.allSatisfy { entry in
-                    guard case .found(_, _, _, _, let license, _) = entry else { return true }
+                    guard case .found(_, _, _, _, let license, _, _) = entry else { return true }
                     return licenses.keeps(license)
                 }
             }

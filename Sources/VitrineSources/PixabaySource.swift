@@ -310,7 +310,40 @@ public struct PixabaySource: ImageSource {
                 id: id,
                 entry: .found(
                     caption: caption, credit: credit, tile: tile, full: full, license: Self.license,
-                    aiGenerated: hit.isAiGenerated?.value ?? false)))
+                    aiGenerated: hit.isAiGenerated?.value ?? false,
+                    alternates: alternates(of: webformat, original: hit.imageWidth, hit.imageHeight))))
+    }
+
+    /// The other sizes of `webformat` that Pixabay serves when its `_640` is replaced: `_180` and `_340`, that
+    /// many pixels tall, and `_960`, within 960 × 720 and no larger than the original. Only sizes smaller or
+    /// larger than the web format itself, and only when its URL names `_640` once and its pixel size is known, as
+    /// a page needs each candidate's width.
+    static func alternates(of webformat: RemoteImage?, original width: LooseInt?, _ height: LooseInt?)
+        -> [RemoteImage]
+    {
+        guard let webformat, let shownWidth = webformat.width, let shownHeight = webformat.height,
+            let name = webformat.url.split(separator: "/", omittingEmptySubsequences: false).last,
+            name.ranges(of: "_640.").count == 1
+        else { return [] }
+        let stem = webformat.url.dropLast(name.count)
+        func sized(_ size: Int, width: Int, height: Int) -> RemoteImage? {
+            let url = String(stem) + name.replacing("_640.", with: "_\(size).")
+            guard RemoteURLPolicy.accepts(url) else { return nil }
+            return RemoteImage(url: url, width: max(1, width), height: max(1, height))
+        }
+        var sizes: [RemoteImage] = []
+        for size in [180, 340] where size < shownHeight {
+            let scaled = (Double(shownWidth) * Double(size) / Double(shownHeight)).rounded()
+            sizes += [sized(size, width: Int(scaled), height: size)].compactMap { $0 }
+        }
+        if let width = width?.dimension, let height = height?.dimension {
+            let scale = min(960 / Double(width), 720 / Double(height), 1)
+            let boxed = (width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
+            if boxed.width > shownWidth, boxed.height > shownHeight {
+                sizes += [sized(960, width: boxed.width, height: boxed.height)].compactMap { $0 }
+            }
+        }
+        return sizes
     }
 
     /// The author's profile: the hit's `userURL`, else `https://pixabay.com/users/{user}-{user_id}/` when both are

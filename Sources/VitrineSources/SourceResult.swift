@@ -41,11 +41,12 @@ package struct Credit: Sendable, Hashable {
 }
 
 /// One variant of one item as the source found it: a picture in two renditions under its license (and whether
-/// the API says an AI made it), or a plain reason why not.
+/// the API says an AI made it), or a plain reason why not. `alternates` are the same picture in the other sizes
+/// the API offers, with their pixel sizes, so that a page lets the browser choose the smallest that is sharp enough.
 package enum SourceEntry: Sendable, Hashable {
     case found(
         caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage, license: License,
-        aiGenerated: Bool = false)
+        aiGenerated: Bool = false, alternates: [RemoteImage] = [])
     case missing(reason: String)
 }
 
@@ -178,8 +179,11 @@ extension SourceResult {
         var seen = Set<String>()
         var urls: [String] = []
         for item in allItems {
-            for case .found(_, _, let tile, let full, let license, _) in item.entries where license.allowsCopies {
-                for url in [tile.url, full.url] where seen.insert(url).inserted { urls.append(url) }
+            for case .found(_, _, let tile, let full, let license, _, let alternates) in item.entries
+            where license.allowsCopies {
+                for url in [tile.url, full.url] + alternates.map(\.url) where seen.insert(url).inserted {
+                    urls.append(url)
+                }
             }
         }
         for cover in groups.flatMap(\.allCovers) where cover.license.allowsCopies {

@@ -1,5 +1,7 @@
 """Every image loads (after scrolling through the page, for lazy ones) or is a placeholder; none is broken."""
 
+import re
+
 import pytest
 
 from browserlib import KINDS, ORIGINS
@@ -51,22 +53,166 @@ return [...document.querySelectorAll('main img')].map(img => ({
 """
 
 
-@pytest.mark.parametrize(
-    "kind,width,rendition",
-    [("pixabay-grid", 375, "small"), ("pixabay-preview", 375, "small"), ("pixabay-preview", 3840, "large")],
-)
-def test_srcset_picks_the_rendition(kind, width, rendition, browser, pages):
-    """The README: srcset/sizes offer both renditions, "so phones take the small one and 4K screens the large
-    one" (at 1x; both URLs of the srcset resolve, or test_images would have found a broken image)."""
+# The width a `sizes` attribute gives at the current viewport, as Chromium computes it: a probe image whose one
+# candidate is "1w" has a density of 1 / that width, so its naturalWidth is the width itself (in whole pixels).
+SIZES_PROBE = """
+const done = arguments[arguments.length - 1];
+const probe = new Image();
+probe.onload = () => done(probe.naturalWidth);
+probe.onerror = () => done(-1);
+probe.sizes = arguments[0];
+probe.srcset = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw== 1w';
+"""
+# The same width to the fraction of a pixel, for the theme's sizes ("(min-width: Npx) LENGTH, ..., LENGTH"): the
+# first entry whose media condition holds, its length laid out as a box's width.
+SIZES_EXACT = """
+for (const part of arguments[0].split(',')) {
+  const m = part.trim().match(/^(\\([^)]*\\))\\s+(.+)$/);
+  if (m && !matchMedia(m[1]).matches) continue;
+  const box = document.createElement('div');
+  box.style.cssText = 'position:absolute;visibility:hidden;width:' + (m ? m[2] : part.trim());
+  document.body.append(box);
+  const width = box.getBoundingClientRect().width;
+  box.remove();
+  return [width, m ? m[2] : part.trim()];
+}
+return [-1, ''];
+"""
+
+
+def sizes_entry(browser, sizes: str) -> tuple[float, str]:
+    """The width `sizes` gives now, and the length it took it from."""
+    exact, length = browser.js(SIZES_EXACT, sizes)
+    chromium = browser.driver.execute_async_script(SIZES_PROBE, sizes)
+    assert abs(chromium - exact) <= 1, f"Chromium reads sizes as {chromium} px, the test as {exact} px: {sizes}"
+    return exact, length
+
+
+def sizes_width(browser, sizes: str) -> float:
+    return sizes_entry(browser, sizes)[0]
+
+
+FIRST_TILE = """
+const img = document.querySelector('main .tile img');
+const top = img.closest('.tile').getBoundingClientRect().top;
+const columns = [...document.querySelectorAll('main .tile')].filter(t => t.getBoundingClientRect().top === top).length;
+return {sizes: img.getAttribute('sizes'), width: img.getBoundingClientRect().width, columns: columns};
+"""
+
+
+@pytest.mark.parametrize("kind", ["pixabay-grid", "thumbnails-grid", "albums-album"])
+def test_sizes_match_the_laid_out_tiles(kind, browser, pages):
+    """Each grid's `sizes` is its tile width at every breakpoint: never narrower, with a scrollbar or without (the
+    picture would be chosen too small and look soft), and at most 10 % wider (it would be chosen larger than
+    needed), except just above a step, where the page has one more column than `sizes` counts (its entry for n
+    columns is `calc(100/n vw - k)`) because a scrollbar narrower than the 17 px it allows for, or none, left room."""
     site, href = pages.resolve(kind)
-    browser.viewport(width, 2160 if width > 1440 else None)
     browser.open(pages.url("http", site, href))
+    wrong = []
+    for hidden in (False, True):
+        browser.driver.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": hidden})
+        for width in (320, 360, 375, 414, 480, 600, 700, 768, 820, 1024, 1280, 1366, 1440, 1600, 1920, 2560, 3840):
+            browser.viewport(width, 1000)
+            tile = browser.js(FIRST_TILE)
+            said, length = sizes_entry(browser, tile["sizes"])
+            share = re.match(r"(?:calc\()?([\d.]+)vw", length)
+            counted = round(100 / float(share.group(1))) if share else 0
+            bar = "without" if hidden else "with"
+            where = f"{width} px {bar} a scrollbar: {tile['columns']} tiles {tile['width']:.1f} px wide"
+            if said < tile["width"] - 0.5:
+                wrong.append(f"{where}, sizes says {said:.1f} px, narrower")
+            elif said > tile["width"] * 1.10 and tile["columns"] != counted + 1:
+                wrong.append(f"{where}, sizes says {said:.1f} px for {counted} columns")
+    assert not wrong, "sizes does not match the layout: " + "; ".join(wrong)
+
+
+CANDIDATES = """
+return [...document.querySelectorAll('main .tile img, main .stage img')].map(img => ({
+  src: img.getAttribute('src'), srcset: img.getAttribute('srcset') || '', loading: img.getAttribute('loading'),
+  priority: img.getAttribute('fetchpriority'),
+}));
+"""
+
+
+def srcset_candidates(srcset: str) -> list[tuple[int, str]]:
+    return [(int(w.rstrip("w")), url) for url, w in (c.strip().split() for c in srcset.split(",") if c.strip())]
+
+
+def model_candidates(site, entry_id: str, prefix: str) -> list[tuple[int, str]]:
+    """What the model offers for an entry: every rendition with a file or URL and a width, one per width (the
+    first in the model's order), narrowest first."""
+    entry = site.model.find(f".//entry[@id='{entry_id}']")
+    seen: dict[int, str] = {}
+    for image in entry.findall("image"):
+        location = image.get("url") or (prefix + image.get("src") if image.get("src") else None)
+        width = int(image.get("width") or 0)
+        if location and width > 0 and width not in seen:
+            seen[width] = location
+    return sorted(seen.items())
+
+
+def test_every_size_the_model_has_is_a_candidate_and_only_the_first_tiles_load_at_once(browser, pages):
+    """A grid offers each picture in every size the API has (Pixabay: 180 and 340 px tall, 640, 960, 1280), the
+    first row on a phone loads at once, the first tile with high priority, and the rest lazily."""
+    site, href = pages.resolve("pixabay-grid")
+    browser.open(pages.url("http", site, href))
+    tiles = browser.js(CANDIDATES)
+    items = site.items_on(1)
+    assert len(tiles) == len(items) > 2
+    for index, (tile, item) in enumerate(zip(tiles, items)):
+        assert srcset_candidates(tile["srcset"]) == model_candidates(site, item.main.id, ""), item.id
+        assert len(srcset_candidates(tile["srcset"])) == 5, "the sample API has five sizes of every picture"
+        assert tile["loading"] == (None if index < 2 else "lazy"), f"tile {index + 1}: loading={tile['loading']}"
+        assert tile["priority"] == ("high" if index == 0 else None), f"tile {index + 1}: {tile['priority']}"
+
+    site, href = pages.resolve("pixabay-preview")
+    browser.open(pages.url("http", site, href))
+    (picture,) = browser.js(CANDIDATES)
+    assert srcset_candidates(picture["srcset"]) == model_candidates(site, site.entries[href].id, "../")
+    assert picture["loading"] is None and picture["priority"] == "high"
+
+
+CURRENT = """
+return [...document.querySelectorAll('main img')].map(img => ({
+  current: img.currentSrc, srcset: img.getAttribute('srcset') || '', sizes: img.getAttribute('sizes') || '',
+  complete: img.complete,
+}));
+"""
+
+
+@pytest.mark.parametrize(
+    "kind,width,dpr",
+    [("pixabay-grid", 375, 1), ("pixabay-grid", 375, 3), ("pixabay-grid", 1440, 1), ("pixabay-grid", 3840, 2),
+     ("pixabay-preview", 375, 3), ("pixabay-preview", 1440, 1), ("pixabay-preview", 3840, 1)],
+)
+def test_srcset_picks_the_smallest_sharp_rendition(kind, width, dpr, browser, pages):
+    """Chromium takes the narrowest candidate with at least one image pixel per device pixel of the width `sizes`
+    gives (the widest when none is that wide): a phone a small file, a 4K screen a large one."""
+    site, href = pages.resolve(kind)
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 2160 if width > 1440 else 900, "deviceScaleFactor": dpr, "mobile": width < 700},
+    )
+    # Chromium takes a larger candidate it already holds, so every load starts with none held.
+    browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    browser.driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    browser.driver.get("about:blank")
+    try:
+        check_the_choice(browser, pages.url("http", site, href), width, dpr)
+    finally:
+        browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
+def check_the_choice(browser, url, width, dpr):
+    browser.open(url)
     browser.wait(lambda d: d.execute_script(ALL_LOADED_IN_VIEW), 20, "the images in view to load")
     chosen = [i for i in browser.js(CURRENT) if i["srcset"] and i["complete"]]
     assert chosen, "no image with a srcset"
-    for image in chosen:
-        candidates = sorted(
-            (int(w.rstrip("w")), url) for url, w in (c.strip().split() for c in image["srcset"].split(","))
+    for image in chosen[:4]:
+        said = sizes_width(browser, image["sizes"])
+        candidates = sorted(srcset_candidates(image["srcset"]))
+        sharp = [c for c in candidates if c[0] >= said * dpr]
+        want = (sharp[0] if sharp else candidates[-1])[1].rsplit("/", 1)[-1]
+        assert image["current"].endswith("/" + want), (
+            f"at {width} px × {dpr}: {image['current']}, expected {want} (sizes {said} px)"
         )
-        want = (candidates[0] if rendition == "small" else candidates[-1])[1].rsplit("/", 1)[-1]
-        assert image["current"].endswith("/" + want), f"at {width} px: {image['current']}, expected {want}"

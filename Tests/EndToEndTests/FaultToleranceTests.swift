@@ -175,18 +175,20 @@ import VitrineTestSupport
     }
 
     /// Issue 24, item 3: an image host that trickles endlessly costs the time limit per image, and the images become
-    /// placeholders saying so; the run ends. The search answer comes from the cache (a first run, whose sixteen images
+    /// placeholders saying so; the run ends. The search answer comes from the cache (a first run, whose forty images
     /// were refused at once, stored it), so the short limit meets the trickling images alone, however busy the
     /// machine.
     @Test func anEndlessSlowImageBecomesAPlaceholder() async throws {
+        // 4 items in 2 variants, each in 5 sizes: the tile, the full image and Pixabay's 180, 340 and 960.
+        let images = 4 * 2 * 5
         let scenario = try await Scenario([
-            SampleAPIFault(.status(404, body: "Not here"), on: .images, times: 16),
+            SampleAPIFault(.status(404, body: "Not here"), on: .images, times: images),
             SampleAPIFault(.trickle(bytesPerSecond: 300), on: .images),
         ])
         try await stopping(scenario) {
             let first = try await scenario.build(["--per-page", "4", "--retries", "0"])
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(scenario.server.injectedFaultCounts() == [16, 0], "the first run asked for each image once")
+            #expect(scenario.server.injectedFaultCounts() == [images, 0], "the first run asked for each image once")
             let searches = scenario.requests("/api").count
             let outcome = try await scenario.build(["--per-page", "4", "--transfer-timeout", "2", "--deadline", "120"])
             #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -23,6 +23,23 @@ def api_pages(endpoint, key, query, items):
     return urls, per_page
 
 
+def other_sizes(hit):
+    """The other sizes of a hit's web format that Vitrine downloads too (PixabaySource.alternates): `_180` and
+    `_340` when the web format is taller, `_960` when the original boxed to 960 x 720 is larger than it."""
+    url, width, height = hit.get("webformatURL", ""), hit.get("webformatWidth"), hit.get("webformatHeight")
+    stem, _, name = url.rpartition("/")
+    if name.count("_640.") != 1 or not width or not height:
+        return []
+    sizes = [f"{stem}/{name.replace('_640.', f'_{size}.')}" for size in (180, 340) if size < height]
+    original_width, original_height = hit.get("imageWidth"), hit.get("imageHeight")
+    if original_width and original_height:
+        scale = min(960 / original_width, 720 / original_height, 1)
+        # int(x + 0.5): Swift's rounded(), half away from zero, not Python's round() (half to even)
+        if int(original_width * scale + 0.5) > width and int(original_height * scale + 0.5) > height:
+            sizes.append(f"{stem}/{name.replace('_640.', '_960.')}")
+    return sizes
+
+
 def command_urls(arguments):
     """Writes a curl config that fetches what a cold Vitrine run fetches: the API pages and every distinct image."""
     api = []
@@ -36,10 +53,10 @@ def command_urls(arguments):
             with urllib.request.urlopen(url, timeout=60) as response:
                 hits += json.load(response)["hits"]
         for hit in hits[: arguments.items]:
-            for field in ("webformatURL", "largeImageURL"):
-                if hit[field] not in seen:
-                    seen.add(hit[field])
-                    images.append(hit[field])
+            for url in [hit["webformatURL"], hit["largeImageURL"], *other_sizes(hit)]:
+                if url not in seen:
+                    seen.add(url)
+                    images.append(url)
     with open(arguments.config, "w", encoding="utf-8") as config:
         for index, url in enumerate(api + images):
             config.write(f'url = "{url}"\noutput = "{arguments.output}/{index}"\n')
