@@ -9,7 +9,10 @@ on Ctrl-C or an error.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import collections
 import contextlib
+import dataclasses
 import datetime
 import importlib.metadata
 import json
@@ -20,10 +23,10 @@ import socket
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,13 +51,18 @@ CPU_SLOWDOWN = 4
 # width -> (height, device pixel ratio, mobile)
 VIEWPORTS = {1440: (900, 1, False), 375: (812, 3, True)}
 
+THROTTLES = {
+    "relay": "a TCP relay that every connection goes through, half the latency each way, the rates shared in turn",
+    "devtools": "Network.emulateNetworkConditions, which prerendered pages and prefetches escape",
+}
+
 SETTLE_QUIET_S = 1.0  # the grid page has settled when no request has been in flight for this long
 POLL_S = 0.005  # the click-to-photo poll: at most every 10 ms (a Runtime.evaluate takes a few ms itself)
 PAGE_TIMEOUT_S = 60
 CLICK_TIMEOUT_S = 30
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Tool:
     """One gallery under test: where its grid is, which images are its grid pictures, which image is its large photo."""
 
@@ -128,6 +136,11 @@ PHOTO_PAINTED = """(target => new Promise(resolve => {{
       : found['largest-contentful-paint'] ? {{at: found['largest-contentful-paint'], by: 'LCP entry'}} : null);
   }};
   const timer = setTimeout(finish, 3000);
+}}).then(painted => {{
+  const img = (() => {{ {photo} }})();
+  const fetched = img && performance.getEntriesByName(img.currentSrc, 'resource')[0];
+  return {{painted, fetch: fetched ? {{ms: fetched.responseEnd - fetched.startTime, bytes: fetched.encodedBodySize}}
+                                    : null}};
 }}))({target})"""
 
 # Added to every document before its own scripts: marks each image for Element Timing as it enters the page (a
@@ -263,6 +276,20 @@ def build_sigal(pictures: list[Path]) -> Path:
     return out
 
 
+def prerender_site(site: Path) -> str:
+    """A copy of the demo whose grid has Chromium prerender the first tile's page at once (Speculation Rules): the
+    self-check's proof that a prerendered page's requests are slowed down too. Returns its grid page."""
+    copy = WORK / "prerender"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(site, copy)
+    first = ET.parse(site / "gallery.xml").getroot().find("collection/item/entry").get("href")
+    rules = json.dumps({"prerender": [{"urls": [first], "eagerness": "immediate"}]})
+    index = copy / "index.html"
+    index.write_text(index.read_text(encoding="utf-8").replace(
+        "</head>", f'<script type="speculationrules">{rules}</script></head>', 1), encoding="utf-8")
+    return "prerender/index.html"
+
+
 class GzipNginx(Nginx):
     """The browser suite's nginx, with gzip for HTML, CSS and JavaScript as a static host serves them."""
 
@@ -272,6 +299,145 @@ class GzipNginx(Nginx):
             "default_type application/octet-stream;\n    gzip on;\n"
             "    gzip_types text/css application/javascript text/javascript application/json image/svg+xml;",
         )
+
+
+class Link:
+    """One direction of the emulated link: a shared bandwidth, served to the connections in turn (chunk by chunk, as
+    DevTools shares its throughput among the requests in flight), then a one-way delay."""
+
+    CHUNK = 4096  # 20 ms at 1.6 Mbit/s: the grain of the sharing
+
+    def __init__(self, bytes_per_s: float, delay_s: float):
+        self.rate = bytes_per_s
+        self.delay = delay_s
+        self.flows: list["Flow"] = []
+        self.ready = asyncio.Event()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        clock = loop.time()
+        turn = 0
+        while True:
+            waiting = [f for f in self.flows if f.pending]
+            if not waiting:
+                self.ready.clear()
+                await self.ready.wait()
+                clock = loop.time()
+                continue
+            flow = waiting[turn % len(waiting)]
+            turn += 1
+            data = flow.pending.popleft()
+            if data:  # serialization at the link's rate, on a clock of its own so that sleeping does not add up
+                clock = max(clock, loop.time()) + len(data) / self.rate
+                await asyncio.sleep(max(0.0, clock - loop.time()))
+            flow.out.put_nowait((loop.time() + self.delay, data))
+
+
+class Flow:
+    """One direction of one TCP connection through a Link: read, queued for the link, written after its delay."""
+
+    def __init__(self, link: Link, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.link, self.reader, self.writer = link, reader, writer
+        self.pending: collections.deque[bytes] = collections.deque()
+        self.out: asyncio.Queue = asyncio.Queue()
+
+    async def run(self) -> None:
+        self.link.flows.append(self)
+        try:
+            await asyncio.gather(self._read(), self._write())
+        finally:
+            self.link.flows.remove(self)
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                data = await self.reader.read(Link.CHUNK)
+            except (ConnectionError, OSError):
+                data = b""
+            self.pending.append(data)
+            self.link.ready.set()
+            if not data:
+                return
+
+    async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            release, data = await self.out.get()
+            await asyncio.sleep(max(0.0, release - loop.time()))
+            try:
+                if not data:
+                    if self.writer.can_write_eof():
+                        self.writer.write_eof()
+                    return
+                self.writer.write(data)
+                await self.writer.drain()
+            except (ConnectionError, OSError):
+                return
+
+
+class SlowLink:
+    """A TCP relay on loopback in front of the server that makes every connection the browser opens a slow-4G one:
+    the round trip's latency (half each way) and the down- and upload rates, shared by all connections.
+
+    DevTools' own emulation (Network.emulateNetworkConditions) applies to the page it is set on only: a page that
+    Speculation Rules prerender, or a prefetch, loads at full speed (a 131 KB photo in 15 ms, measured). Every
+    request goes through the relay, whoever makes it."""
+
+    def __init__(self, upstream_port: int):
+        self.upstream = upstream_port
+        self.port = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.down = Link(DOWNLOAD_BYTES_PER_S, LATENCY_MS / 2000)
+        self.up = Link(UPLOAD_BYTES_PER_S, LATENCY_MS / 2000)
+
+    def start(self, timeout: float = 10) -> None:
+        started = threading.Event()
+
+        async def serve() -> None:
+            server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
+            self.port = server.sockets[0].getsockname()[1]
+            links = [asyncio.ensure_future(self.down.run()), asyncio.ensure_future(self.up.run())]
+            started.set()
+            async with server:
+                try:
+                    await asyncio.Event().wait()  # until stop() cancels this task
+                finally:
+                    for link in links:
+                        link.cancel()
+
+        self.loop = asyncio.new_event_loop()
+        self.task = self.loop.create_task(serve())
+        self.thread = threading.Thread(target=self._run, name="slow-link", daemon=True)
+        self.thread.start()
+        if not started.wait(timeout):
+            raise RuntimeError(f"the slow-link relay did not start within {timeout} s")
+
+    def _run(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            self.loop.run_until_complete(self.task)
+
+    async def _connection(self, client_reader, client_writer) -> None:
+        try:
+            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
+        except OSError:
+            client_writer.close()
+            return
+        try:
+            await asyncio.gather(Flow(self.up, client_reader, server_writer).run(),
+                                 Flow(self.down, server_reader, client_writer).run())
+        finally:
+            for writer in (client_writer, server_writer):
+                writer.close()
+
+    def stop(self) -> None:
+        if self.loop and self.thread and self.thread.is_alive():
+            self.loop.call_soon_threadsafe(self.task.cancel)
+            self.thread.join(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
 
 
 # ---------------------------------------------------------------------------------------------- Chromium
@@ -311,15 +477,17 @@ class Load:
     def cdp(self, method: str, params: dict | None = None) -> dict:
         return self.driver.execute_cdp_cmd(method, params or {})
 
-    def emulate(self, width: int, throttled: bool = True) -> None:
-        """The viewport, and the slow-4G network and slow CPU unless throttled is False (the self-check's control)."""
+    def emulate(self, width: int, throttle: str) -> None:
+        """The viewport; the slow CPU unless throttle is "none" (the self-check's control), and with "devtools" the
+        slow-4G network of DevTools (else the URL goes through SlowLink)."""
         height, dpr, mobile = VIEWPORTS[width]
         self.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": MARK_IMAGES})
         self.cdp("Network.enable")
-        if throttled:
+        if throttle == "devtools":
             self.cdp("Network.emulateNetworkConditions", {
                 "offline": False, "latency": LATENCY_MS, "downloadThroughput": DOWNLOAD_BYTES_PER_S,
                 "uploadThroughput": UPLOAD_BYTES_PER_S, "connectionType": "cellular4g"})
+        if throttle != "none":
             self.cdp("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
         self.cdp("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": dpr, "mobile": mobile})
@@ -363,12 +531,11 @@ def served_file(root: Path, url: str) -> Path:
     return root / urllib.parse.unquote(urllib.parse.urlsplit(url).path).lstrip("/")
 
 
-def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_ms: int = 0,
-            throttled: bool = True) -> dict:
+def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_ms: int, throttle: str) -> dict:
     """One cold load of the tool's grid at the viewport, then a click on its first tile."""
     load = Load(log_dir)
     try:
-        load.emulate(width, throttled)
+        load.emulate(width, throttle)
         load.driver.get(base + tool.grid)
         load.settle()
         grid = load.driver.execute_async_script(GRID_FIGURES, tool.tiles)
@@ -394,6 +561,8 @@ def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_
             "image_bytes": image_bytes, "image_requests": len(grid_images),
             "image_transfer_bytes": sum(r["transferSize"] for r in grid_images),
             "image_bytes_on_disk": sum(served_file(root, r["name"]).stat().st_size for r in grid_images),
+            "image_span_ms": (max(r["responseEnd"] for r in grid_images) - min(r["startTime"] for r in grid_images)
+                              if grid_images else None),
             "tiles": len(grid["tiles"]), "tiles_loaded": len(loaded_tiles),
             "bytes_per_picture": image_bytes / len(loaded_tiles) if loaded_tiles else None,
             "navigation": grid["navigation"], "viewport": [grid["innerWidth"], grid["innerHeight"], grid["dpr"]],
@@ -440,16 +609,17 @@ def click_to_photo(load: Load, tool: Tool, hover_ms: int) -> dict:
             break
     if shown is None:
         raise RuntimeError(f"{tool.label}: the large photo did not show within {CLICK_TIMEOUT_S} s of the click")
-    painted = load.cdp("Runtime.evaluate", {
+    photo = load.cdp("Runtime.evaluate", {
         "expression": PHOTO_PAINTED.format(photo=tool.photo, target=target), "awaitPromise": True,
-        "returnByValue": True, "timeout": 10000}).get("result", {}).get("value")
+        "returnByValue": True, "timeout": 10000}).get("result", {}).get("value") or {}
+    painted = photo.get("painted")
     poll_ms = (shown - started) * 1000
     load.read_network()
     fetched = [r for rid, r in load.requests.items() if rid not in known and r.get("type") == "Image" and r["done"]]
     return {
         "click_ms": (painted["at"] / 1000 - clicked_epoch) * 1000 if painted else poll_ms,
         "click_by": painted["by"] if painted else "poll",
-        "click_poll_ms": poll_ms, "click_target": tile["target"],
+        "click_poll_ms": poll_ms, "click_target": tile["target"], "photo_fetch": photo.get("fetch"),
         "click_polls": polls, "click_poll_gap_max_ms": max(gaps) * 1000,
         "click_poll_gap_median_ms": statistics.median(gaps) * 1000, "click_poll_errors": errors,
         "click_images": [{"url": r.get("url"), "wire_bytes": r.get("wire_bytes")} for r in fetched],
@@ -545,7 +715,8 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
         f"{meta['load_before']}; after: {meta['load_after']}. {meta['machine']['chromium']}, "
         f"sigal {meta['machine']['sigal']}, selenium {meta['machine']['selenium']}.",
         f"Slow 4G ({LATENCY_MS} ms, {DOWNLOAD_BYTES_PER_S * 8 / 1e6:g} Mbit/s down, "
-        f"{UPLOAD_BYTES_PER_S * 8 / 1e3:g} kbit/s up), CPU {CPU_SLOWDOWN}x slower; median of {meta['runs']} cold "
+        f"{UPLOAD_BYTES_PER_S * 8 / 1e3:g} kbit/s up; {THROTTLES[meta['throttle']]}), CPU {CPU_SLOWDOWN}x slower "
+        f"(Emulation.setCPUThrottlingRate); median of {meta['runs']} cold "
         f"loads (a fresh Chromium profile each); nginx on loopback (HTTP/1.1, gzip for HTML, CSS and JS); the pointer "
         f"rests {meta['hover_ms']} ms on the tile before the press.",
         "",
@@ -610,6 +781,8 @@ def self_check(runs_by_tool: dict) -> list[str]:
                     problems.append(f"{where}: the grid page's HTML came sooner than the {LATENCY_MS} ms latency")
                 if r["lcp_ms"] and r["lcp_ms"] < 2 * LATENCY_MS:
                     problems.append(f"{where}: LCP {r['lcp_ms']:.0f} ms is below two round trips: not throttled")
+                if bandwidth_problem(r):
+                    problems.append(f"{where}: {bandwidth_problem(r)}")
                 if r["viewport"][0] != width:
                     problems.append(f"{where}: the page saw a viewport {r['viewport'][0]} px wide")
                 if not r["sharpness"]:
@@ -617,25 +790,42 @@ def self_check(runs_by_tool: dict) -> list[str]:
                 if r["image_bytes"] != r["image_bytes_on_disk"]:
                     problems.append(f"{where}: {r['image_bytes']} image bytes counted, {r['image_bytes_on_disk']} "
                                     "in the files served")
-                if r["click_by"] != "element timing":
-                    problems.append(f"{where}: the photo's paint time came from {r['click_by']}, not Element Timing")
+                if r["click_by"] == "poll":
+                    problems.append(f"{where}: the photo's paint time is unknown (no Element Timing or LCP entry)")
                 if r["click_ms"] > r["click_poll_ms"] + 1000 or r["click_poll_ms"] > r["click_ms"] + 1000:
                     problems.append(f"{where}: the paint ({r['click_ms']:.0f} ms) and the poll "
                                     f"({r['click_poll_ms']:.0f} ms) disagree by more than a second")
     return problems
 
 
-def throttle_check(throttled: dict, control: dict) -> list[str]:
-    """The same load without the throttling must be much faster: otherwise the throttling did not apply."""
-    problems = []
-    if not throttled["lcp_ms"] > 1.5 * control["lcp_ms"]:
-        problems.append(f"grid LCP {throttled['lcp_ms']:.0f} ms throttled, {control['lcp_ms']:.0f} ms without: the "
-                        "throttling made too little difference")
-    html = throttled["navigation"]["responseEnd"], control["navigation"]["responseEnd"]
-    if not html[0] - html[1] >= 0.7 * LATENCY_MS:
-        problems.append(f"the grid page's HTML came at {html[0]:.0f} ms throttled, {html[1]:.0f} ms without: "
-                        f"not {LATENCY_MS} ms later")
-    return problems
+def prerender_check(prerendered: dict) -> list[str]:
+    """A prerendered preview page's photo must come no faster than the slow link allows."""
+    fetch = prerendered["photo_fetch"]
+    if not fetch or not fetch["bytes"]:
+        return ["the prerendered preview page has no Resource Timing entry for its photo"]
+    least = fetch["bytes"] / DOWNLOAD_BYTES_PER_S * 1000
+    if fetch["ms"] < 0.8 * least:
+        return [f"the prerendered page loaded its {fetch['bytes']:,}-byte photo in {fetch['ms']:.0f} ms, not the "
+                f"{least:.0f} ms that slow 4G takes: the throttling missed it"]
+    return []
+
+
+def bandwidth_problem(r: dict) -> str | None:
+    """Whether the grid's images came faster than slow 4G can bring their bytes."""
+    least = r["image_bytes"] / DOWNLOAD_BYTES_PER_S * 1000
+    if r["image_span_ms"] is None or r["image_span_ms"] < 0.8 * least:
+        return (f"the grid's {r['image_bytes']:,} image bytes came in {fmt(r['image_span_ms'])} ms, not the "
+                f"{least:.0f} ms that slow 4G takes")
+    return None
+
+
+def throttle_check(control: dict) -> list[str]:
+    """The bandwidth check must flag a load without throttling: otherwise it could pass a harness that throttles
+    nothing."""
+    if bandwidth_problem(control) is None:
+        return [f"an unthrottled load passed the bandwidth check ({control['image_span_ms']:.0f} ms for "
+                f"{control['image_bytes']:,} bytes)"]
+    return []
 
 
 class UsageParser(argparse.ArgumentParser):
@@ -659,6 +849,10 @@ def main() -> int:
     parser.add_argument("--hover", type=int, default=0, metavar="MS",
                         help="rest the pointer on the first tile this long before pressing (default 0: the click "
                         "comes at once, as a tap does; the time counts from the press)")
+    parser.add_argument("--throttle", choices=("relay", "devtools"), default="relay",
+                        help="the slow network: relay (default) a TCP relay of ours that every request goes through, "
+                        "prerendered pages and prefetches too; devtools: Network.emulateNetworkConditions, which "
+                        "applies to the page it is set on only")
     parser.add_argument("--self-check", action="store_true",
                         help="one load of each tool at 1440, then check that every figure is there and plausible")
     args = parser.parse_args()
@@ -669,6 +863,8 @@ def main() -> int:
     if not widths or any(w not in VIEWPORTS for w in widths) or args.runs < 1 or args.hover < 0:
         parser.error(f"--viewports takes widths among {' '.join(map(str, VIEWPORTS))}, --runs a number from 1, "
                      "--hover one from 0")
+    if args.self_check and args.only:
+        parser.error("--self-check measures both tools: leave out --only")
     if args.self_check:
         args.runs, widths = 1, [1440]
     tools = [TOOLS[args.only]] if args.only else list(TOOLS.values())
@@ -695,29 +891,38 @@ def main() -> int:
     load_before = " ".join(f"{v:.2f}" for v in os.getloadavg())
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     runs_by_tool: dict[str, dict[int, list[dict]]] = {t.key: {w: [] for w in widths} for t in tools}
+    relay = SlowLink(0)
     try:
         server.start(probe=tools[0].grid)
+        relay.upstream = server.port
+        relay.start()
+        base = relay.url if args.throttle == "relay" else server.url
         for number in range(args.runs):  # alternating the tools and viewports: a load change hits all alike
             for width in widths:
                 for tool in tools:
-                    r = measure(tool, width, server.url, logs, WORK, args.hover)
+                    r = measure(tool, width, base, logs, WORK, args.hover, args.throttle)
                     runs_by_tool[tool.key][width].append(r)
                     print(f"   {tool.label} at {width}, run {number + 1}: LCP {fmt(r['lcp_ms'])} ms, "
                           f"{fmt(r['image_bytes'] / 1000, ' KB', 1)} for {r['tiles_loaded']} of {r['tiles']} pictures, "
                           f"click {fmt(r['click_ms'])} ms ({r['click_by']}; poll {fmt(r['click_poll_ms'])} ms), CLS {r['cls']:.3f}, "
                           f"sharpness {fmt((r['sharpness'] or {}).get('ratio'), '', 2)}", flush=True)
         if args.self_check:
-            control = measure(tools[-1], widths[0], server.url, logs, WORK, args.hover, throttled=False)
+            control = measure(tools[-1], widths[0], server.url, logs, WORK, args.hover, "none")
             print(f"   {tools[-1].label} at {widths[0]}, without throttling: LCP {fmt(control['lcp_ms'])} ms, "
                   f"click {fmt(control['click_ms'])} ms", flush=True)
+            prerender = dataclasses.replace(TOOLS["vitrine"], grid=prerender_site(site))
+            prerendered = measure(prerender, widths[0], base, logs, WORK, args.hover, args.throttle)
+            print(f"   Vitrine prerendering the first preview page: click {fmt(prerendered['click_ms'])} ms, its photo "
+                  f"fetched in {fmt((prerendered['photo_fetch'] or {}).get('ms'))} ms", flush=True)
     finally:
+        relay.stop()
         server.stop()
     load_after = " ".join(f"{v:.2f}" for v in os.getloadavg())
 
     results = {key: {w: summarize(runs) for w, runs in per_width.items()} for key, per_width in runs_by_tool.items()}
     meta = {"date": date, "build": git_build() if not args.no_build else f"{git_build()} (the worktree's; --no-build)",
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
-            "runs": args.runs, "viewports": widths, "hover_ms": args.hover,
+            "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
                         "upload_bytes_per_s": UPLOAD_BYTES_PER_S, "cpu_slowdown": CPU_SLOWDOWN}}
     text = report(results, runs_by_tool, meta, widths)
@@ -728,9 +933,8 @@ def main() -> int:
     print(text)
     if args.self_check:
         problems = self_check(runs_by_tool)
-        problems += throttle_check(runs_by_tool[tools[-1].key][widths[0]][0], control)
-        if len(tools) < 2:
-            problems.append("--self-check measures both tools: leave out --only")
+        problems += throttle_check(control)
+        problems += prerender_check(prerendered)
         for problem in problems:
             print(f"self-check: {problem}", file=sys.stderr)
         print("self-check: " + ("failed" if problems else "every figure is there and plausible"), file=sys.stderr)
