@@ -402,9 +402,11 @@ class SlowLink:
             async with server:
                 try:
                     await asyncio.Event().wait()  # until stop() cancels this task
-                finally:
-                    for link in links:
-                        link.cancel()
+                finally:  # the links, and the connections a browser left open
+                    others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+                    for task in others:
+                        task.cancel()
+                    await asyncio.gather(*others, return_exceptions=True)
 
         self.loop = asyncio.new_event_loop()
         self.task = self.loop.create_task(serve())
@@ -414,8 +416,11 @@ class SlowLink:
             raise RuntimeError(f"the slow-link relay did not start within {timeout} s")
 
     def _run(self) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            self.loop.run_until_complete(self.task)
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                self.loop.run_until_complete(self.task)
+        finally:
+            self.loop.close()
 
     async def _connection(self, client_reader, client_writer) -> None:
         try:
@@ -844,6 +849,8 @@ def main() -> int:
                         help="the vitrine to measure (default .build/release/vitrine)")
     parser.add_argument("--no-build", action="store_true",
                         help="no `swift build -c release --static-swift-stdlib` first: --binary as it is")
+    parser.add_argument("--label", help="what to call the build in the report (default: the worktree's commit, "
+                        "or the binary's name with --no-build)")
     parser.add_argument("--only", choices=sorted(TOOLS), help="measure one tool only")
     parser.add_argument("--viewports", default="1440 375", help='widths among "1440 375" (default both)')
     parser.add_argument("--hover", type=int, default=0, metavar="MS",
@@ -920,7 +927,8 @@ def main() -> int:
     load_after = " ".join(f"{v:.2f}" for v in os.getloadavg())
 
     results = {key: {w: summarize(runs) for w, runs in per_width.items()} for key, per_width in runs_by_tool.items()}
-    meta = {"date": date, "build": git_build() if not args.no_build else f"{git_build()} (the worktree's; --no-build)",
+    label = args.label or (git_build() if not args.no_build else f"{binary.name} (--no-build; worktree {git_build()})")
+    meta = {"date": date, "build": label,
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
             "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
