@@ -399,7 +399,8 @@ class SlowLink:
         async def serve() -> None:
             server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
             self.port = server.sockets[0].getsockname()[1]
-            links = [asyncio.ensure_future(self.down.run()), asyncio.ensure_future(self.up.run())]
+            # Held here: the event loop keeps weak references to its tasks only.
+            self.links = [asyncio.ensure_future(self.down.run()), asyncio.ensure_future(self.up.run())]
             started.set()
             async with server:
                 try:
@@ -696,6 +697,13 @@ def table(results: dict, widths: list[int]) -> str:
     return "\n".join(lines)
 
 
+def progress(r: dict) -> str:
+    """One load's figures, as the run goes."""
+    return (f"LCP {fmt(r['lcp_ms'])} ms, {fmt(r['image_bytes'] / 1000, ' KB', 1)} for {r['tiles_loaded']} of "
+            f"{r['tiles']} pictures, click {fmt(r['click_ms'])} ms ({r['click_by']}; poll {fmt(r['click_poll_ms'])} "
+            f"ms), CLS {r['cls']:.3f}, sharpness {fmt((r['sharpness'] or {}).get('ratio'), '', 2)}")
+
+
 def machine() -> dict:
     cpu = "unknown"
     with contextlib.suppress(OSError):
@@ -928,10 +936,7 @@ def main() -> int:
                 for tool in tools:
                     r = measure(tool, width, base, logs, WORK, args.hover, args.throttle)
                     runs_by_tool[tool.key][width].append(r)
-                    print(f"   {tool.label} at {width}, run {number + 1}: LCP {fmt(r['lcp_ms'])} ms, "
-                          f"{fmt(r['image_bytes'] / 1000, ' KB', 1)} for {r['tiles_loaded']} of {r['tiles']} pictures, "
-                          f"click {fmt(r['click_ms'])} ms ({r['click_by']}; poll {fmt(r['click_poll_ms'])} ms), CLS {r['cls']:.3f}, "
-                          f"sharpness {fmt((r['sharpness'] or {}).get('ratio'), '', 2)}", flush=True)
+                    print(f"   {tool.label} at {width}, run {number + 1}: {progress(r)}", flush=True)
         if args.self_check:
             control = measure(tools[-1], widths[0], server.url, logs, WORK, args.hover, "none")
             print(f"   {tools[-1].label} at {widths[0]}, without throttling: LCP {fmt(control['lcp_ms'])} ms, "
