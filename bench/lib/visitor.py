@@ -308,6 +308,7 @@ class Link:
     DevTools shares its throughput among the requests in flight), then a one-way delay."""
 
     CHUNK = 4096  # 20 ms at 1.6 Mbit/s: the grain of the sharing
+    CATCH_UP_S = 0.02  # a chunk this late still leaves at the link's clock; later than that the link was idle
 
     def __init__(self, bytes_per_s: float, delay_s: float):
         self.rate = bytes_per_s
@@ -329,8 +330,9 @@ class Link:
             flow = waiting[turn % len(waiting)]
             turn += 1
             data = flow.pending.popleft()
-            if data:  # serialization at the link's rate, on a clock of its own so that sleeping does not add up
-                clock = max(clock, loop.time()) + len(data) / self.rate
+            if data:  # serialization at the link's rate, on a clock of its own: a late wake-up is made up for
+                now = loop.time()
+                clock = (clock if now - clock < self.CATCH_UP_S else now) + len(data) / self.rate
                 await asyncio.sleep(max(0.0, clock - loop.time()))
             flow.out.put_nowait((loop.time() + self.delay, data))
 
