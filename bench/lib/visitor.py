@@ -56,6 +56,9 @@ THROTTLES = {
     "devtools": "Network.emulateNetworkConditions, which prerendered pages escape",
 }
 
+BUSY_CORES = 0.3  # other processes' average above which a run is marked busy (helpers that exit early count too)
+OTHER_WORK_NOTE = " (**busy**: the figures are not comparable with a quiet run's)"
+
 SETTLE_QUIET_S = 1.0  # the grid page has settled when no request has been in flight for this long
 POLL_S = 0.005  # the click-to-photo poll: at most every 10 ms (a Runtime.evaluate takes a few ms itself)
 PAGE_TIMEOUT_S = 60
@@ -479,6 +482,7 @@ class Load:
         self.last_event = time.monotonic()
 
     def close(self) -> None:
+        OTHER_WORK.take()
         try:
             quit_driver(self.driver)
         finally:
@@ -706,6 +710,60 @@ def progress(r: dict) -> str:
             f"ms), CLS {r['cls']:.3f}, sharpness {fmt((r['sharpness'] or {}).get('ratio'), '', 2)}")
 
 
+class OtherWork:
+    """The CPU time that processes other than this run's took while it ran: the machine's busy time (/proc/stat) less
+    this process's and its descendants'. The load average cannot tell the two apart. A descendant's time is read from
+    /proc while it lives (take() before each browser or server stops): Chromium's helpers are not all reaped by
+    their parents, so os.times() would miss them."""
+
+    def __init__(self):
+        self.start()
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+        self.busy = self.busy_s()
+        self.own = self.self_s()
+        self.descendants = 0.0
+
+    @staticmethod
+    def busy_s() -> float:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+        return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+    @staticmethod
+    def self_s() -> float:
+        t = os.times()
+        return t.user + t.system
+
+    def take(self) -> None:
+        """Adds the CPU time of this process's living descendants (their own and their reaped children's)."""
+        parents, times = {}, {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                pid = int(stat.parent.name)
+                parents[pid] = int(fields[1])
+                times[pid] = sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+        ours, found = {os.getpid()}, True
+        while found:
+            found = False
+            for pid, parent in parents.items():
+                if parent in ours and pid not in ours:
+                    ours.add(pid)
+                    found = True
+        ours.discard(os.getpid())
+        self.descendants += sum(times[pid] for pid in ours) / os.sysconf("SC_CLK_TCK")
+
+    def cores(self) -> float:
+        """The other processes' CPU time over the run, in cores on average."""
+        other = (self.busy_s() - self.busy) - (self.self_s() - self.own) - self.descendants
+        return max(0.0, other) / max(1e-3, time.monotonic() - self.started)
+
+
+OTHER_WORK = OtherWork()
+
+
 def machine() -> dict:
     cpu = "unknown"
     with contextlib.suppress(OSError):
@@ -730,7 +788,9 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
     lines = [
         f"Visitor speed (bench/visitor), {meta['date']}, build {meta['build']} ({meta['binary']}).",
         f"{meta['machine']['nproc']} cores ({meta['machine']['cpu']}); load average (1, 5, 15 min) before: "
-        f"{meta['load_before']}; after: {meta['load_after']}. {meta['machine']['chromium']}, "
+        f"{meta['load_before']}; after: {meta['load_after']}; other processes than this run's: "
+        f"{meta['other_cores']:.2f} cores on average{OTHER_WORK_NOTE if meta['other_cores'] > BUSY_CORES else ''}. "
+        f"{meta['machine']['chromium']}, "
         f"sigal {meta['machine']['sigal']}, selenium {meta['machine']['selenium']}.",
         f"Slow 4G ({LATENCY_MS} ms, {DOWNLOAD_BYTES_PER_S * 8 / 1e6:g} Mbit/s down, "
         f"{UPLOAD_BYTES_PER_S * 8 / 1e3:g} kbit/s up; {THROTTLES[meta['throttle']]}), CPU {CPU_SLOWDOWN}x slower "
@@ -925,6 +985,7 @@ def main() -> int:
     logs.mkdir(parents=True)
     server = GzipNginx(WORK, WORK / "nginx")
     load_before = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    OTHER_WORK.start()
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     runs_by_tool: dict[str, dict[int, list[dict]]] = {t.key: {w: [] for w in widths} for t in tools}
     relay = SlowLink(0)
@@ -948,14 +1009,17 @@ def main() -> int:
             print(f"   Vitrine prerendering the first preview page: click {fmt(prerendered['click_ms'])} ms, its photo "
                   f"fetched in {fmt((prerendered['photo_fetch'] or {}).get('ms'))} ms", flush=True)
     finally:
+        OTHER_WORK.take()  # nginx's
         relay.stop()
         server.stop()
     load_after = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    other_cores = OTHER_WORK.cores()
 
     results = {key: {w: summarize(runs) for w, runs in per_width.items()} for key, per_width in runs_by_tool.items()}
     label = args.label or (git_build() if not args.no_build else f"{binary.name} (--no-build; worktree {git_build()})")
     meta = {"date": date, "build": label,
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
+            "other_cores": other_cores,
             "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
                         "upload_bytes_per_s": UPLOAD_BYTES_PER_S, "cpu_slowdown": CPU_SLOWDOWN}}
@@ -965,6 +1029,9 @@ def main() -> int:
         json.dumps({"meta": meta, "summary": results, "runs": runs_by_tool}, indent=1), encoding="utf-8")
     print()
     print(text)
+    if other_cores > BUSY_CORES:
+        print(f"bench/visitor: other processes took {other_cores:.2f} cores on average during the run; run it again "
+              "when the machine is quiet before comparing.", file=sys.stderr)
     if args.self_check:
         problems = self_check(runs_by_tool)
         problems += throttle_check(control)
