@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -58,6 +59,8 @@ THROTTLES = {
 
 BUSY_CORES = 0.3  # other processes' average above which a run is marked busy (helpers that exit early count too)
 OTHER_WORK_NOTE = " (**busy**: the figures are not comparable with a quiet run's)"
+
+PRERENDER_WIDTH = 375  # the self-check's prerender control: at DPR 3, so that a missed emulation shows
 
 SETTLE_QUIET_S = 1.0  # the grid page has settled when no request has been in flight for this long
 POLL_S = 0.005  # the click-to-photo poll: at most every 10 ms (a Runtime.evaluate takes a few ms itself)
@@ -142,7 +145,13 @@ PHOTO_PAINTED = """(target => new Promise(resolve => {{
 }}).then(painted => {{
   const img = (() => {{ {photo} }})();
   const fetched = img && performance.getEntriesByName(img.currentSrc, 'resource')[0];
-  return {{painted, fetch: fetched ? {{ms: fetched.responseEnd - fetched.startTime,
+  const nav = performance.getEntriesByType('navigation')[0];
+  const started = performance.now();
+  let sum = 0;
+  for (let i = 0; i < 1e7; i++) sum += i;  // a fixed piece of work: how fast this page's CPU is
+  const view = {{width: innerWidth, dpr: devicePixelRatio, activationStart: nav ? nav.activationStart || 0 : 0,
+                 cpuProbeMs: performance.now() - started + (sum < 0 ? 1 : 0)}};
+  return {{painted, view, fetch: fetched ? {{ms: fetched.responseEnd - fetched.startTime,
                                       bodyMs: fetched.responseEnd - fetched.responseStart,
                                       bytes: fetched.encodedBodySize, transferSize: fetched.transferSize}} : null}};
 }}))({target})"""
@@ -456,6 +465,65 @@ class SlowLink:
 # ---------------------------------------------------------------------------------------------- Chromium
 
 
+class EveryPage:
+    """Gives every page Chromium opens the load's emulation, through a DevTools connection of its own to the browser
+    (auto-attach, each new page held until the commands are in): above all a page that Speculation Rules prerender.
+    That is a target of its own, which the emulation set on chromedriver's page does not reach: measured, a preview
+    page prerendered at 375 px had a DPR of 1 instead of 3 (so it chose a smaller image), a CPU at full speed, and
+    no image marking for Element Timing."""
+
+    def __init__(self, driver, commands: list[tuple[str, dict]]):
+        import websocket  # selenium's dependency
+
+        self.commands = commands
+        self.pages: list[dict] = []  # the targets given the emulation: type, subtype, url
+        self.next_id = 0
+        self.lock = threading.Lock()
+        address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+        with urllib.request.urlopen(f"http://{address}/json/version", timeout=10) as answer:
+            url = json.load(answer)["webSocketDebuggerUrl"]
+        self.socket = websocket.create_connection(url, timeout=None, suppress_origin=True)
+        self.reader = threading.Thread(target=self._read, name="every-page", daemon=True)
+        self.reader.start()
+        # Through the tabs: a page session's auto-attach from the browser's own makes Chromium refuse to prerender
+        # ("PrerenderingDisabledByDevTools"); a tab's, which prerendered pages are children of, does not.
+        self._send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True,
+                                            "filter": [{"type": "tab"}]})
+
+    def _send(self, method: str, params: dict, session: str | None = None) -> None:
+        with self.lock:
+            self.next_id += 1
+            message = {"id": self.next_id, "method": method, "params": params}
+            if session:
+                message["sessionId"] = session
+            self.socket.send(json.dumps(message))
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = json.loads(self.socket.recv())
+            except Exception:  # closed: the load is over
+                return
+            if message.get("method") != "Target.attachedToTarget":
+                continue
+            session, target = message["params"]["sessionId"], message["params"]["targetInfo"]
+            with contextlib.suppress(Exception):
+                if target["type"] == "tab":  # its pages, each held until it has the emulation
+                    self._send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
+                                                        "flatten": True, "filter": [{"type": "page"}]}, session)
+                elif target["type"] == "page":
+                    self._send("Page.enable", {}, session)  # else a held page runs no script added on new documents
+                    for method, params in self.commands:
+                        self._send(method, params, session)
+                    self.pages.append({k: target.get(k) for k in ("type", "subtype", "url")})
+                self._send("Runtime.runIfWaitingForDebugger", {}, session)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.socket.close()
+        self.reader.join(5)
+
+
 class Load:
     """One cold load in a fresh Chromium (a profile of its own, deleted after): the grid, then the click."""
 
@@ -480,10 +548,13 @@ class Load:
         self.driver.set_script_timeout(PAGE_TIMEOUT_S)
         self.requests: dict[str, dict] = {}  # CDP requestId -> what the performance log said of it
         self.last_event = time.monotonic()
+        self.every_page: EveryPage | None = None
 
     def close(self) -> None:
         OTHER_WORK.take()
         try:
+            if self.every_page:
+                self.every_page.close()
             quit_driver(self.driver)
         finally:
             shutil.rmtree(self.profile, ignore_errors=True)
@@ -495,16 +566,18 @@ class Load:
         """The viewport; the slow CPU unless throttle is "none" (the self-check's control), and with "devtools" the
         slow-4G network of DevTools (else the URL goes through SlowLink)."""
         height, dpr, mobile = VIEWPORTS[width]
-        self.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": MARK_IMAGES})
-        self.cdp("Network.enable")
+        commands = [("Page.addScriptToEvaluateOnNewDocument", {"source": MARK_IMAGES}), ("Network.enable", {})]
         if throttle == "devtools":
-            self.cdp("Network.emulateNetworkConditions", {
+            commands.append(("Network.emulateNetworkConditions", {
                 "offline": False, "latency": LATENCY_MS, "downloadThroughput": DOWNLOAD_BYTES_PER_S,
-                "uploadThroughput": UPLOAD_BYTES_PER_S, "connectionType": "cellular4g"})
+                "uploadThroughput": UPLOAD_BYTES_PER_S, "connectionType": "cellular4g"}))
         if throttle != "none":
-            self.cdp("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
-        self.cdp("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": dpr, "mobile": mobile})
+            commands.append(("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN}))
+        commands.append(("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": dpr, "mobile": mobile}))
+        for method, params in commands:  # chromedriver's page
+            self.cdp(method, params)
+        self.every_page = EveryPage(self.driver, commands)  # every other page, prerendered ones first of all
 
     def read_network(self) -> None:
         """Takes in the performance log's network events: which requests are in flight, their type and size."""
@@ -635,6 +708,7 @@ def click_to_photo(load: Load, tool: Tool, hover_ms: int) -> dict:
         "click_ms": (painted["at"] / 1000 - clicked_epoch) * 1000 if painted else poll_ms,
         "click_by": painted["by"] if painted else "poll",
         "click_poll_ms": poll_ms, "click_target": tile["target"], "photo_fetch": photo.get("fetch"),
+        "photo_page": photo.get("view"),
         "click_polls": polls, "click_poll_gap_max_ms": max(gaps) * 1000,
         "click_poll_gap_median_ms": statistics.median(gaps) * 1000, "click_poll_errors": errors,
         "click_images": [{"url": r.get("url"), "wire_bytes": r.get("wire_bytes")} for r in fetched],
@@ -864,6 +938,9 @@ def self_check(runs_by_tool: dict) -> list[str]:
                         problems.append(f"{where}: {problem}")
                 if r["viewport"][0] != width:
                     problems.append(f"{where}: the page saw a viewport {r['viewport'][0]} px wide")
+                view = r["photo_page"] or {}
+                if (view.get("width"), view.get("dpr")) != (width, VIEWPORTS[width][1]):
+                    problems.append(f"{where}: the photo's page saw {view.get('width')} px at DPR {view.get('dpr')}")
                 if not r["sharpness"]:
                     problems.append(f"{where}: no sharpness for the first tile")
                 if r["image_bytes"] != r["image_bytes_on_disk"]:
@@ -877,16 +954,26 @@ def self_check(runs_by_tool: dict) -> list[str]:
     return problems
 
 
-def prerender_check(prerendered: dict) -> list[str]:
-    """A prerendered preview page's photo must come no faster than the slow link allows."""
+def prerender_check(prerendered: dict, width: int, control: dict) -> list[str]:
+    """A prerendered preview page must get what every page gets: its photo no faster than the slow link allows, the
+    viewport's DPR, the slow CPU (a fixed piece of work at least twice as long as on the unthrottled control's)."""
+    problems = []
+    view = prerendered["photo_page"] or {}
+    if not view.get("activationStart"):
+        problems.append("the preview page was not prerendered: the control tests nothing")
     fetch = prerendered["photo_fetch"]
     if not fetch or not fetch["bytes"]:
-        return ["the prerendered preview page has no Resource Timing entry for its photo"]
-    least = fetch["bytes"] / DOWNLOAD_BYTES_PER_S * 1000
-    if fetch["ms"] < 0.8 * least:
-        return [f"the prerendered page loaded its {fetch['bytes']:,}-byte photo in {fetch['ms']:.0f} ms, not the "
-                f"{least:.0f} ms that slow 4G takes: the throttling missed it"]
-    return []
+        problems.append("the prerendered preview page has no Resource Timing entry for its photo")
+    elif fetch["ms"] < 0.8 * fetch["bytes"] / DOWNLOAD_BYTES_PER_S * 1000:
+        problems.append(f"the prerendered page loaded its {fetch['bytes']:,}-byte photo in {fetch['ms']:.0f} ms, not "
+                        f"the {fetch['bytes'] / DOWNLOAD_BYTES_PER_S * 1000:.0f} ms that slow 4G takes")
+    if view.get("dpr") != VIEWPORTS[width][1]:
+        problems.append(f"the prerendered page had a DPR of {view.get('dpr')}, not {VIEWPORTS[width][1]}")
+    fast = (control["photo_page"] or {}).get("cpuProbeMs") or 0
+    if not view.get("cpuProbeMs", 0) >= 2 * fast:
+        problems.append(f"the prerendered page's CPU was not slowed down ({view.get('cpuProbeMs', 0):.0f} ms for "
+                        f"what took {fast:.0f} ms without throttling)")
+    return problems
 
 
 def bandwidth_problem(r: dict) -> str | None:
@@ -1005,7 +1092,7 @@ def main() -> int:
             print(f"   {tools[-1].label} at {widths[0]}, without throttling: LCP {fmt(control['lcp_ms'])} ms, "
                   f"click {fmt(control['click_ms'])} ms", flush=True)
             prerender = dataclasses.replace(TOOLS["vitrine"], grid=prerender_site(site))
-            prerendered = measure(prerender, widths[0], base, logs, WORK, args.hover, args.throttle)
+            prerendered = measure(prerender, PRERENDER_WIDTH, base, logs, WORK, args.hover, args.throttle)
             print(f"   Vitrine prerendering the first preview page: click {fmt(prerendered['click_ms'])} ms, its photo "
                   f"fetched in {fmt((prerendered['photo_fetch'] or {}).get('ms'))} ms", flush=True)
     finally:
@@ -1035,7 +1122,7 @@ def main() -> int:
     if args.self_check:
         problems = self_check(runs_by_tool)
         problems += throttle_check(control)
-        problems += prerender_check(prerendered)
+        problems += prerender_check(prerendered, PRERENDER_WIDTH, control)
         for problem in problems:
             print(f"self-check: {problem}", file=sys.stderr)
         print("self-check: " + ("failed" if problems else "every figure is there and plausible"), file=sys.stderr)
