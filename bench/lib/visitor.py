@@ -54,7 +54,7 @@ VIEWPORTS = {1440: (900, 1, False), 375: (812, 3, True)}
 
 THROTTLES = {
     "relay": "a TCP relay that every connection goes through, half the latency each way, the rates shared in turn",
-    "devtools": "Network.emulateNetworkConditions, which prerendered pages escape",
+    "devtools": "Network.emulateNetworkConditions on every page",
 }
 
 BUSY_CORES = 0.3  # other processes' average above which a run is marked busy (helpers that exit early count too)
@@ -395,9 +395,10 @@ class SlowLink:
     """A TCP relay on loopback in front of the server that makes every connection the browser opens a slow-4G one:
     the round trip's latency (half each way) and the down- and upload rates, shared by all connections.
 
-    DevTools' own emulation (Network.emulateNetworkConditions) applies to the page it is set on only: a page that
-    Speculation Rules prerender loads at full speed (a 131 KB photo in 15-28 ms, measured). Every request goes through
-    the relay, whoever makes it."""
+    DevTools' own emulation (Network.emulateNetworkConditions) applies to the pages it is set on: chromedriver's
+    page alone let a page that Speculation Rules prerender load at full speed (a 131 KB photo in 15-28 ms, measured).
+    EveryPage now sets it on every page, but a request no page makes (a prefetch the browser makes, a service worker)
+    would still escape it; every request goes through the relay, whoever makes it."""
 
     def __init__(self, upstream_port: int):
         self.upstream = upstream_port
@@ -590,9 +591,10 @@ class Load:
             request = self.requests.setdefault(params.get("requestId", ""), {"done": False})
             if method == "Network.requestWillBeSent":
                 request.update(url=params["request"]["url"], sent=params["timestamp"], type=params.get("type"))
-            elif method == "Network.responseReceived":
-                request.update(type=params.get("type"), status=params["response"].get("status"),
+            elif method == "Network.responseReceived":  # the URL here too: a prerendered page's requests come
+                request.update(type=params.get("type"), status=params["response"].get("status"),  # without the rest
                                mime=params["response"].get("mimeType"))
+                request.setdefault("url", params["response"].get("url"))
             elif method in ("Network.loadingFinished", "Network.loadingFailed"):
                 request.update(done=True, finished=params["timestamp"], failed=method.endswith("Failed"),
                                wire_bytes=params.get("encodedDataLength", 0))
@@ -1032,9 +1034,8 @@ def main() -> int:
                         help="rest the pointer on the first tile this long before pressing (default 0: the click "
                         "comes at once, as a tap does; the time counts from the press)")
     parser.add_argument("--throttle", choices=("relay", "devtools"), default="relay",
-                        help="the slow network: relay (default) a TCP relay of ours that every request goes through, "
-                        "prerendered pages too; devtools: Network.emulateNetworkConditions, which "
-                        "applies to the page it is set on only")
+                        help="the slow network: relay (default) a TCP relay of ours that every request goes through; "
+                        "devtools: Network.emulateNetworkConditions on every page (prerendered ones too)")
     parser.add_argument("--self-check", action="store_true",
                         help="one load of each tool at 1440 and two controls (no throttling; a prerendered "
                         "preview page), then check that every figure is there and plausible; exit 1 if not")
