@@ -78,6 +78,10 @@
           <xsl:if test="../@order = 'newest-first'">
             <xsl:attribute name="reversed">reversed</xsl:attribute>
           </xsl:if>
+          <!-- the preview pages' sizes, with which vitrine.js starts a photo's download before its page opens -->
+          <xsl:if test="not($current/../@kind = 'album')">
+            <xsl:attribute name="data-preview-sizes"><xsl:value-of select="$full-sizes"/></xsl:attribute>
+          </xsl:if>
           <xsl:choose>
             <xsl:when test="$current/../@kind = 'album'">
               <xsl:attribute name="class">grid grid-square grid-album</xsl:attribute>

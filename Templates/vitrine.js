@@ -101,6 +101,34 @@
   else window.addEventListener('load', afterFragment);
   window.addEventListener('hashchange', afterFragment);
 
+  // A picture about to be opened: its preview's photo starts downloading when the pointer presses the tile or has
+  // rested on it, or the keyboard reaches it, rather than once the preview page has come and asked for it. The
+  // tile's candidates (the same as the preview's) with the preview's sizes make the browser pick the file that
+  // page will; each photo is asked for once, and at most six from a page.
+  var grid = first('[data-preview-sizes]');
+  if (grid && grid.closest) {
+    var warmed = {}, count = 0, resting = null;
+    var warm = function (target) {
+      var a = target && target.closest ? target.closest('a.frame') : null;
+      var img = a && a.querySelector('img[srcset]');
+      var c = navigator.connection;
+      if (!img || warmed[a.href] || count >= 6 || (c && c.saveData)) return;
+      warmed[a.href] = true;
+      count += 1;
+      var photo = new Image();
+      photo.decoding = 'async';
+      photo.sizes = grid.getAttribute('data-preview-sizes');
+      photo.srcset = img.getAttribute('srcset');
+    };
+    grid.addEventListener('pointerdown', function (e) { warm(e.target); });
+    grid.addEventListener('focusin', function (e) { warm(e.target); });
+    grid.addEventListener('pointerover', function (e) {
+      window.clearTimeout(resting);
+      resting = window.setTimeout(function () { warm(e.target); }, 100);
+    });
+    grid.addEventListener('pointerout', function () { window.clearTimeout(resting); });
+  }
+
   // Chromium's speculation rules: a preview, the next or previous page, the other variant or the grid is prerendered
   // while the pointer rests on its link or goes down on it, so the click shows a page already made. Added by script
   // so the HTML stays plain; browsers without them, and pages opened from disk, just follow the links.

@@ -9,6 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from browserlib import ORIGINS
+from test_images import sizes_width, srcset_candidates
 
 SITES = ("pixabay", "flickr", "thumbnails", "site")
 
@@ -170,3 +171,52 @@ def test_bad_fragment_is_ignored(origin, browser, pages):
     browser.open(pages.url(origin, site, grid, item.id))
     browser.wait(lambda d: d.execute_script(focused) == item.id, 5, f"focus on tile {item.id}")
     assert not browser.console_problems()
+
+
+# The images the page began to load since `arguments[0]` (performance.now() then).
+STARTED = """
+return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0]).map(e => e.name);
+"""
+
+
+@pytest.mark.parametrize("width", [1440, 375])
+def test_pressing_or_resting_on_a_tile_starts_its_photo(width, browser, pages):
+    """The photo of a preview page starts downloading when its tile is pressed, or the pointer rests on it: the file
+    the preview page takes (the same candidates, the preview's sizes), and never more than six a page."""
+    site = pages.sites["pixabay"]
+    items = site.items_on(1)
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 700},
+    )
+    browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        browser.open(pages.url("http", site, site.pages[1]))
+        browser.scroll_through()  # every tile's own image has loaded before the presses
+        browser.wait(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"), 20, "tiles")
+        since = browser.js("return performance.now()")
+        tiles = browser.driver.find_elements(By.CSS_SELECTOR, "main .tile a.frame")
+        press = "arguments[0].dispatchEvent(new PointerEvent(arguments[1], {bubbles: true}))"
+        browser.js(press, tiles[2], "pointerdown")
+        browser.wait(lambda d: len(d.execute_script(STARTED, since)) == 1, 10, "the pressed tile's photo")
+        browser.js(press, tiles[3], "pointerover")  # a pointer that rests
+        browser.wait(lambda d: len(d.execute_script(STARTED, since)) == 2, 10, "the rested-on tile's photo")
+        for tile in tiles[4:9]:
+            browser.js(press, tile, "pointerdown")
+        time.sleep(1)
+        started = browser.js(STARTED, since)
+        assert len(started) == 6, f"at most six photos a page: {started}"
+        # Each is the file the tile's preview page takes in a browser that holds none of them: the narrowest of
+        # the tile's candidates (the preview's) as wide as the preview's sizes (test_srcset_picks_the_smallest_sharp_
+        # rendition holds the preview pages to that rule); a browser holding a larger one may take that instead.
+        preview_sizes = browser.js("return document.querySelector('[data-preview-sizes]').dataset.previewSizes")
+        slot = sizes_width(browser, preview_sizes)
+        wanted = []
+        for tile in tiles[2:8]:
+            candidates = srcset_candidates(tile.find_element(By.TAG_NAME, "img").get_attribute("srcset"))
+            sharp = [url for w, url in sorted(candidates) if w >= slot] or [max(candidates)[1]]
+            wanted.append(browser.js("return new URL(arguments[0], document.baseURI).href", sharp[0]))
+        assert started == wanted, "the photos started are the ones the preview pages take"
+        assert not browser.console_problems()
+    finally:
+        browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
