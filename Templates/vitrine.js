@@ -95,7 +95,10 @@
     if (link && (!d.activeElement || d.activeElement === d.body)) link.focus({ preventScroll: true });
   }
   function afterFragment() {
-    window.requestAnimationFrame(function () { window.setTimeout(focusReturnTile, 0); });
+    // A grid prerendered from its preview's link takes no focus until it is shown.
+    whenShown(function () {
+      window.requestAnimationFrame(function () { window.setTimeout(focusReturnTile, 0); });
+    });
   }
   if (d.readyState === 'complete') afterFragment();
   else window.addEventListener('load', afterFragment);

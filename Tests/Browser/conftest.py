@@ -136,6 +136,13 @@ def browser(_browser) -> bl.Browser:
 
 
 @pytest.fixture
+def new_browser(request, workdir) -> bl.Browser:
+    """A Chromium of its own, with nothing in its caches: for a test of what a page downloads, which an image that
+    an earlier test's page left in the shared browser's memory cache would hide (it is reused without a request)."""
+    return _fresh(_chromium(request, workdir, javascript=True))
+
+
+@pytest.fixture
 def browser_nojs(_browser_nojs) -> bl.Browser:
     """Chromium with JavaScript disabled (content setting), otherwise like `browser`."""
     return _fresh(_browser_nojs)

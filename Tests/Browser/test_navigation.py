@@ -180,9 +180,10 @@ return performance.getEntriesByType('resource').filter(e => e.startTime >= argum
 
 
 @pytest.mark.parametrize("width", [1440, 375])
-def test_pressing_or_resting_on_a_tile_starts_its_photo(width, browser, pages):
+def test_pressing_or_resting_on_a_tile_starts_its_photo(width, new_browser, pages):
     """The photo of a preview page starts downloading when its tile is pressed, or the pointer rests on it: the file
     the preview page takes (the same candidates, the preview's sizes), and never more than six a page."""
+    browser = new_browser
     site = pages.sites["pixabay"]
     items = site.items_on(1)
     browser.driver.execute_cdp_cmd(
@@ -220,3 +221,21 @@ def test_pressing_or_resting_on_a_tile_starts_its_photo(width, browser, pages):
         assert not browser.console_problems()
     finally:
         browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
+def test_a_link_the_pointer_rests_on_is_prerendered_and_focus_still_returns(browser, pages):
+    """Speculation Rules prerender the grid while the pointer rests on a preview's link back to it; the click shows
+    that page (its navigation was activated, not loaded), and the keyboard focus is on the tile all the same."""
+    site = pages.sites["pixabay"]
+    start = start_entry(site)
+    browser.open(pages.url("http", site, start.href))
+    up = browser.driver.find_element(By.CSS_SELECTOR, "a[data-nav='up']")
+    ActionChains(browser.driver).move_to_element(up).perform()
+    time.sleep(1)  # "moderate" eagerness: 200 ms of hover, then the prerender's own loading
+    ActionChains(browser.driver).click(up).perform()
+    browser.wait_for_url(pages.url("http", site, site.grid_href(start.item), start.item.id))
+    activated = browser.js("return performance.getEntriesByType('navigation')[0].activationStart")
+    assert activated > 0, "the grid was loaded at the click, not prerendered"
+    focused = "const a = document.activeElement; return a.matches('a.frame') ? a.closest('li').id : a.tagName;"
+    browser.wait(lambda d: d.execute_script(focused) == start.item.id, 5, f"focus on tile {start.item.id}")
+    assert not browser.console_problems()
