@@ -6,6 +6,8 @@
   if (!d.querySelector || !d.addEventListener) return;
 
   function first(sel) { return d.querySelector(sel); }
+  // The visitor asked for less data (Save-Data): nothing is fetched ahead of a click.
+  function savingData() { return !!(navigator.connection && navigator.connection.saveData); }
   function follow(a) {
     if (!a || !a.href) return false;
     window.location.href = a.href;
@@ -114,8 +116,7 @@
     var warm = function (target) {
       var a = target && target.closest ? target.closest('a.frame') : null;
       var img = a && a.querySelector('img[srcset]');
-      var c = navigator.connection;
-      if (!img || warmed[a.href] || count >= 6 || (c && c.saveData)) return;
+      if (!img || warmed[a.href] || count >= 6 || savingData()) return;
       warmed[a.href] = true;
       count += 1;
       var photo = new Image();
@@ -138,8 +139,7 @@
   function speculate() {
     var S = window.HTMLScriptElement;
     if (!S || !S.supports || !S.supports('speculationrules')) return;
-    var c = navigator.connection;
-    if (c && c.saveData) return;
+    if (savingData()) return;
     var rules = d.createElement('script');
     rules.type = 'speculationrules';
     rules.textContent = JSON.stringify({
@@ -153,8 +153,7 @@
 
   // Warm the cache with the next page and its image once this page is done.
   function prefetch() {
-    var c = navigator.connection;
-    if (c && c.saveData) return;
+    if (savingData()) return;
     var a = first('a[rel~="next"]');
     if (!a || !a.href) return;
     var link = d.createElement('link');

@@ -325,25 +325,20 @@ public struct PixabaySource: ImageSource {
             let name = webformat.url.split(separator: "/", omittingEmptySubsequences: false).last,
             name.ranges(of: "_640.").count == 1
         else { return [] }
-        let stem = webformat.url.dropLast(name.count)
-        func sized(_ size: Int, width: Int, height: Int) -> RemoteImage? {
-            let url = String(stem) + name.replacing("_640.", with: "_\(size).")
-            guard RemoteURLPolicy.accepts(url) else { return nil }
-            return RemoteImage(url: url, width: max(1, width), height: max(1, height))
-        }
-        var sizes: [RemoteImage] = []
-        for size in [180, 340] where size < shownHeight {
-            let scaled = (Double(shownWidth) * Double(size) / Double(shownHeight)).rounded()
-            sizes += [sized(size, width: Int(scaled), height: size)].compactMap { $0 }
+        var sizes: [(name: Int, width: Int, height: Int)] = [180, 340].filter { $0 < shownHeight }.map { size in
+            (size, Int((Double(shownWidth) * Double(size) / Double(shownHeight)).rounded()), size)
         }
         if let width = width?.dimension, let height = height?.dimension {
             let scale = min(960 / Double(width), 720 / Double(height), 1)
             let boxed = (width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
-            if boxed.width > shownWidth, boxed.height > shownHeight {
-                sizes += [sized(960, width: boxed.width, height: boxed.height)].compactMap { $0 }
-            }
+            if boxed.width > shownWidth, boxed.height > shownHeight { sizes.append((960, boxed.width, boxed.height)) }
         }
-        return sizes
+        let stem = webformat.url.dropLast(name.count)
+        return sizes.compactMap { size in
+            let url = String(stem) + name.replacing("_640.", with: "_\(size.name).")
+            guard RemoteURLPolicy.accepts(url) else { return nil }
+            return RemoteImage(url: url, width: max(1, size.width), height: max(1, size.height))
+        }
     }
 
     /// The author's profile: the hit's `userURL`, else `https://pixabay.com/users/{user}-{user_id}/` when both are

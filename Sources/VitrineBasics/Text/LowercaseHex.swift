@@ -16,9 +16,7 @@ package enum LowercaseHex {
 
     /// Whether `bytes` are lowercase hexadecimal digits only (true for none).
     package static func isDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
-            guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
-        }
+        for byte in bytes where value(byte) == nil { return false }
         return true
     }
 
