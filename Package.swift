@@ -35,8 +35,8 @@ let package = Package(
         .library(
             name: "Vitrine",
             targets: [
-                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
-                "VitrinePublish", "VitrinePipeline",
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineImaging",
+                "VitrineRender", "VitrinePublish", "VitrinePipeline",
             ]
         ),
     ],
@@ -65,6 +65,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libvips, loaded at run time by the builds that re-encode images (Sources/CVips/shim.h says why).
+        .systemLibrary(name: "CVips", providers: [.apt(["libvips42"])]),
         .systemLibrary(
             name: "CXSLT",
             pkgConfig: "libexslt",
@@ -103,6 +105,7 @@ let package = Package(
         ),
         .target(name: "VitrineSources", dependencies: ["VitrineBasics", "VitrineHTTP", "VitrineStore"]),
         .target(name: "VitrineModel", dependencies: ["VitrineBasics", "VitrineStore", "VitrineSources"]),
+        .target(name: "VitrineImaging", dependencies: ["VitrineBasics", "CVips"]),
         .target(
             name: "VitrineRender",
             dependencies: ["VitrineBasics", "VitrineSources", "VitrineModel", "CXSLT", "VitrineTemplates"]
@@ -114,8 +117,8 @@ let package = Package(
         .target(
             name: "VitrinePipeline",
             dependencies: [
-                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender",
-                "VitrinePublish",
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineImaging",
+                "VitrineRender", "VitrinePublish",
             ]
         ),
         .target(name: "CSampleImages"),
@@ -178,6 +181,10 @@ let package = Package(
             dependencies: [
                 "VitrineHTTP", "VitrineStore", "VitrineSources", "VitrineModel", "VitrineRender", "VitrineTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "VitrineImagingTests",
+            dependencies: ["VitrineBasics", "VitrineImaging", "SampleAPI"]
         ),
         .testTarget(
             name: "VitrineRenderTests",

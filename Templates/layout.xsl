@@ -428,33 +428,59 @@
     <xsl:variable name="sized" select="$w &gt; 0 and $h &gt; 0"/>
     <xsl:choose>
       <xsl:when test="$img/@src or $img/@url">
-        <img src="{concat($img/@url, substring(concat($root, $img/@src), 1, 100000 * number(not($img/@url))))}" alt="{$alt}">
-          <xsl:if test="$sizes != '' and $candidates[floor(number(@width)) != floor(number($candidates[1]/@width))]">
-            <xsl:attribute name="srcset">
-              <!-- by width; of equal widths the stable sort puts the kept one first, so position 1 is kept -->
-              <xsl:for-each select="$candidates">
-                <xsl:sort select="floor(number(@width))" data-type="number"/>
-                <xsl:if test="not(preceding-sibling::image[@src or @url][floor(number(@width)) = floor(number(current()/@width))])">
-                  <xsl:if test="position() != 1">, </xsl:if>
-                  <!-- image-href's rule in plain XPath: the API's own URL, else the file's path -->
-                  <xsl:value-of select="concat(@url, substring(concat($root, @src), 1, 100000 * number(not(@url))), ' ', floor(number(@width)), 'w')"/>
-                </xsl:if>
+        <xsl:variable name="several" select="$sizes != '' and $candidates[floor(number(@width)) != floor(number($candidates[1]/@width))]"/>
+        <!-- the files in other formats, in the order of the first rendition that has some: one <source> each -->
+        <xsl:variable name="formats" select="(($candidates[$several] | $img)[encoding])[1]/encoding/@type"/>
+        <xsl:variable name="picture">
+          <img src="{concat($img/@url, substring(concat($root, $img/@src), 1, 100000 * number(not($img/@url))))}" alt="{$alt}">
+            <xsl:if test="$several">
+              <xsl:attribute name="srcset">
+                <xsl:call-template name="srcset"><xsl:with-param name="candidates" select="$candidates"/></xsl:call-template>
+              </xsl:attribute>
+              <xsl:attribute name="sizes"><xsl:value-of select="$sizes"/></xsl:attribute>
+            </xsl:if>
+            <xsl:if test="$sized">
+              <xsl:attribute name="width"><xsl:value-of select="$w"/></xsl:attribute>
+              <xsl:attribute name="height"><xsl:value-of select="$h"/></xsl:attribute>
+            </xsl:if>
+            <xsl:if test="not($eager)">
+              <xsl:attribute name="loading">lazy</xsl:attribute>
+              <xsl:attribute name="decoding">async</xsl:attribute>
+            </xsl:if>
+            <xsl:if test="$first">
+              <xsl:attribute name="fetchpriority">high</xsl:attribute>
+            </xsl:if>
+          </img>
+        </xsl:variable>
+        <xsl:choose>
+          <xsl:when test="$formats">
+            <picture>
+              <xsl:for-each select="$formats">
+                <xsl:variable name="srcset">
+                  <xsl:choose>
+                    <xsl:when test="$several">
+                      <xsl:call-template name="srcset">
+                        <xsl:with-param name="candidates" select="$candidates"/>
+                        <xsl:with-param name="type" select="string(.)"/>
+                      </xsl:call-template>
+                    </xsl:when>
+                    <xsl:otherwise>
+                      <xsl:value-of select="concat($root, ($img/encoding[@type = current()] | $img)[last()]/@src)"/>
+                    </xsl:otherwise>
+                  </xsl:choose>
+                </xsl:variable>
+                <xsl:variable name="amp"><xsl:call-template name="replace"><xsl:with-param name="text" select="$srcset"/><xsl:with-param name="from" select="'&amp;'"/><xsl:with-param name="to" select="'&amp;amp;'"/></xsl:call-template></xsl:variable>
+                <xsl:variable name="quoted"><xsl:call-template name="replace"><xsl:with-param name="text" select="$amp"/><xsl:with-param name="from" select="'&quot;'"/><xsl:with-param name="to" select="'&amp;quot;'"/></xsl:call-template></xsl:variable>
+                <!-- Written as text: libxml2's HTML serializer knows HTML 4's empty elements only, and would close a
+                     <source> with an end tag, which HTML forbids. The type is a media type (gallery.rng's pattern),
+                     the sizes the theme's own, and the srcset is escaped above. -->
+                <xsl:value-of disable-output-escaping="yes" select="concat('&lt;source type=&quot;', translate(., '&quot;&amp;&lt;', ''), '&quot; srcset=&quot;', $quoted, '&quot;', substring(concat(' sizes=&quot;', $sizes, '&quot;'), 1, 100000 * number($several)), '&gt;')"/>
               </xsl:for-each>
-            </xsl:attribute>
-            <xsl:attribute name="sizes"><xsl:value-of select="$sizes"/></xsl:attribute>
-          </xsl:if>
-          <xsl:if test="$sized">
-            <xsl:attribute name="width"><xsl:value-of select="$w"/></xsl:attribute>
-            <xsl:attribute name="height"><xsl:value-of select="$h"/></xsl:attribute>
-          </xsl:if>
-          <xsl:if test="not($eager)">
-            <xsl:attribute name="loading">lazy</xsl:attribute>
-            <xsl:attribute name="decoding">async</xsl:attribute>
-          </xsl:if>
-          <xsl:if test="$first">
-            <xsl:attribute name="fetchpriority">high</xsl:attribute>
-          </xsl:if>
-        </img>
+              <xsl:copy-of select="$picture"/>
+            </picture>
+          </xsl:when>
+          <xsl:otherwise><xsl:copy-of select="$picture"/></xsl:otherwise>
+        </xsl:choose>
       </xsl:when>
       <xsl:otherwise>
         <span class="ph">
@@ -473,6 +499,27 @@
     </xsl:choose>
   </xsl:template>
 
+
+  <!-- A srcset of `candidates` (the renditions of an entry with a width), one per width, by width: of equal widths
+       the first in the model's order. With `type`, each candidate's file in that format where it has one, else its
+       own file or URL. -->
+  <xsl:template name="srcset">
+    <xsl:param name="candidates"/>
+    <xsl:param name="type" select="''"/>
+    <xsl:for-each select="$candidates">
+      <xsl:sort select="floor(number(@width))" data-type="number"/>
+      <xsl:if test="not(preceding-sibling::image[@src or @url][floor(number(@width)) = floor(number(current()/@width))])">
+        <xsl:if test="position() != 1">, </xsl:if>
+        <xsl:variable name="encoded" select="encoding[@type = $type][1]/@src"/>
+        <xsl:choose>
+          <xsl:when test="$encoded"><xsl:value-of select="concat($root, $encoded)"/></xsl:when>
+          <!-- image-href's rule in plain XPath: the API's own URL, else the file's path -->
+          <xsl:otherwise><xsl:value-of select="concat(@url, substring(concat($root, @src), 1, 100000 * number(not(@url))))"/></xsl:otherwise>
+        </xsl:choose>
+        <xsl:value-of select="concat(' ', floor(number(@width)), 'w')"/>
+      </xsl:if>
+    </xsl:for-each>
+  </xsl:template>
 
   <!-- ============================================================ history pages -->
 

@@ -108,8 +108,8 @@
 
   // A picture about to be opened: its preview's photo starts downloading when the pointer presses the tile or has
   // rested on it, or the keyboard reaches it, rather than once the preview page has come and asked for it. The
-  // tile's candidates (the same as the preview's) with the preview's sizes make the browser pick the file that
-  // page will; each photo is asked for once, and at most six from a page.
+  // tile's candidates (the same as the preview's, in the same formats) with the preview's sizes make the browser
+  // pick the file that page will; each photo is asked for once, and at most six from a page.
   var grid = first('[data-preview-sizes]');
   if (grid && grid.closest) {
     var warmed = {}, count = 0, resting = null;
@@ -119,9 +119,21 @@
       if (!img || warmed[a.href] || count >= 6 || savingData()) return;
       warmed[a.href] = true;
       count += 1;
-      var photo = new Image();
+      // A <picture> of its own, with the tile's sources, so that the browser picks the format the page will.
+      var sizes = grid.getAttribute('data-preview-sizes');
+      var picture = d.createElement('picture');
+      var sources = img.parentNode.nodeName === 'PICTURE' ? img.parentNode.querySelectorAll('source') : [];
+      for (var i = 0; i < sources.length; i += 1) {
+        var source = d.createElement('source');
+        source.type = sources[i].type;
+        source.sizes = sizes;
+        source.srcset = sources[i].getAttribute('srcset');
+        picture.appendChild(source);
+      }
+      var photo = d.createElement('img');
+      picture.appendChild(photo);
       photo.decoding = 'async';
-      photo.sizes = grid.getAttribute('data-preview-sizes');
+      photo.sizes = sizes;
       photo.srcset = img.getAttribute('srcset');
     };
     grid.addEventListener('pointerdown', function (e) { warm(e.target); });

@@ -16,6 +16,8 @@ package struct GalleryAssembler: Sendable {
     /// The folder of the gallery's pages under the output root: "" for a gallery of its own, "NAME/" in a site.
     package var folder: String
     package var site: GalleryModel.SiteLink?
+    /// The re-encoded copies of each stored image that a page may offer instead of it, by the image's SHA-256.
+    package var encodings: [String: [CacheStore.ImageRecord]] = [:]
 
     package init(
         itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural, folder: String = "",
@@ -37,8 +39,10 @@ package struct GalleryAssembler: Sendable {
         _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice] = []
     ) -> GalleryModel {
         if !result.groups.isEmpty {
-            return HierarchyAssembler(itemsPerPage: itemsPerPage, language: language, folder: folder, site: site)
-                .assemble(result, images: images, notices: notices)
+            var hierarchy = HierarchyAssembler(
+                itemsPerPage: itemsPerPage, language: language, folder: folder, site: site)
+            hierarchy.encodings = encodings
+            return hierarchy.assemble(result, images: images, notices: notices)
         }
         let pageCount = max(1, (result.items.count + itemsPerPage - 1) / itemsPerPage)
         let pages = (1...pageCount).map { number in
@@ -98,7 +102,10 @@ package struct GalleryAssembler: Sendable {
             let measured = record.width != nil && record.height != nil
             return GalleryModel.LocalImage(
                 state: .available(path: Self.localPath(of: record), mediaType: record.format.mediaType),
-                width: measured ? record.width : image.width, height: measured ? record.height : image.height)
+                width: measured ? record.width : image.width, height: measured ? record.height : image.height,
+                encodings: (encodings[record.sha256] ?? []).map {
+                    GalleryModel.LocalImage.Encoding(path: Self.localPath(of: $0), mediaType: $0.format.mediaType)
+                })
         case .failed(let reason):
             return GalleryModel.LocalImage(
                 state: .unavailable(reason: reason), width: image.width, height: image.height)

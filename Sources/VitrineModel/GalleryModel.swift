@@ -240,14 +240,27 @@ public struct GalleryModel: Sendable {
             case remote(url: String)
             case unavailable(reason: String)
         }
+        /// The same picture re-encoded in another format, smaller: a file under the output root.
+        package struct Encoding: Sendable, Hashable {
+            package var path: String
+            package var mediaType: String
+
+            package init(path: String, mediaType: String) {
+                self.path = path
+                self.mediaType = mediaType
+            }
+        }
         package var state: State
         package var width: Int?
         package var height: Int?
+        /// Its re-encoded copies (only of an available file), in the order a page prefers them.
+        package var encodings: [Encoding] = []
 
-        package init(state: State, width: Int? = nil, height: Int? = nil) {
+        package init(state: State, width: Int? = nil, height: Int? = nil, encodings: [Encoding] = []) {
             self.state = state
             self.width = width
             self.height = height
+            self.encodings = encodings
         }
     }
 

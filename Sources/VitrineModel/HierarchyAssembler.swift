@@ -1,5 +1,6 @@
 import Foundation
 import VitrineSources
+import VitrineStore
 
 /// Lays a hierarchical result (``SourceResult/groups``) out as nested collections: the root is a list page
 /// (`index.html`) of the top groups; a group of groups is a list page (`users/1/index.html`); a group of items is an
@@ -11,6 +12,8 @@ struct HierarchyAssembler: Sendable {
     /// The folder of the gallery's pages under the output root: "" for a gallery of its own, "NAME/" in a site.
     var folder: String
     var site: GalleryModel.SiteLink?
+    /// The re-encoded copies of each stored image, by its SHA-256 (`GalleryAssembler.encodings`).
+    var encodings: [String: [CacheStore.ImageRecord]] = [:]
 
     init(itemsPerPage: Int, language: String = "en", folder: String = "", site: GalleryModel.SiteLink? = nil) {
         self.itemsPerPage = max(1, itemsPerPage)
@@ -23,7 +26,8 @@ struct HierarchyAssembler: Sendable {
         -> GalleryModel
     {
         var names = Names()
-        let flat = GalleryAssembler(itemsPerPage: itemsPerPage, language: language)
+        var flat = GalleryAssembler(itemsPerPage: itemsPerPage, language: language)
+        flat.encodings = encodings
         let children = result.groups.map {
             collection(for: $0, variants: result.variants, images: images, flat, &names)
         }

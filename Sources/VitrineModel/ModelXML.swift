@@ -373,6 +373,12 @@ package enum ModelXML {
             sink.cleanAttribute("src", path)
             sink.sizeAttributes(width: image.width, height: image.height)
             sink.cleanAttribute("type", mediaType)
+            for encoding in image.encodings {
+                sink.startElement("encoding")
+                sink.cleanAttribute("src", encoding.path)
+                sink.cleanAttribute("type", encoding.mediaType)
+                sink.endElement()
+            }
         case .remote(let url):
             sink.cleanAttribute("url", url)
             sink.sizeAttributes(width: image.width, height: image.height)

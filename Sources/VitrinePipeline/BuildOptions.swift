@@ -11,6 +11,8 @@ import VitrineStore
 public enum ProgressEvent: Sendable {
     case searching(String)
     case images(done: Int, total: Int)
+    /// Images re-encoded in the formats the build asks for.
+    case encoding(done: Int, total: Int)
     case rendering(done: Int, total: Int)
     /// A pause the user should know about, such as a rate limit.
     case waiting(seconds: Int, reason: String)
@@ -18,6 +20,19 @@ public enum ProgressEvent: Sendable {
     case waitingForOutput(folder: String)
     case retrying(reason: String, attempt: Int)
     case warning(String)
+}
+
+/// A format a build can re-encode the downloaded images in (``BuildOptions/formats``); re-encoding needs libvips.
+public enum ReencodedFormat: String, Sendable, CaseIterable {
+    case avif, webp
+
+    /// The image format it writes.
+    var imageFormat: ImageFormat {
+        switch self {
+        case .avif: .avif
+        case .webp: .webp
+        }
+    }
 }
 
 /// Settings of a build that are not a source's.
@@ -48,6 +63,9 @@ public struct BuildOptions: Sendable {
     public var waitForOutput: Bool
     /// Keep the site's history (`history.json`, "What's new" pages, a feed entry per snapshot); nil: keep none.
     public var history: HistoryOptions?
+    /// The formats every downloaded JPEG and PNG is also offered in, re-encoded, in the order a page prefers them;
+    /// empty: the images as the APIs serve them, and nothing else.
+    public var formats: [ReencodedFormat] = []
 
     /// The defaults are `vitrine`'s own.
     public init(

@@ -1,6 +1,7 @@
 import Foundation
 import VitrineBasics
 import VitrineHTTP
+import VitrineImaging
 import VitrineModel
 import VitrinePublish
 import VitrineRender
@@ -65,7 +66,7 @@ public struct GalleryPipeline: Sendable {
     {
         try await build(
             site.parts.filter(shard.holds), site: site, options: options,
-            mode: .shard(shard, fingerprint: site.shardFingerprint(config: config, salt: Self.salt(of: options.theme))))
+            mode: .shard(shard, fingerprint: site.shardFingerprint(config: config, salt: Self.shardSalt(of: options))))
     }
 
     /// Assembles the site from the output folders of its shards (each built by `build(_:shard:config:options:)`
@@ -76,7 +77,7 @@ public struct GalleryPipeline: Sendable {
     {
         try await build(
             site.parts, site: site, options: options,
-            mode: .merge(shards, fingerprint: site.shardFingerprint(config: config, salt: Self.salt(of: options.theme)))
+            mode: .merge(shards, fingerprint: site.shardFingerprint(config: config, salt: Self.shardSalt(of: options)))
         )
     }
 
@@ -154,6 +155,10 @@ public struct GalleryPipeline: Sendable {
         ]
         if let site { lines.append("site \(text(site.title)) \(text(site.baseURL))") }
         if options.history != nil { lines.append("history") }
+        if !options.formats.isEmpty {
+            lines.append(
+                "formats " + options.formats.map { ImageEncoder.settingsKey($0.imageFormat) }.joined(separator: " "))
+        }
         if let shard { lines.append("shard \(shard)") }
         for part in plans {
             switch part {
@@ -228,18 +233,29 @@ public struct GalleryPipeline: Sendable {
         summary.imagesFailed = failed.count
         if options.frozen && !failed.isEmpty { throw FrozenBuildError.missing(failed.map { "the image \($0)" }) }
 
+        var found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
+        var stamps = images.stamps
+        var encoded = ImageReencoder.Result()
+        if !options.formats.isEmpty {
+            encoded = try await encode(
+                Array(found.values), formats: options.formats.map(\.imageFormat), snapshot: await snapshot())
+            summary.imagesEncoded = encoded.encoded
+            summary.warnings += Self.warnings(encoded.failures)
+            found.merge(encoded.records) { first, _ in first }
+            stamps.merge(encoded.stamps) { first, _ in first }
+        }
         let (model, views) = try await step("laying out the pages" + Self.of(plan.folder)) {
-            var model = GalleryAssembler(
-                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site
-            ).assemble(result, images: images.outcomes, notices: notices)
+            var assembler = GalleryAssembler(
+                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site)
+            assembler.encodings = encoded.copies
+            var model = assembler.assemble(result, images: images.outcomes, notices: notices)
             if options.history != nil { model.changesHref = plan.folder + Self.changesPage }
             return (model, model.pages(salt: salt))
         }
-        let found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         let keepsArchive = plan.keepAll && options.history != nil && result.groups.isEmpty
         return Prepared(
             folder: plan.folder, content: .gallery(model), views: views,
-            stored: Array(found.values), images: found, stamps: images.stamps,
+            stored: Array(Set(found.values)), images: found, stamps: stamps,
             imagesFromSnapshot: images.fromSnapshot == urls.count,
             summary: summary,
             fetchedAt: result.fetchedAt, responses: api.responsesUsed,
@@ -247,6 +263,32 @@ public struct GalleryPipeline: Sendable {
                 ? ArchiveAssembler(itemsPerPage: plan.itemsPerPage, folder: plan.folder, tileShape: plan.tileShape)
                 : nil,
             archiveHosts: keepsArchive ? ArchiveImageHosts(endpoints: plan.source.endpoints, imageURLs: urls) : nil)
+    }
+
+    /// The copies of `originals` in `formats`, re-encoded or from the cache, once libvips is known to load.
+    func encode(_ originals: [CacheStore.ImageRecord], formats: [ImageFormat], snapshot: ImageIndexSnapshot?)
+        async throws -> ImageReencoder.Result
+    {
+        do {
+            try ImageEncoder.load()
+        } catch {
+            throw ImageEncoderUnavailableError(reason: error.reason)
+        }
+        return try await step("encoding the images") {
+            try await ImageReencoder(cache: cache, formats: formats, snapshot: snapshot, progress: progress)
+                .copies(of: originals)
+        }
+    }
+
+    /// One warning per format whose copies could not all be made, with the first reason.
+    static func warnings(_ failures: [(format: ImageFormat, reason: String)]) -> [String] {
+        ImageEncoder.targets.compactMap { format in
+            let reasons = failures.filter { $0.format == format }.map(\.reason)
+            guard let first = reasons.first else { return nil }
+            let count = reasons.count == 1 ? "1 image" : "\(reasons.count) images"
+            return "\(count) could not be re-encoded as \(format.rawValue.uppercased()) (\(first)); their pages "
+                + "offer the original alone."
+        }
     }
 
     /// Source, fetch, cache and model for a random page: its image as its schedule, `random.json` in its folder and
@@ -295,6 +337,15 @@ public struct GalleryPipeline: Sendable {
             hash.update(theme.files[name]!)
         }
         return hash.finalize().hexString
+    }
+
+    /// What a shard's record names besides its config: the theme, and the formats its images are re-encoded in (a
+    /// merge takes only shards whose pages offer the same files).
+    static func shardSalt(of options: BuildOptions) -> String {
+        let salt = salt(of: options.theme)
+        guard !options.formats.isEmpty else { return salt }
+        return salt + " formats "
+            + options.formats.map { ImageEncoder.settingsKey($0.imageFormat) }.joined(separator: " ")
     }
 
     /// Which part of a site a step works on, for its name: " of hamburg/", or nothing for a gallery on its own.

@@ -6,7 +6,7 @@ package struct ProgressThrottle: Sendable {
     private var lastShown: ContinuousClock.Instant?
     private var lastPhase: Phase?
 
-    private enum Phase { case images, rendering }
+    private enum Phase { case images, encoding, rendering }
 
     package init(interval: Duration = .milliseconds(100)) {
         self.interval = interval
@@ -18,6 +18,9 @@ package struct ProgressThrottle: Sendable {
         switch event {
         case .images(let done, let total):
             phase = .images
+            if done >= total { return shown(phase, at: now) }
+        case .encoding(let done, let total):
+            phase = .encoding
             if done >= total { return shown(phase, at: now) }
         case .rendering(let done, let total):
             phase = .rendering

@@ -13,6 +13,8 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     public var imagesFailed = 0
     /// Images the cache lacked and that could not be downloaded, kept from the output folder's own copies.
     public var imagesFromOutput = 0
+    /// Re-encoded copies of images (AVIF, WebP) made in this run; those from the cache are not counted.
+    public var imagesEncoded = 0
     /// Results the APIs returned that could not be used (each has a warning).
     public var resultsSkipped = 0
     /// Requests sent to the APIs.
@@ -68,6 +70,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         imagesFromCache += counts.imagesFromCache
         imagesFailed += counts.imagesFailed
         imagesFromOutput += counts.imagesFromOutput
+        imagesEncoded += counts.imagesEncoded
         resultsSkipped += counts.resultsSkipped
         apiRequests += counts.apiRequests
         apiCacheHits += counts.apiCacheHits
@@ -90,6 +93,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         summary.imagesDownloaded = 0
         summary.imagesFromCache += imagesFromOutput
         summary.imagesFromOutput = 0
+        summary.imagesEncoded = 0
         summary.pagesUnchanged += pagesWritten
         summary.pagesRendered = 0
         summary.pagesWritten = 0
@@ -132,6 +136,7 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         parts.append(
             "\(imagesDownloaded) image\(imagesDownloaded == 1 ? "" : "s") downloaded, \(imagesFromCache) from cache")
         if imagesFailed > 0 { parts.append("\(imagesFailed) failed") }
+        if imagesEncoded > 0 { parts.append("\(imagesEncoded) re-encoded") }
         if resultsSkipped > 0 { parts.append("\(resultsSkipped) result\(resultsSkipped == 1 ? "" : "s") skipped") }
         parts.append("\(pagesWritten) page\(pagesWritten == 1 ? "" : "s") written")
         if pagesUnchanged > 0 { parts.append("\(pagesUnchanged) unchanged") }

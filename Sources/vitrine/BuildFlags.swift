@@ -58,10 +58,12 @@ struct BuildFlags: ParsableArguments {
             }
             timestamp = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        return BuildOptions(
+        var options = BuildOptions(
             output: outputFolder, theme: try theme(), maximumImageBytes: network.maxImageSize.bytes,
             maximumResponseBytes: network.maxResponseSize.bytes, force: output.force, frozen: frozen,
             timestamp: timestamp, strict: run.strict, waitForOutput: !output.noWait, history: output.historyOptions())
+        options.formats = try output.imageFormats() ?? []
+        return options
     }
 }
 

@@ -51,6 +51,9 @@ enum FailureReport {
         case let error as UpdateIntervalError:
             "--every takes a duration such as 30s, 10m, 1h or 1h30m, from 5 seconds to 30 days; “\(error.text)” is "
                 + "not one."
+        case let error as ImageEncoderUnavailableError:
+            "--formats needs libvips 8 (Debian's libvips42 package), which could not be loaded (\(error.reason)); "
+                + "install it, or build without --formats."
         case let error as OutputBusyError:
             "Another Vitrine run is writing into \(error.folder), and --no-wait was given; run again when it has "
                 + "finished."

@@ -43,7 +43,15 @@ struct OutputOptions: ParsableArguments {
     )
     var newHistory = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also offer every downloaded JPEG and PNG re-encoded as avif, webp or both (comma-separated, in the order browsers are to prefer them), each made once and kept in the cache; needs libvips (Debian's libvips42).",
+            valueName: "list"))
+    var formats: String?
+
     func validate() throws {
+        _ = try imageFormats()
         try PathArgument.requireNonEmpty(out, "--out")
         try PathArgument.requireNonEmpty(templates, "--templates")
         try PathArgument.requireNonEmpty(historyFrom, "--history-from")
@@ -57,5 +65,17 @@ struct OutputOptions: ParsableArguments {
     func historyOptions(configured: Bool = false) -> HistoryOptions? {
         guard history || configured || historyFrom != nil || newHistory else { return nil }
         return HistoryOptions(previous: historyFrom.map(HistorySource.init(argument:)), startNew: newHistory)
+    }
+}
+
+extension OutputOptions {
+    /// The formats `--formats` names, in its order; nil without it.
+    func imageFormats() throws(ValidationError) -> [ReencodedFormat]? {
+        guard let formats else { return nil }
+        do {
+            return try ImageFormatList.parse(formats)
+        } catch {
+            throw ValidationError("--formats \(error.problem)")
+        }
     }
 }

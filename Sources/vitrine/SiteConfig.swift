@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TOMLKit
 import VitrineBasics
+import VitrinePipeline
 
 /// A site config (`vitrine.toml`): the site's `title` and optional `base-url`, and one `[[gallery]]` table per
 /// gallery whose keys are its command's long option names (`source` names the command, `term` its argument, and
@@ -11,6 +12,8 @@ struct SiteConfig {
     var baseURL: String?
     /// `history = true`: keep the site's history (`history.json`, "What's new" pages).
     var history = false
+    /// `formats = ["avif", "webp"]`: the re-encoded formats its images are also offered in.
+    var formats: [ReencodedFormat] = []
     var galleries: [GallerySetup]
     /// The SHA-256 of the file's bytes, which shards of a site record and a merge compares.
     var digest = ""
@@ -83,9 +86,22 @@ private struct SiteConfigReader {
     let environment: [String: String]
 
     func read(_ table: TOMLTable) throws(ConfigError) -> SiteConfig {
-        for key in table.keys where !["title", "base-url", "history", "gallery"].contains(key) {
+        for key in table.keys where !["title", "base-url", "history", "formats", "gallery"].contains(key) {
             throw error(
-                key, problem: "unknown key (the top level takes title, base-url, history and [[gallery]] tables)")
+                key,
+                problem: "unknown key (the top level takes title, base-url, history, formats and [[gallery]] tables)")
+        }
+        var formats: [ReencodedFormat] = []
+        if let value = table["formats"] {
+            let names = value.array?.compactMap(\.string)
+            guard let names, names.count == value.array?.count else {
+                throw error("formats", problem: "it must be a list of strings, like [\"avif\", \"webp\"]")
+            }
+            do {
+                formats = try ImageFormatList.parse(names)
+            } catch {
+                throw self.error("formats", problem: "it \(error.problem)")
+            }
         }
         var history = false
         if let value = table["history"] {
@@ -128,7 +144,7 @@ private struct SiteConfigReader {
             }
             galleries.append(try read(gallery, index: index, folders: &folders))
         }
-        return SiteConfig(title: title, baseURL: baseURL, history: history, galleries: galleries)
+        return SiteConfig(title: title, baseURL: baseURL, history: history, formats: formats, galleries: galleries)
     }
 
     private func read(_ table: TOMLTable, index: Int, folders: inout [String: Int]) throws(ConfigError)

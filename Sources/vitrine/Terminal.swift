@@ -30,6 +30,7 @@ final class Terminal: Sendable {
             switch event {
             case .searching(let label): progressLine("Searching \(label)…")
             case .images(let done, let total): progressLine("Images \(done)/\(total)")
+            case .encoding(let done, let total): progressLine("Encoding \(done)/\(total)")
             case .rendering(let done, let total): progressLine("Pages \(done)/\(total)")
             case .waiting(let seconds, let reason): progressLine("\(reason), resuming in \(seconds) s")
             case .retrying(let reason, let attempt): progressLine("\(reason), retrying (attempt \(attempt + 1))")

@@ -516,7 +516,8 @@ def build_sites(site_root: Path, cache: Path, tmp: Path, api: SampleAPI) -> dict
     base = api.base
 
     # Placeholders: a sample API of its own with a fault that fails the first sixteen image requests (HTTP 404 is
-    # not retried). Pixabay's pictures are files of the site, so a failed download is a placeholder. Which images
+    # not retried), and the images it has re-encoded as AVIF and WebP (`--formats`), so that every page kind's
+    # checks see <picture> elements too. Pixabay's pictures are files of the site, so a failed download is a placeholder. Which images
     # those are depends on the order the downloads reach the server, which the scheduler decides; sixteen of the
     # gallery's 36 make a failed grid tile and a failed preview image certain in practice (three were not: once
     # all three were other renditions, and no grid page had a placeholder). The tests compare each page with its
@@ -527,7 +528,7 @@ def build_sites(site_root: Path, cache: Path, tmp: Path, api: SampleAPI) -> dict
         run(
             [binary, "pixabay", "Hamburg", "--endpoint", faulty.base + "api/", "--key", "sample-key", "--pages", "1",
              "--jobs", "1", "--out", str(site_root / "placeholders"), "--cache", str(tmp / "cache-placeholders"),
-             "--quiet"],
+             "--formats", "avif,webp", "--quiet"],
             timeout=300, env=env,
         )
     finally:

@@ -20,7 +20,7 @@ import Testing
         ]
         let moduleMaps = [
             root.appendingPathComponent("Sources/CCrypto"), root.appendingPathComponent("Sources/CCurl"),
-            root.appendingPathComponent("Sources/CXSLT"),
+            root.appendingPathComponent("Sources/CXSLT"), root.appendingPathComponent("Sources/CVips"),
             scratch.appendingPathComponent("checkouts/swift-system/Sources/CSystem/include"),
         ]
         for folder in moduleMaps {

@@ -244,8 +244,9 @@ def build_binary() -> None:
     run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "vitrine"], timeout=3600, cwd=REPO)
 
 
-def build_vitrine(binary: Path) -> Path:
-    """`vitrine demo` into WORK/vitrine, from a cache of its own (both emptied first: a cold build each run)."""
+def build_vitrine(binary: Path, formats: str = "") -> Path:
+    """`vitrine demo` into WORK/vitrine, from a cache of its own (both emptied first: a cold build each run), with
+    `--formats FORMATS` when given."""
     out, cache = WORK / "vitrine", WORK / "cache"
     env = {k: v for k, v in os.environ.items() if k not in ("PIXABAY_API_KEY", "FLICKR_API_KEY")}
     last: Exception | None = None
@@ -253,8 +254,8 @@ def build_vitrine(binary: Path) -> Path:
         shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
         try:
-            run([str(binary), "demo", "--out", str(out), "--cache", str(cache), "--port", str(free_port()), "--quiet"],
-                timeout=300, env=env)
+            run([str(binary), "demo", "--out", str(out), "--cache", str(cache), "--port", str(free_port()), "--quiet"]
+                + (["--formats", formats] if formats else []), timeout=600, env=env)
             return out
         except RuntimeError as error:
             last = error
@@ -872,7 +873,8 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
         f"{UPLOAD_BYTES_PER_S * 8 / 1e3:g} kbit/s up; {THROTTLES[meta['throttle']]}), CPU {CPU_SLOWDOWN}x slower "
         f"(Emulation.setCPUThrottlingRate); median of {meta['runs']} cold "
         f"loads (a fresh Chromium profile each); nginx on loopback (HTTP/1.1, gzip for HTML, CSS and JS); the pointer "
-        f"rests {meta['hover_ms']} ms on the tile before the press.",
+        f"rests {meta['hover_ms']} ms on the tile before the press. Vitrine's demo built with "
+        + (f"`--formats {meta['formats']}`." if meta.get('formats') else "its default formats (the APIs' JPEGs)."),
         "",
         table(results, widths),
         "",
@@ -1029,6 +1031,9 @@ def main() -> int:
     parser.add_argument("--label", help="what to call the build in the report (default: the worktree's commit, "
                         "or the binary's name with --no-build)")
     parser.add_argument("--only", choices=sorted(TOOLS), help="measure one tool only")
+    parser.add_argument("--formats", default="", metavar="LIST",
+                        help="build the demo with `--formats LIST` (avif, webp or both; default: the demo's own, "
+                        "the APIs' JPEGs alone)")
     parser.add_argument("--viewports", default="1440 375", help='widths among "1440 375" (default both)')
     parser.add_argument("--hover", type=int, default=0, metavar="MS",
                         help="rest the pointer on the first tile this long before pressing (default 0: the click "
@@ -1063,7 +1068,7 @@ def main() -> int:
         raise SystemExit(f"bench/visitor: {binary} is missing; build it or give --binary.")
 
     print(f"== vitrine demo ({binary})", flush=True)
-    site = build_vitrine(binary)
+    site = build_vitrine(binary, args.formats)
     if any(t.key == "sigal" for t in tools):
         print("== sigal build (photoswipe) of the demo's 20 full-size pictures", flush=True)
         build_sigal(demo_pictures(site))
@@ -1109,6 +1114,7 @@ def main() -> int:
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
             "other_cores": other_cores,
             "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
+            "formats": args.formats,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
                         "upload_bytes_per_s": UPLOAD_BYTES_PER_S, "cpu_slowdown": CPU_SLOWDOWN}}
     text = report(results, runs_by_tool, meta, widths)

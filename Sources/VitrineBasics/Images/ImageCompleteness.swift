@@ -4,7 +4,7 @@
 ///
 /// What counts as whole: a JPEG reaches a scan (start of scan) and its end marker after it (bytes after the end
 /// marker are allowed, as decoders ignore them); a PNG's chunks reach `IEND`; a GIF's blocks reach its trailer;
-/// a WebP file is at least as long as its RIFF header says.
+/// a WebP file is at least as long as its RIFF header says; an AVIF file's top-level boxes end where the file does.
 package enum ImageCompleteness {
     /// Why `bytes`, sniffed as `format`, are not a whole image, in a few words for a placeholder; nil when they are.
     package static func problem(_ bytes: [UInt8], format: ImageFormat) -> String? {
@@ -14,6 +14,7 @@ package enum ImageCompleteness {
             case .png: pngMissing(bytes)
             case .gif: gifMissing(bytes)
             case .webp: webpMissing(bytes)
+            case .avif: ISOBoxes.endOfBoxes(in: bytes) == bytes.count ? nil : "the AVIF file ends inside a box"
             }
         return missing.map { "Incomplete image: \($0)" }
     }

@@ -7,6 +7,7 @@ package enum ImageDimensions {
         case .gif: size = bytes.count >= 10 ? (littleEndian(bytes, 6, 2), littleEndian(bytes, 8, 2)) : nil
         case .jpeg: size = jpeg(bytes)
         case .webp: size = webp(bytes)
+        case .avif: size = avif(bytes)
         }
         guard let (width, height) = size, width > 0, height > 0 else { return nil }
         return (width, height)
@@ -46,6 +47,18 @@ package enum ImageDimensions {
             offset += 2 + length
         }
         return nil
+    }
+
+    /// The first image spatial extent (`ispe`) among the item properties: `meta` > `iprp` > `ipco` > `ispe`, the
+    /// primary image's in the files encoders write.
+    private static func avif(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard let meta = ISOBoxes.child("meta", in: bytes, range: 0..<bytes.count),
+            let properties = ISOBoxes.child("iprp", in: bytes, range: meta.lowerBound + 4..<meta.upperBound),
+            let container = ISOBoxes.child("ipco", in: bytes, range: properties),
+            let extent = ISOBoxes.child("ispe", in: bytes, range: container), extent.count >= 12
+        else { return nil }
+        let start = extent.lowerBound + 4
+        return (bigEndian(bytes, start, 4), bigEndian(bytes, start + 4, 4))
     }
 
     private static func webp(_ bytes: [UInt8]) -> (Int, Int)? {

@@ -1,6 +1,6 @@
 /// The image formats Vitrine accepts, recognised by their first bytes rather than by any header or file name.
 package enum ImageFormat: String, Sendable, Codable, CaseIterable {
-    case jpeg, png, gif, webp
+    case jpeg, png, gif, webp, avif
 
     package var mediaType: String {
         switch self {
@@ -8,6 +8,7 @@ package enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .png: "image/png"
         case .gif: "image/gif"
         case .webp: "image/webp"
+        case .avif: "image/avif"
         }
     }
 
@@ -32,6 +33,12 @@ package enum ImageFormat: String, Sendable, Codable, CaseIterable {
         if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
         if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
             return .webp
+        }
+        // An ISO base media file whose first box is `ftyp` with the AVIF image (or image sequence) brand.
+        if head.count == 12, Array(head[4..<8]) == Array("ftyp".utf8),
+            ["avif", "avis"].contains(where: { Array(head[8..<12]) == Array($0.utf8) })
+        {
+            return .avif
         }
         return nil
     }

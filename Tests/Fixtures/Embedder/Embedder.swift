@@ -31,7 +31,8 @@ func embedder() async throws {
             progress: { event in
                 switch event {
                 case .searching(let what): print(what)
-                case .images(let done, let total), .rendering(let done, let total): print(done, total)
+                case .images(let done, let total), .encoding(let done, let total), .rendering(let done, let total):
+                    print(done, total)
                 case .waiting(let seconds, let reason): print(seconds, reason)
                 case .waitingForOutput(let folder): print(folder)
                 case .retrying(let reason, let attempt): print(reason, attempt)
@@ -45,6 +46,7 @@ func embedder() async throws {
             waitForOutput: false)
         options.history = HistoryOptions(previous: .published(at: "https://example.org/"), startNew: false)
         options.history = HistoryOptions(previous: .file(URL(fileURLWithPath: "history.json")))
+        options.formats = [.avif, .webp]
         options.tileShape = .square
         let licenses = LicenseChoice("reusable") ?? .any
         print(licenses.description, FlickrSource.maximumPhotosPerPage)

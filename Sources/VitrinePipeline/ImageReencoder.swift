@@ -1,0 +1,123 @@
+import Foundation
+import VitrineBasics
+import VitrineImaging
+import VitrineStore
+
+/// Makes the re-encoded copies a build asks for (AVIF, WebP) of the downloaded JPEG and PNG images, each once: a
+/// copy is kept in the cache under its original's digest and the encoder's settings (`key(of:as:)`), so that a
+/// rebuild finds it there, through the previous build's snapshot like any image, and never encodes it again.
+struct ImageReencoder: Sendable {
+    var cache: CacheStore
+    var formats: [ImageFormat]
+    var snapshot: ImageIndexSnapshot?
+    var encoder = ImageEncoder()
+    var progress: @Sendable (ProgressEvent) -> Void
+
+    struct Result: Sendable {
+        /// The copies of each original that are smaller than it, by the original's SHA-256, in `formats`' order.
+        var copies: [String: [CacheStore.ImageRecord]] = [:]
+        /// Every copy by its cache key, for the next build's snapshot.
+        var records: [String: CacheStore.ImageRecord] = [:]
+        /// The stamp each copy's cached bytes were verified with, by SHA-256.
+        var stamps: [String: FileStamp] = [:]
+        var encoded = 0
+        /// The originals that could not be encoded, each with why.
+        var failures: [(format: ImageFormat, reason: String)] = []
+    }
+
+    /// The cache's key of `original` re-encoded as `format` with today's settings.
+    static func key(of original: CacheStore.ImageRecord, as format: ImageFormat) -> String {
+        "vitrine-encoded:\(ImageEncoder.settingsKey(format))/\(original.sha256)"
+    }
+
+    /// The copies of `originals` (each once) in every format, from the cache or encoded now on every core.
+    func copies(of originals: [CacheStore.ImageRecord]) async throws -> Result {
+        let wanted = Set(originals).filter { ImageEncoder.sources.contains($0.format) }
+            .sorted { $0.sha256 < $1.sha256 }
+        let jobs = wanted.flatMap { original in
+            formats.filter { $0 != original.format }.map { (original: original, format: $0) }
+        }
+        var result = Result()
+        guard !jobs.isEmpty else { return result }
+        let cached = await cache.imageRecords(
+            for: jobs.map { Self.key(of: $0.original, as: $0.format) }, snapshot: snapshot)
+        result.stamps = cached.stamps
+        var pending: [(original: CacheStore.ImageRecord, format: ImageFormat)] = []
+        for job in jobs {
+            let key = Self.key(of: job.original, as: job.format)
+            if let record = cached.records[key] { result.records[key] = record } else { pending.append(job) }
+        }
+        var done = jobs.count - pending.count
+        progress(.encoding(done: done, total: jobs.count))
+        try await withThrowingTaskGroup(of: (String, Result.Outcome).self) { group in
+            var next = pending.makeIterator()
+            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+                guard let job = next.next() else { break }
+                group.addTask { try encode(job.original, as: job.format) }
+            }
+            for try await (key, outcome) in group {
+                switch outcome {
+                case .stored(let record, let stamp):
+                    result.records[key] = record
+                    result.stamps[record.sha256] = stamp
+                    result.encoded += 1
+                case .failed(let format, let reason):
+                    result.failures.append((format, reason))
+                }
+                done += 1
+                progress(.encoding(done: done, total: jobs.count))
+                if let job = next.next() { group.addTask { try encode(job.original, as: job.format) } }
+            }
+        }
+        for job in jobs {
+            guard let copy = result.records[Self.key(of: job.original, as: job.format)],
+                copy.byteCount < job.original.byteCount
+            else { continue }
+            result.copies[job.original.sha256, default: []].append(copy)
+        }
+        return result
+    }
+
+    /// Encodes the cached bytes of `original` as `format` and stores the copy; a copy that cannot be made is a
+    /// failure of that copy alone, and only a cache that cannot be written fails the build.
+    private func encode(_ original: CacheStore.ImageRecord, as format: ImageFormat) throws -> (String, Result.Outcome) {
+        try Task.checkCancellation()
+        let key = Self.key(of: original, as: format)
+        guard
+            let bytes = try? FileBytes.read(atPath: cache.imageFilePath(for: original), limit: original.byteCount),
+            SHA256Hasher.hex(of: bytes) == original.sha256
+        else { return (key, .failed(format, "its cached bytes changed as they were read")) }
+        let encoded: EncodedImage
+        do {
+            encoded = try encoder.encode(bytes, width: original.width, height: original.height, as: format)
+        } catch {
+            return (key, .failed(format, error.reason))
+        }
+        guard ImageFormat.sniff(encoded.bytes) == format else {
+            return (key, .failed(format, "libvips wrote something else"))
+        }
+        let (record, stamp) = try cache.storeStampedImage(encoded.bytes, format: format, from: key)
+        return (key, .stored(record, stamp))
+    }
+}
+
+extension ImageReencoder.Result {
+    /// What became of one copy.
+    enum Outcome: Sendable {
+        case stored(CacheStore.ImageRecord, FileStamp)
+        case failed(ImageFormat, String)
+    }
+}
+
+/// The build was asked for re-encoded copies of its images, and libvips, which makes them, could not be loaded.
+public struct ImageEncoderUnavailableError: UserFacingError {
+    /// Why it could not be loaded, in the dynamic loader's words.
+    public let reason: String
+    /// Says what is missing and how to get it.
+    public var sentence: String {
+        "Re-encoding the images needs libvips 8 (Debian's libvips42 package), which could not be loaded (\(reason)); "
+            + "install it, or build without other image formats."
+    }
+    /// Always `.unavailable`.
+    public var kind: FailureKind { .unavailable }
+}

@@ -1,0 +1,89 @@
+"""Images re-encoded as AVIF and WebP (`--formats avif,webp`, the placeholders site): every picture with copies is a
+<picture> whose sources offer the same candidates as its <img>, in the order asked for, and Chromium shows the
+AVIF; a pressed tile starts the very file its preview page takes."""
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from browserlib import ORIGINS
+from test_images import sizes_width, srcset_candidates
+
+PICTURES = """
+return [...document.querySelectorAll('main picture')].map(p => {
+  const img = p.querySelector('img');
+  return {
+    sources: [...p.querySelectorAll('source')].map(s => ({
+      type: s.type, srcset: s.getAttribute('srcset'), sizes: s.getAttribute('sizes'),
+    })),
+    srcset: img.getAttribute('srcset'), sizes: img.getAttribute('sizes'), current: img.currentSrc,
+    complete: img.complete, loaded: img.naturalWidth > 0, parentIsPicture: img.parentElement === p,
+  };
+});
+"""
+
+
+def widths(srcset: str) -> list[int]:
+    return [w for w, _ in srcset_candidates(srcset)]
+
+
+@pytest.mark.parametrize("origin", ORIGINS)
+@pytest.mark.parametrize("kind", ["placeholder-grid", "placeholder-preview"])
+def test_every_picture_offers_avif_then_webp_with_the_same_candidates(kind, origin, browser, pages):
+    site, href = pages.resolve(kind)
+    browser.open(pages.url(origin, site, href))
+    browser.scroll_through()
+    browser.wait(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"), 20, "images")
+    pictures = browser.js(PICTURES)
+    want_images, _ = site.expected_media(href)
+    assert len(pictures) == want_images, "every image of the page is a <picture> with other formats"
+    for picture in pictures:
+        assert picture["parentIsPicture"] and picture["loaded"], picture
+        assert [s["type"] for s in picture["sources"]] == ["image/avif", "image/webp"], picture
+        for source in picture["sources"]:
+            assert source["sizes"] == picture["sizes"], picture
+            if picture["srcset"]:
+                assert widths(source["srcset"]) == widths(picture["srcset"]), picture
+            suffix = "." + source["type"].split("/")[1]
+            urls = [url for _, url in srcset_candidates(source["srcset"])] if picture["srcset"] else [source["srcset"]]
+            assert all(url.endswith(suffix) for url in urls), source
+        assert picture["current"].endswith(".avif"), f"Chromium shows AVIF where it can: {picture['current']}"
+    assert not browser.console_problems()
+
+
+STARTED = """
+return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0]).map(e => e.name);
+"""
+
+
+def test_a_pressed_tile_starts_the_avif_its_preview_takes(new_browser, pages):
+    browser = new_browser
+    site = pages.sites["placeholders"]
+    browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        browser.open(pages.url("http", site, site.pages[1]))
+        browser.scroll_through()
+        browser.wait(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"), 20, "tiles")
+        tiles = [t for t in browser.driver.find_elements(By.CSS_SELECTOR, "main .tile a.frame")
+                 if t.find_elements(By.CSS_SELECTOR, "picture img[srcset]")]
+        assert tiles, "a tile with other formats"
+        tile = tiles[0]
+        since = browser.js("return performance.now()")
+        browser.js("arguments[0].dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}))", tile)
+        browser.wait(lambda d: len(d.execute_script(STARTED, since)) == 1, 10, "the pressed tile's photo")
+        started = browser.js(STARTED, since)[0]
+        preview_sizes = browser.js("return document.querySelector('[data-preview-sizes]').dataset.previewSizes")
+        slot = sizes_width(browser, preview_sizes)
+        avif = tile.find_element(By.CSS_SELECTOR, "source[type='image/avif']").get_attribute("srcset")
+        candidates = srcset_candidates(avif)
+        sharp = [url for w, url in sorted(candidates) if w >= slot] or [max(candidates)[1]]
+        assert started == browser.js("return new URL(arguments[0], document.baseURI).href", sharp[0])
+        # And the preview page, opened with the cache off, takes that very file.
+        href = tile.get_attribute("href")
+        browser.open(href)
+        browser.wait(lambda d: d.execute_script(
+            "const i = document.querySelector('main picture img'); return i && i.complete && i.currentSrc"), 20,
+            "the preview's photo")
+        assert browser.js("return document.querySelector('main picture img').currentSrc") == started
+        assert not browser.console_problems()
+    finally:
+        browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})

@@ -1,0 +1,65 @@
+import SampleAPI
+import Testing
+import VitrineBasics
+import VitrineImaging
+
+@Suite struct ImageEncoderTests {
+    /// A bundled 640-px JPEG of the sample API.
+    static let photo = SampleImages.bundled.image(theme: "city", number: 1, size: 640)!
+    static let bytes = Array(photo.bytes)
+
+    @Test(arguments: ImageEncoder.targets)
+    func encodesTheSamePixelsInFewerBytes(_ format: ImageFormat) throws {
+        let photo = Self.photo
+        let encoded = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: format)
+        #expect(ImageFormat.sniff(encoded.bytes) == format)
+        #expect(encoded.width == photo.width && encoded.height == photo.height)
+        #expect(encoded.bytes.count < Self.bytes.count)
+        let size = try #require(ImageDimensions.read(encoded.bytes, format: format))
+        #expect(size.width == photo.width && size.height == photo.height)
+        #expect(ImageCompleteness.problem(encoded.bytes, format: format) == nil)
+    }
+
+    @Test(arguments: ImageEncoder.targets)
+    func givesTheSameBytesEveryTime(_ format: ImageFormat) throws {
+        let photo = Self.photo
+        let first = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: format)
+        let second = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: format)
+        #expect(first.bytes == second.bytes)
+    }
+
+    @Test func refusesWhatIsNoImageWithLibvipsReason() {
+        let garbage = Array("<html>not an image</html>".utf8)
+        #expect {
+            try ImageEncoder().encode(garbage, width: nil, height: nil, as: .avif)
+        } throws: { error in
+            guard case .failed(let reason) = error as? ImageEncodingError else { return false }
+            return !reason.isEmpty && !reason.contains("\n")
+        }
+    }
+
+    @Test func refusesAJPEGCutShort() {
+        let photo = Self.photo
+        let half = Array(Self.bytes.prefix(Self.bytes.count / 2))
+        #expect(throws: ImageEncodingError.self) {
+            try ImageEncoder().encode(half, width: photo.width, height: photo.height, as: .webp)
+        }
+    }
+
+    @Test func refusesAnImageLargerThanItEncodesBeforeDecodingIt() {
+        #expect(throws: ImageEncodingError.tooLarge(width: 8000, height: 6000)) {
+            try ImageEncoder().encode([0xFF, 0xD8, 0xFF], width: 8000, height: 6000, as: .avif)
+        }
+    }
+
+    @Test func writesOnlyTheFormatsItKnows() {
+        #expect(throws: ImageEncodingError.self) {
+            try ImageEncoder().encode(Self.bytes, width: nil, height: nil, as: .gif)
+        }
+    }
+
+    @Test func keysChangeWithTheFormat() {
+        #expect(ImageEncoder.settingsKey(.avif) != ImageEncoder.settingsKey(.webp))
+        #expect(ImageEncoder.settingsKey(.avif).hasPrefix("avif:"))
+    }
+}
