@@ -456,25 +456,24 @@
           <xsl:when test="$formats">
             <picture>
               <xsl:for-each select="$formats">
-                <xsl:variable name="srcset">
-                  <xsl:choose>
-                    <xsl:when test="$several">
-                      <xsl:call-template name="srcset">
-                        <xsl:with-param name="candidates" select="$candidates"/>
-                        <xsl:with-param name="type" select="string(.)"/>
-                      </xsl:call-template>
-                    </xsl:when>
-                    <xsl:otherwise>
-                      <xsl:value-of select="concat($root, ($img/encoding[@type = current()] | $img)[last()]/@src)"/>
-                    </xsl:otherwise>
-                  </xsl:choose>
-                </xsl:variable>
-                <xsl:variable name="amp"><xsl:call-template name="replace"><xsl:with-param name="text" select="$srcset"/><xsl:with-param name="from" select="'&amp;'"/><xsl:with-param name="to" select="'&amp;amp;'"/></xsl:call-template></xsl:variable>
-                <xsl:variable name="quoted"><xsl:call-template name="replace"><xsl:with-param name="text" select="$amp"/><xsl:with-param name="from" select="'&quot;'"/><xsl:with-param name="to" select="'&amp;quot;'"/></xsl:call-template></xsl:variable>
-                <!-- Written as text: libxml2's HTML serializer knows HTML 4's empty elements only, and would close a
-                     <source> with an end tag, which HTML forbids. The type is a media type (gallery.rng's pattern),
-                     the sizes the theme's own, and the srcset is escaped above. -->
-                <xsl:value-of disable-output-escaping="yes" select="concat('&lt;source type=&quot;', translate(., '&quot;&amp;&lt;', ''), '&quot; srcset=&quot;', $quoted, '&quot;', substring(concat(' sizes=&quot;', $sizes, '&quot;'), 1, 100000 * number($several)), '&gt;')"/>
+                <source type="{.}">
+                  <xsl:attribute name="srcset">
+                    <xsl:choose>
+                      <xsl:when test="$several">
+                        <xsl:call-template name="srcset">
+                          <xsl:with-param name="candidates" select="$candidates"/>
+                          <xsl:with-param name="type" select="string(.)"/>
+                        </xsl:call-template>
+                      </xsl:when>
+                      <xsl:otherwise>
+                        <xsl:value-of select="concat($root, ($img/encoding[@type = current()] | $img)[last()]/@src)"/>
+                      </xsl:otherwise>
+                    </xsl:choose>
+                  </xsl:attribute>
+                  <xsl:if test="$several">
+                    <xsl:attribute name="sizes"><xsl:value-of select="$sizes"/></xsl:attribute>
+                  </xsl:if>
+                </source>
               </xsl:for-each>
               <xsl:copy-of select="$picture"/>
             </picture>

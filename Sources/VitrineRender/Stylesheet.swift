@@ -57,6 +57,7 @@ final class CompiledStylesheet {
         let meter = TransformMeter(limits: limits)
         var output: UnsafeMutablePointer<xmlChar>?
         var length: Int32 = 0
+        var isHTML = false
         // libxml2's messages on this thread (an allocation refused at the limit) and those libxslt reports without
         // the context go with the transform's.
         let (transformed, saved) = LibXML.collecting(into: buffer) {
@@ -66,6 +67,7 @@ final class CompiledStylesheet {
                 guard let result, context.pointee.state != XSLT_STATE_ERROR,
                     context.pointee.state != XSLT_STATE_STOPPED
                 else { return (false, false) }
+                isHTML = result.pointee.type == XML_HTML_DOCUMENT_NODE
                 return (true, xsltSaveResultToString(&output, &length, result, raw) == 0)
             }
         }
@@ -91,7 +93,8 @@ final class CompiledStylesheet {
         }
         guard saved else { throw TemplateError(template: name, detail: "the result could not be serialized") }
         guard let output else { return [] }
-        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+        let bytes = Array(UnsafeBufferPointer(start: output, count: Int(length)))
+        return isHTML ? HTMLVoidEndTags.removed(from: bytes) : bytes
     }
 }
 

@@ -65,6 +65,7 @@ import VitrineTestSupport
         #expect(
             sections["OUTPUT OPTIONS"] == [
                 "--out", "--templates", "--force", "--no-wait", "--history", "--history-from", "--new-history",
+                "--formats",
             ])
         #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
         #expect(
