@@ -8,7 +8,7 @@ struct StaticFolderFiles: Sendable {
     static let contentTypes = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
         "xml": "application/xml", "json": "application/json", "jpg": "image/jpeg", "jpeg": "image/jpeg",
-        "png": "image/png", "gif": "image/gif", "webp": "image/webp", "svg": "image/svg+xml",
+        "png": "image/png", "gif": "image/gif", "webp": "image/webp", "avif": "image/avif", "svg": "image/svg+xml",
     ]
 
     /// The file a request path names, or nil when there is none to serve.

@@ -202,6 +202,18 @@ import VitrineTestSupport
         #expect(index.status == 200 && index.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(index.bodyText.contains("<!DOCTYPE html>"))
         #expect(try await engine.fetch(FetchRequest(url: url + "assets/vitrine.css")).status == 200)
+        // Every image format a build writes goes out with its media type (`--formats` adds AVIF and WebP).
+        let images = workspace.url.appendingPathComponent("Output/images")
+        let jpeg = try #require(
+            FileManager.default.contentsOfDirectory(atPath: images.path).first { $0.hasSuffix(".jpg") })
+        for (name, type) in [("probe.avif", "image/avif"), ("probe.webp", "image/webp"), (jpeg, "image/jpeg")] {
+            if name.hasPrefix("probe") {
+                try FileManager.default.copyItem(
+                    at: images.appendingPathComponent(jpeg), to: images.appendingPathComponent(name))
+            }
+            let served = try await engine.fetch(FetchRequest(url: url + "images/" + name))
+            #expect(served.status == 200 && served.headers["content-type"] == type, "\(name)")
+        }
         #expect(try await engine.fetch(FetchRequest(url: url + "items/")).status == 404)
         #expect(try await engine.fetch(FetchRequest(url: url + "%2e%2e/%2e%2e/etc/passwd")).status == 404)
         #expect(try await engine.fetch(FetchRequest(url: url + ".vitrine-manifest.json")).status == 404)
