@@ -238,9 +238,12 @@ public struct GalleryPipeline: Sendable {
         var encoded = ImageReencoder.Result()
         if !options.formats.isEmpty {
             encoded = try await encode(
-                Array(found.values), formats: options.formats.map(\.imageFormat), snapshot: await snapshot())
+                Array(found.values), formats: options.formats.map(\.imageFormat), snapshot: await snapshot(),
+                folder: plan.folder)
             summary.imagesEncoded = encoded.encoded
-            summary.warnings += Self.warnings(encoded.failures)
+            let warnings = Self.warnings(encoded.failures)
+            warnings.forEach { progress(.warning($0)) }
+            summary.warnings += warnings
             found.merge(encoded.records) { first, _ in first }
             stamps.merge(encoded.stamps) { first, _ in first }
         }
@@ -256,7 +259,7 @@ public struct GalleryPipeline: Sendable {
         return Prepared(
             folder: plan.folder, content: .gallery(model), views: views,
             stored: Array(Set(found.values)), images: found, stamps: stamps,
-            imagesFromSnapshot: images.fromSnapshot == urls.count,
+            imagesFromSnapshot: images.fromSnapshot == urls.count && encoded.allFromSnapshot,
             summary: summary,
             fetchedAt: result.fetchedAt, responses: api.responsesUsed,
             archiveLayout: keepsArchive
@@ -266,15 +269,15 @@ public struct GalleryPipeline: Sendable {
     }
 
     /// The copies of `originals` in `formats`, re-encoded or from the cache, once libvips is known to load.
-    func encode(_ originals: [CacheStore.ImageRecord], formats: [ImageFormat], snapshot: ImageIndexSnapshot?)
-        async throws -> ImageReencoder.Result
-    {
+    func encode(
+        _ originals: [CacheStore.ImageRecord], formats: [ImageFormat], snapshot: ImageIndexSnapshot?, folder: String
+    ) async throws -> ImageReencoder.Result {
         do {
             try ImageEncoder.load()
         } catch {
             throw ImageEncoderUnavailableError(reason: error.reason)
         }
-        return try await step("encoding the images") {
+        return try await step("encoding the images" + Self.of(folder)) {
             try await ImageReencoder(cache: cache, formats: formats, snapshot: snapshot, progress: progress)
                 .copies(of: originals)
         }

@@ -21,6 +21,8 @@ struct ImageReencoder: Sendable {
         /// The stamp each copy's cached bytes were verified with, by SHA-256.
         var stamps: [String: FileStamp] = [:]
         var encoded = 0
+        /// Whether the snapshot gave every copy, so that it describes this build's copies as well.
+        var allFromSnapshot = true
         /// The originals that could not be encoded, each with why.
         var failures: [(format: ImageFormat, reason: String)] = []
     }
@@ -42,6 +44,7 @@ struct ImageReencoder: Sendable {
         let cached = await cache.imageRecords(
             for: jobs.map { Self.key(of: $0.original, as: $0.format) }, snapshot: snapshot)
         result.stamps = cached.stamps
+        result.allFromSnapshot = cached.fromSnapshot == jobs.count
         var pending: [(original: CacheStore.ImageRecord, format: ImageFormat)] = []
         for job in jobs {
             let key = Self.key(of: job.original, as: job.format)

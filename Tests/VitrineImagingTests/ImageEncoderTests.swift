@@ -28,6 +28,23 @@ import VitrineImaging
         #expect(first.bytes == second.bytes)
     }
 
+    /// The photo with an EXIF orientation of 6 ("rotate 90° clockwise to show"), as cameras write it.
+    static let rotated: [UInt8] = {
+        let tiff: [UInt8] =
+            Array("MM".utf8) + [0, 0x2A, 0, 0, 0, 8] + [0, 1] + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0] + [0, 0, 0, 0]
+        let app1 = Array("Exif".utf8) + [0, 0] + tiff
+        return [0xFF, 0xD8, 0xFF, 0xE1, 0, UInt8(app1.count + 2)] + app1 + bytes.dropFirst(2)
+    }()
+
+    @Test(arguments: ImageEncoder.targets)
+    func turnsAPhotoUprightAsItsEXIFOrientationSays(_ format: ImageFormat) throws {
+        let photo = Self.photo
+        let encoded = try ImageEncoder().encode(Self.rotated, width: photo.width, height: photo.height, as: format)
+        #expect(encoded.width == photo.height && encoded.height == photo.width)
+        let size = try #require(ImageDimensions.read(encoded.bytes, format: format))
+        #expect(size.width == photo.height && size.height == photo.width)
+    }
+
     @Test func refusesWhatIsNoImageWithLibvipsReason() {
         let garbage = Array("<html>not an image</html>".utf8)
         #expect {
