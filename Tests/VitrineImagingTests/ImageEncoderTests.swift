@@ -30,10 +30,9 @@ import VitrineImaging
 
     /// The photo with an EXIF orientation of 6 ("rotate 90° clockwise to show"), as cameras write it.
     static let rotated: [UInt8] = {
-        let tiff: [UInt8] =
-            Array("MM".utf8) + [0, 0x2A, 0, 0, 0, 8] + [0, 1] + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0] + [
-                0, 0, 0, 0,
-            ]
+        let header: [UInt8] = Array("MM".utf8) + [0, 0x2A, 0, 0, 0, 8]
+        let orientation: [UInt8] = [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]
+        let tiff = header + [0, 1] + orientation + [0, 0, 0, 0]
         let app1 = Array("Exif".utf8) + [0, 0] + tiff
         return [0xFF, 0xD8, 0xFF, 0xE1, 0, UInt8(app1.count + 2)] + app1 + bytes.dropFirst(2)
     }()
