@@ -345,6 +345,14 @@ public struct FlickrSource: ImageSource {
         guard let tile = photo.sized("z") ?? photo.sized("n") ?? photo.sized("c") ?? built("z"),
             let full = photo.sized("l") ?? photo.sized("c") ?? photo.sized("z") ?? built("b")
         else { return .failure(.init(description: "it has no http(s) image URL and no server/secret to build one")) }
+        // The other sizes the extras give (320 and 800 px): only those with a size, a URL of their own and a width
+        // that neither the tile nor the full image has, since a srcset takes one file per width.
+        var widths = Set([tile.width, full.width].compactMap { $0 })
+        let alternates = ["n", "c"].compactMap { photo.sized($0) }.filter { image in
+            guard let width = image.width, width > 0, (image.height ?? 0) > 0, ![tile.url, full.url].contains(image.url)
+            else { return false }
+            return widths.insert(width).inserted
+        }
         let owner = photo.owner?.value.flatMap {
             $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "@" || $0 == "_" || $0 == "-" } ? $0 : nil
         }
@@ -358,7 +366,7 @@ public struct FlickrSource: ImageSource {
                 entries: [
                     .found(
                         caption: caption, credit: credit, tile: tile, full: full,
-                        license: license(photo.license?.value, in: licenses))
+                        license: license(photo.license?.value, in: licenses), alternates: alternates)
                 ]))
     }
 

@@ -37,6 +37,33 @@ import VitrineBasics
         #expect(builtCredit?.name == "o@N01")
     }
 
+    @Test func offersTheOtherSizesTheExtrasGiveOnceEachWidth() throws {
+        let base = "https://live.staticflickr.com/65535/7_ab12"
+        let json = """
+            {"photos":{"page":1,"pages":1,"photo":[
+              {"id":"7","owner":"o@N01","secret":"ab12","server":"65535","title":"Sizes",
+               "url_z":"\(base)_z.jpg","width_z":640,"height_z":427,
+               "url_n":"\(base)_n.jpg","width_n":"320","height_n":"213",
+               "url_c":"\(base)_c.jpg","width_c":800,"height_c":533,
+               "url_l":"\(base)_b.jpg","width_l":1024,"height_l":683},
+              {"id":"8","owner":"o@N01","secret":"ab12","server":"65535","title":"Same widths, no sizes, bad URLs",
+               "url_z":"\(base)_z.jpg","width_z":640,"height_z":427,
+               "url_n":"\(base)_n.jpg","width_n":640,"height_n":427,
+               "url_c":"javascript:alert(1)","width_c":800,"height_c":533,
+               "url_l":"\(base)_b.jpg","width_l":1024,"height_l":683},
+              {"id":"9","owner":"o@N01","secret":"ab12","server":"65535","title":"No size",
+               "url_z":"\(base)_z.jpg","width_z":640,"height_z":427,"url_n":"\(base)_n.jpg",
+               "url_c":"\(base)_c.jpg","width_c":0,"height_c":533}
+            ]},"stat":"ok"}
+            """
+        let page = try FlickrSource.decodeREST(Self.response(json), page: 1)
+        let alternates = page.items.map { item -> [String] in
+            guard case .found(_, _, _, _, _, _, let alternates) = item.entries[0] else { return ["not found"] }
+            return alternates.map { "\($0.url.suffix(6)) \($0.width ?? 0)x\($0.height ?? 0)" }
+        }
+        #expect(alternates == [["_n.jpg 320x213", "_c.jpg 800x533"], [], []])
+    }
+
     @Test(arguments: [
         (100, "Invalid API Key (Key has invalid format)", FailureKind.keyProblem),
         (105, "Service currently unavailable", .unavailable),
