@@ -349,7 +349,8 @@ public struct FlickrSource: ImageSource {
         // that neither the tile nor the full image has, since a srcset takes one file per width.
         var widths = Set([tile.width, full.width].compactMap { $0 })
         let alternates = ["n", "c"].compactMap { photo.sized($0) }.filter { image in
-            guard let width = image.width, width > 0, (image.height ?? 0) > 0, ![tile.url, full.url].contains(image.url)
+            guard let width = image.width, width > 0, (image.height ?? 0) > 0,
+                ![tile.url, full.url].contains(image.url)
             else { return false }
             return widths.insert(width).inserted
         }
