@@ -70,7 +70,7 @@ package struct GalleryAssembler: Sendable {
         switch entry {
         case .missing(let reason):
             return .missing(reason: reason)
-        case .found(let caption, let credit, let tile, let full, let license, let aiGenerated, _):
+        case .found(let caption, let credit, let tile, let full, let license, let aiGenerated, _, _):
             return .picture(
                 caption: caption, credit: credit, tile: local(tile, license: license, images: images),
                 full: local(full, license: license, images: images), license: license, aiGenerated: aiGenerated)
@@ -80,7 +80,7 @@ package struct GalleryAssembler: Sendable {
     /// The other sizes of `entry`'s picture that a page can show: downloaded or shown from their URLs, with a
     /// pixel size (a `srcset` candidate needs its width).
     func alternates(of entry: SourceEntry, images: [String: ImageOutcome]) -> [GalleryModel.LocalImage] {
-        guard case .found(_, _, _, _, let license, _, let alternates) = entry else { return [] }
+        guard case .found(_, _, _, _, let license, _, let alternates, _) = entry else { return [] }
         return alternates.map { local($0, license: license, images: images) }.filter {
             if case .unavailable = $0.state { return false }
             return ($0.width ?? 0) > 0 && ($0.height ?? 0) > 0
