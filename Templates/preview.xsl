@@ -148,6 +148,15 @@
         <xsl:call-template name="credit">
           <xsl:with-param name="full" select="true()"/>
         </xsl:call-template>
+        <xsl:if test="tag">
+          <nav class="tags" aria-label="Tags">
+            <ul>
+              <xsl:for-each select="tag">
+                <li><a rel="tag" href="{concat($root, @href)}" dir="auto"><xsl:value-of select="."/></a></li>
+              </xsl:for-each>
+            </ul>
+          </nav>
+        </xsl:if>
         <xsl:if test="not(credit or license)">
           <xsl:call-template name="last-seen">
             <xsl:with-param name="element" select="'p'"/>

@@ -16,16 +16,19 @@ package struct GalleryAssembler: Sendable {
     /// The folder of the gallery's pages under the output root: "" for a gallery of its own, "NAME/" in a site.
     package var folder: String
     package var site: GalleryModel.SiteLink?
+    /// Whether the gallery gets tag pages for its pictures' tags (a theme without the stylesheets gets none).
+    package var tagPages = true
 
     package init(
         itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural, folder: String = "",
-        site: GalleryModel.SiteLink? = nil
+        site: GalleryModel.SiteLink? = nil, tagPages: Bool = true
     ) {
         self.itemsPerPage = max(1, itemsPerPage)
         self.language = language
         self.tileShape = tileShape
         self.folder = folder
         self.site = site
+        self.tagPages = tagPages
     }
 
     /// The output path of a stored image: named by its content, so equal bytes share one file.
@@ -47,13 +50,17 @@ package struct GalleryAssembler: Sendable {
                 href: folder + (number == 1 ? "index.html" : "page-\(number).html"))
         }
         var names = HierarchyAssembler.Names()
+        let slugs = tagPages ? TagSlugs.slugs(of: result.items.lazy.flatMap(\.entries).flatMap(\.tags)) : [:]
         let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
             let slug = names.unique(base: Self.slug(of: item.sourceID, position: index + 1), in: "", separator: "-")
             let entries = zip(result.variants, item.entries).map { variant, entry in
                 GalleryModel.Entry(
                     id: "i\(slug)-\(variant.key)", variant: variant.key,
                     href: "\(folder)items/\(slug)-\(variant.key).html",
-                    content: content(of: entry, images: images), alternates: alternates(of: entry, images: images))
+                    content: content(of: entry, images: images), alternates: alternates(of: entry, images: images),
+                    tags: entry.tags.compactMap { tag in
+                        slugs[tag].map { .init(name: tag, href: folder + TagSlugs.file(of: $0, page: 1)) }
+                    })
             }
             return GalleryModel.Item(
                 id: "i\(slug)", position: index + 1, page: index / itemsPerPage + 1,
@@ -61,9 +68,12 @@ package struct GalleryAssembler: Sendable {
         }
         let collection = GalleryModel.Collection(
             id: "c1", title: result.title, tileShape: tileShape, pages: pages, collections: [], items: items)
-        return GalleryModel(
+        var model = GalleryModel(
             title: result.title, language: language, source: result.source, notices: notices,
             variants: result.variants, site: site, collections: [collection])
+        model.tags = GalleryModel.TagIndex(
+            collection: collection, slugs: slugs, folder: folder, itemsPerPage: itemsPerPage)
+        return model
     }
 
     func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {
