@@ -83,4 +83,27 @@ extension PixabayGalleryTests {
             #expect(try site.page("index.html").strings("//header//a[@class='tag-index']/@href") == ["tags/index.html"])
         }
     }
+
+    /// A theme exported before tag pages existed has neither stylesheet: its galleries get no tags, no tag pages and
+    /// no link to one, and build as before.
+    @Test func aThemeWithoutTagStylesheetsGetsNoTagPagesNorLinksToThem() async throws {
+        try await stopping(self) {
+            let theme = workspace.url.appendingPathComponent("older-theme")
+            try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
+            for (name, bytes) in DefaultTheme.files where !["tags.xsl", "tag.xsl"].contains(name) {
+                try Data(bytes).write(to: theme.appendingPathComponent(name))
+            }
+            let outcome = try await build(["--templates", theme.path])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("out"))
+            #expect(!FileManager.default.fileExists(atPath: site.root.appendingPathComponent("tags").path))
+            let crawl = try site.crawl()
+            #expect(crawl.broken == [])
+            #expect(!crawl.pages.contains { $0.hasPrefix("tags/") })
+            #expect(crawl.pages.filter { $0.hasPrefix("items/") }.count == 60)
+            let model = try LibXMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("gallery.xml"))))
+            #expect(model.strings("//tags | //tag").isEmpty)
+        }
+    }
 }
