@@ -31,13 +31,15 @@
     <xsl:value-of select="/gallery/title"/>
   </xsl:template>
 
-  <!-- Only the card: the rights data of the pictures is on their grid and preview pages. -->
+  <!-- Only the card, with the first tile as a grid page's: the rights data of the pictures is on their grid and
+       preview pages. -->
   <xsl:template match="tag/page" mode="card">
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
         <xsl:with-param name="description" select="concat(../@count, ' images from ', $source-label)"/>
+        <xsl:with-param name="image" select="(/gallery/collection/item/entry/image[@role = 'tile'][@src or @url])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
