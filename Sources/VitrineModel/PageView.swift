@@ -105,8 +105,9 @@ extension GalleryModel {
     /// The tag index page and the pages of every tag, when the gallery has tags. The index reads the head and every
     /// tag's name, page and count; a tag page the head, its tag with its count and the pages its pager links (as a
     /// grid page's), the attributes of the collection of its items and its first page but not its counts and other
-    /// pages (which change with items the page does not show), and the items it shows. So an item's change re-renders the index when a
-    /// count changes, and the pages of its tags only.
+    /// pages (which change with items the page does not show), and the items it shows. So an item's change
+    /// re-renders the index when a count changes, and the pages of its tags only. Each digest is of the view, the
+    /// theme (`salt`) and the page's id.
     package func tagPages(salt: String) -> [PageView] {
         guard let index = tags, let collection = collections.first else { return [] }
         let head = self.head
@@ -123,7 +124,9 @@ extension GalleryModel {
                 tags: index.tags.map {
                     var tag = $0; tag.pages = []; tag.items = []; return tag
                 }, counts: false))
-        indexView.inputs = ModelXML.inputs(salt: salt) { ModelXML.write(indexView, to: &$0) }
+        indexView.inputs = ModelXML.inputs(salt: salt + "\u{0}" + TagIndex.id) {
+            ModelXML.write(indexView, to: &$0)
+        }
         views.append(indexView)
         for tag in index.tags {
             let perPage = index.itemsPerPage
@@ -138,7 +141,7 @@ extension GalleryModel {
                     job: .init(kind: .tag, id: page.id, href: page.href), head: head, collections: [heading],
                     below: [], items: shown.items.compactMap { positions[$0].map { collection.items[$0] } },
                     inputs: "", tags: ModelXML.TagList(tags: [shown], counts: true))
-                view.inputs = ModelXML.inputs(salt: salt) { ModelXML.write(view, to: &$0) }
+                view.inputs = ModelXML.inputs(salt: salt + "\u{0}" + page.id) { ModelXML.write(view, to: &$0) }
                 views.append(view)
             }
         }
