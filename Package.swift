@@ -91,6 +91,8 @@ let package = Package(
                 .embedInCode("gallery.rng"),
                 .embedInCode("changes.xsl"),
                 .embedInCode("site-changes.xsl"),
+                .embedInCode("tags.xsl"),
+                .embedInCode("tag.xsl"),
             ]
         ),
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).

@@ -16,6 +16,8 @@ public enum DefaultTheme {
         "gallery.rng": PackageResources.gallery_rng,
         "changes.xsl": PackageResources.changes_xsl,
         "site-changes.xsl": PackageResources.site_changes_xsl,
+        "tags.xsl": PackageResources.tags_xsl,
+        "tag.xsl": PackageResources.tag_xsl,
     ]
 
     /// The theme's README for whoever edits a copy of it: the files a theme needs, the parameters its stylesheets

@@ -12,6 +12,9 @@
 
   <xsl:template match="page" mode="body-class">grid-page</xsl:template>
 
+  <!-- The tag page a tile is shown on (tag.xsl sets it): the tile shows the entry with that tag. -->
+  <xsl:variable name="shown-tag" select="''"/>
+
   <!-- A grid page inside a hierarchy (an album): the toolbar with the breadcrumb. -->
   <xsl:template match="page[../parent::collection]" mode="bar">
     <xsl:call-template name="toolbar"/>
@@ -120,8 +123,9 @@
   <xsl:template match="item" mode="tile">
     <xsl:variable name="eager" select="position() &lt;= 2"/>
     <xsl:variable name="first" select="position() = 1"/>
-    <!-- The entry shown: the first one with images, else the first one. -->
-    <xsl:variable name="main" select="(entry[not(missing)] | entry[not(../entry[not(missing)])])[1]"/>
+    <!-- The entry shown: on a tag page the first one with the tag, else the first one with images, else the first. -->
+    <xsl:variable name="tagged" select="entry[not(missing)][tag/@href = $shown-tag]"/>
+    <xsl:variable name="main" select="($tagged | (entry[not(missing)] | entry[not(../entry[not(missing)])])[not($tagged)])[1]"/>
     <li class="tile" id="{@id}">
       <figure>
         <a class="frame" href="{concat($root, $main/@href)}">

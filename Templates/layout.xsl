@@ -147,6 +147,10 @@
           <xsl:text> · </xsl:text>
           <a class="archive" href="{concat($root, /gallery/archive/@href)}">No longer in the results</a>
         </xsl:if>
+        <xsl:if test="/gallery/tags">
+          <xsl:text> · </xsl:text>
+          <a class="tag-index" href="{concat($root, /gallery/tags/@href)}">Tags</a>
+        </xsl:if>
       </p>
     </header>
     <xsl:call-template name="notices"/>

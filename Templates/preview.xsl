@@ -155,6 +155,16 @@
         </xsl:if>
       </figcaption>
     </figure>
+    <!-- After the figure, so that the picture and its caption still fill the first screen. -->
+    <xsl:if test="tag">
+      <nav class="tags" aria-label="Tags">
+        <ul>
+          <xsl:for-each select="tag">
+            <li><a rel="tag" href="{concat($root, @href)}" dir="auto"><xsl:value-of select="."/></a></li>
+          </xsl:for-each>
+        </ul>
+      </nav>
+    </xsl:if>
   </xsl:template>
 
   <!-- An entry without an image for its variant. -->

@@ -18,16 +18,19 @@ package struct GalleryAssembler: Sendable {
     package var site: GalleryModel.SiteLink?
     /// The re-encoded copies of each stored image that a page may offer instead of it, by the image's SHA-256.
     package var encodings: [String: [CacheStore.ImageRecord]] = [:]
+    /// Whether the gallery gets tag pages for its pictures' tags (a theme without the stylesheets gets none).
+    package var tagPages = true
 
     package init(
         itemsPerPage: Int, language: String = "en", tileShape: GalleryModel.TileShape = .natural, folder: String = "",
-        site: GalleryModel.SiteLink? = nil
+        site: GalleryModel.SiteLink? = nil, tagPages: Bool = true
     ) {
         self.itemsPerPage = max(1, itemsPerPage)
         self.language = language
         self.tileShape = tileShape
         self.folder = folder
         self.site = site
+        self.tagPages = tagPages
     }
 
     /// The output path of a stored image: named by its content, so equal bytes share one file.
@@ -51,13 +54,17 @@ package struct GalleryAssembler: Sendable {
                 href: folder + (number == 1 ? "index.html" : "page-\(number).html"))
         }
         var names = HierarchyAssembler.Names()
+        let slugs = tagPages ? TagSlugs.slugs(of: result.items.lazy.flatMap(\.entries).flatMap(\.tags)) : [:]
         let items = result.items.enumerated().map { index, item -> GalleryModel.Item in
             let slug = names.unique(base: Self.slug(of: item.sourceID, position: index + 1), in: "", separator: "-")
             let entries = zip(result.variants, item.entries).map { variant, entry in
                 GalleryModel.Entry(
                     id: "i\(slug)-\(variant.key)", variant: variant.key,
                     href: "\(folder)items/\(slug)-\(variant.key).html",
-                    content: content(of: entry, images: images), alternates: alternates(of: entry, images: images))
+                    content: content(of: entry, images: images), alternates: alternates(of: entry, images: images),
+                    tags: entry.tags.compactMap { tag in
+                        slugs[tag].map { .init(name: tag, href: folder + TagSlugs.file(of: $0, page: 1)) }
+                    })
             }
             return GalleryModel.Item(
                 id: "i\(slug)", position: index + 1, page: index / itemsPerPage + 1,
@@ -65,16 +72,19 @@ package struct GalleryAssembler: Sendable {
         }
         let collection = GalleryModel.Collection(
             id: "c1", title: result.title, tileShape: tileShape, pages: pages, collections: [], items: items)
-        return GalleryModel(
+        var model = GalleryModel(
             title: result.title, language: language, source: result.source, notices: notices,
             variants: result.variants, site: site, collections: [collection])
+        model.tags = GalleryModel.TagIndex(
+            collection: collection, slugs: slugs, folder: folder, itemsPerPage: itemsPerPage)
+        return model
     }
 
     func content(of entry: SourceEntry, images: [String: ImageOutcome]) -> GalleryModel.Content {
         switch entry {
         case .missing(let reason):
             return .missing(reason: reason)
-        case .found(let caption, let credit, let tile, let full, let license, let aiGenerated, _):
+        case .found(let caption, let credit, let tile, let full, let license, let aiGenerated, _, _):
             return .picture(
                 caption: caption, credit: credit, tile: local(tile, license: license, images: images),
                 full: local(full, license: license, images: images), license: license, aiGenerated: aiGenerated)
@@ -84,7 +94,7 @@ package struct GalleryAssembler: Sendable {
     /// The other sizes of `entry`'s picture that a page can show: downloaded or shown from their URLs, with a
     /// pixel size (a `srcset` candidate needs its width).
     func alternates(of entry: SourceEntry, images: [String: ImageOutcome]) -> [GalleryModel.LocalImage] {
-        guard case .found(_, _, _, _, let license, _, let alternates) = entry else { return [] }
+        guard case .found(_, _, _, _, let license, _, let alternates, _) = entry else { return [] }
         return alternates.map { local($0, license: license, images: images) }.filter {
             if case .unavailable = $0.state { return false }
             return ($0.width ?? 0) > 0 && ($0.height ?? 0) > 0

@@ -26,6 +26,8 @@ public struct GalleryModel: Sendable {
     }
     /// The collection of the items that left the results, when the gallery keeps them (`keep = "all"`).
     package var archive: ArchiveLink?
+    /// The gallery's tags and their pages, when its pictures have tags (`GalleryTags`).
+    package var tags: TagIndex?
 
     /// Where the items that left the results are, and how many there are.
     package struct ArchiveLink: Sendable, Hashable {
@@ -213,13 +215,19 @@ public struct GalleryModel: Sendable {
         /// The picture in the other sizes the source offers, each available or shown from its URL (never one
         /// that is unavailable), for the pages' `srcset`.
         package var alternates: [LocalImage]
+        /// The picture's tags, each with its tag page.
+        package var tags: [TagLink] = []
 
-        package init(id: String, variant: String, href: String, content: Content, alternates: [LocalImage] = []) {
+        package init(
+            id: String, variant: String, href: String, content: Content, alternates: [LocalImage] = [],
+            tags: [TagLink] = []
+        ) {
             self.id = id
             self.variant = variant
             self.href = href
             self.content = content
             self.alternates = alternates
+            self.tags = tags
         }
     }
 
@@ -269,6 +277,8 @@ public struct GalleryModel: Sendable {
         package enum Kind: String, Sendable {
             case grid, preview, home, random, favorites, list, photo, changes
             case siteChanges = "site-changes"
+            /// A gallery's tag index (`tags.xsl`) and the pages of one tag (`tag.xsl`).
+            case tags, tag
         }
         package var kind: Kind
         package var id: String

@@ -51,7 +51,7 @@ package enum ModelXML {
         sink.attributes(rootAttributes(of: head))
         write(
             head, history: gallery.historyPages.map { HistoryContent(whole: $0, snapshots: gallery.snapshots) },
-            to: &sink)
+            tags: gallery.tags.map { TagList(tags: $0.tags, counts: true) }, to: &sink)
         for collection in gallery.collections { write(collection, to: &sink) }
         sink.endElement()
     }
@@ -62,7 +62,9 @@ package enum ModelXML {
     package static func write(_ view: GalleryModel.PageView, to sink: inout some ModelXMLSink) {
         sink.startElement("gallery")
         sink.attributes(rootAttributes(of: view.head))
-        write(view.head, history: view.history.map { HistoryContent(view: $0, snapshots: view.snapshots) }, to: &sink)
+        write(
+            view.head, history: view.history.map { HistoryContent(view: $0, snapshots: view.snapshots) },
+            tags: view.tags, to: &sink)
         for heading in view.collections {
             sink.startElement("collection")
             sink.attributes(attributes(of: heading))
@@ -212,7 +214,7 @@ package enum ModelXML {
     /// Everything outside `collection`: `title`, `source`, `notice`, `variants`, `site` and `history` (with
     /// `history`'s pages and snapshots in it, for the whole model and the "What's new" pages).
     static func write(
-        _ head: GalleryModel.Head, history: HistoryContent<GalleryModel.Snapshot>? = nil,
+        _ head: GalleryModel.Head, history: HistoryContent<GalleryModel.Snapshot>? = nil, tags: TagList? = nil,
         to sink: inout some ModelXMLSink
     ) {
         sink.textElement("title", head.title)
@@ -245,6 +247,31 @@ package enum ModelXML {
             sink.cleanAttribute("href", archive.href)
             sink.endElement()
         }
+        if let href = head.tagIndexHref {
+            sink.startElement("tags")
+            sink.attribute("id", GalleryModel.TagIndex.id)
+            sink.cleanAttribute("href", href)
+            for tag in tags?.tags ?? [] { write(tag, pageCount: tags?.counts == true, to: &sink) }
+            sink.endElement()
+        }
+    }
+
+    /// What a `tags` element holds: in the whole model every tag with its pages; on the tag index page every tag
+    /// without them; on a tag page its tag with the pages its pager links. `counts`: whether each tag says how many
+    /// pages it has.
+    package struct TagList: Sendable {
+        var tags: [GalleryModel.Tag]
+        var counts: Bool
+    }
+
+    static func write(_ tag: GalleryModel.Tag, pageCount: Bool, to sink: inout some ModelXMLSink) {
+        sink.startElement("tag")
+        sink.cleanAttribute("name", tag.name)
+        sink.cleanAttribute("href", tag.href)
+        sink.attribute("count", String(tag.count))
+        if pageCount { sink.attribute("page-count", String(tag.pageCount)) }
+        for page in tag.pages { write(page, to: &sink) }
+        sink.endElement()
     }
 
     static func write(_ snapshot: GalleryModel.Snapshot, page: Int, to sink: inout some ModelXMLSink) {
@@ -331,6 +358,7 @@ package enum ModelXML {
             sink.textElement("missing", reason)
         case .picture(let caption, let credit, let tile, let full, let license, let aiGenerated):
             sink.textElement("caption", caption)
+            for tag in entry.tags { sink.textElement("tag", tag.name, attributes: [("href", tag.href)]) }
             if let credit { write(credit, to: &sink) }
             write(license, to: &sink)
             if aiGenerated {

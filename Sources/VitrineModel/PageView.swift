@@ -15,12 +15,14 @@ extension GalleryModel {
         package var changesHref: String?
         /// The items that left the results, when the gallery keeps them.
         package var archive: ArchiveLink?
+        /// The gallery's tag index page, when it has tags.
+        package var tagIndexHref: String?
     }
 
     package var head: Head {
         Head(
             title: title, language: language, source: source, notices: notices, variants: variants, site: site,
-            changesHref: changesHref, archive: archive)
+            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.
@@ -96,6 +98,54 @@ extension GalleryModel {
         package var snapshots: [Snapshot] = []
         /// A "What's new" page: which page of the history it is and the pages its pager links.
         package var history: HistoryPages.View?
+        /// The tag index page: every tag; a tag page: its tag, with the pages its pager links.
+        package var tags: ModelXML.TagList?
+    }
+
+    /// The tag index page and the pages of every tag, when the gallery has tags. The index reads the head and every
+    /// tag's name, page and count; a tag page the head, its tag with its count and the pages its pager links (as a
+    /// grid page's), the attributes of the collection of its items and its first page but not its counts and other
+    /// pages (which change with items the page does not show), and the items it shows. So an item's change
+    /// re-renders the index when a count changes, and the pages of its tags only. Each digest is of the view, the
+    /// theme (`salt`) and the page's id.
+    package func tagPages(salt: String) -> [PageView] {
+        guard let index = tags, let collection = collections.first else { return [] }
+        let head = self.head
+        // The collection's first page stays: every page links it (the gallery's home).
+        var heading = CollectionHeading(collection).keepingPages([1], ends: false)
+        heading.holdsCounts = false
+        var positions: [String: Int] = [:]
+        for (position, item) in collection.items.enumerated() { positions[item.id] = position }
+        var views: [PageView] = []
+        var indexView = PageView(
+            job: .init(kind: .tags, id: TagIndex.id, href: index.href), head: head, collections: [heading], below: [],
+            items: [], inputs: "",
+            tags: ModelXML.TagList(
+                tags: index.tags.map {
+                    var tag = $0; tag.pages = []; tag.items = []; return tag
+                }, counts: false))
+        indexView.inputs = ModelXML.inputs(salt: salt + "\u{0}" + TagIndex.id) {
+            ModelXML.write(indexView, to: &$0)
+        }
+        views.append(indexView)
+        for tag in index.tags {
+            let perPage = index.itemsPerPage
+            for page in tag.pages {
+                let near = (page.number - Self.pagerReach)...(page.number + Self.pagerReach)
+                var shown = tag
+                shown.pages = tag.pages.filter {
+                    $0.number == 1 || $0.number == tag.pageCount || near.contains($0.number)
+                }
+                shown.items = Array(tag.items.dropFirst((page.number - 1) * perPage).prefix(perPage))
+                var view = PageView(
+                    job: .init(kind: .tag, id: page.id, href: page.href), head: head, collections: [heading],
+                    below: [], items: shown.items.compactMap { positions[$0].map { collection.items[$0] } },
+                    inputs: "", tags: ModelXML.TagList(tags: [shown], counts: true))
+                view.inputs = ModelXML.inputs(salt: salt + "\u{0}" + page.id) { ModelXML.write(view, to: &$0) }
+                views.append(view)
+            }
+        }
+        return views
     }
 
     /// The gallery's "What's new" pages, newest first, when it has them (`HistoryPages`): each with the head, the top
@@ -139,7 +189,7 @@ extension GalleryModel {
         hash.update(walk.part.bytes)
         let context = hash.finalize()
         for collection in collections { walk.visit(collection, above: [], context: context) }
-        return walk.views
+        return walk.views + tagPages(salt: salt)
     }
 }
 

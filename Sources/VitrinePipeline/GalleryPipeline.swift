@@ -249,7 +249,8 @@ public struct GalleryPipeline: Sendable {
         }
         let (model, views) = try await step("laying out the pages" + Self.of(plan.folder)) {
             var assembler = GalleryAssembler(
-                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site)
+                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site,
+                tagPages: PageRenderer.rendersTags(options.theme))
             assembler.encodings = encoded.copies
             var model = assembler.assemble(result, images: images.outcomes, notices: notices)
             if options.history != nil { model.changesHref = plan.folder + Self.changesPage }

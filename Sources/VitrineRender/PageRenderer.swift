@@ -41,6 +41,11 @@ package final class PageRenderer {
         return RenderedPage(href: job.href, bytes: bytes)
     }
 
+    /// Whether `theme` has the stylesheets of tag pages: a theme made before them gets none (nor the links to them).
+    package static func rendersTags(_ theme: Theme) -> Bool {
+        theme.files["tags.xsl"] != nil && theme.files["tag.xsl"] != nil
+    }
+
     private func stylesheet(for kind: GalleryModel.PageJob.Kind) throws(TemplateError) -> CompiledStylesheet {
         if let compiled = stylesheets[kind] { return compiled }
         let compiled = try CompiledStylesheet(named: "\(kind.rawValue).xsl", from: theme)

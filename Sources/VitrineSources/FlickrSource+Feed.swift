@@ -36,7 +36,7 @@ extension FlickrSource {
 
     /// One entry of the public feed, every field read loosely.
     struct FeedEntry: Decodable {
-        var title, link, description, author: LooseString?
+        var title, link, description, author, tags: LooseString?
         var media: Tolerant<Media>?
 
         /// The entry's small rendition.
@@ -85,7 +85,7 @@ extension FlickrSource {
                     entries: [
                         .found(
                             caption: entry.title?.value ?? "", credit: credit, tile: tile, full: full,
-                            license: .unknown)
+                            license: .unknown, tags: PictureTags.flickr(entry.tags?.value))
                     ]))
         }
         return (items, warnings)

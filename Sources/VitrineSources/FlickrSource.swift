@@ -112,7 +112,7 @@ public struct FlickrSource: ImageSource {
             }
             let kept = decoded.items.filter { item in
                 item.entries.allSatisfy { entry in
-                    guard case .found(_, _, _, _, let license, _, _) = entry else { return true }
+                    guard case .found(_, _, _, _, let license, _, _, _) = entry else { return true }
                     return licenses.keeps(license)
                 }
             }
@@ -304,12 +304,12 @@ public struct FlickrSource: ImageSource {
 
     /// One photo with the extras Vitrine asks for, every field read loosely.
     struct PhotoFields: Decodable {
-        var id, owner, ownername, title, server, secret, license: LooseString?
+        var id, owner, ownername, title, server, secret, license, tags: LooseString?
         var urlZ, urlN, urlC, urlL: LooseString?
         var widthZ, widthN, widthC, widthL, heightZ, heightN, heightC, heightL: LooseInt?
 
         enum CodingKeys: String, CodingKey {
-            case id, owner, ownername, title, server, secret, license
+            case id, owner, ownername, title, server, secret, license, tags
             case urlZ = "url_z", urlN = "url_n", urlC = "url_c", urlL = "url_l"
             case widthZ = "width_z", widthN = "width_n", widthC = "width_c", widthL = "width_l"
             case heightZ = "height_z", heightN = "height_n", heightC = "height_c", heightL = "height_l"
@@ -367,7 +367,8 @@ public struct FlickrSource: ImageSource {
                 entries: [
                     .found(
                         caption: caption, credit: credit, tile: tile, full: full,
-                        license: license(photo.license?.value, in: licenses), alternates: alternates)
+                        license: license(photo.license?.value, in: licenses), alternates: alternates,
+                        tags: PictureTags.flickr(photo.tags?.value))
                 ]))
     }
 

@@ -127,7 +127,7 @@ public struct JSONPlaceholderSource: ImageSource {
     /// random but is the same on every run (Swift's `Hasher` is seeded per process, so it is not used).
     static func cover(of photos: [SourceItem], albumID: Int) -> RemoteImage? {
         let pictures = photos.compactMap { item -> RemoteImage? in
-            guard case .found(_, _, let tile, _, _, _, _)? = item.entries.first else { return nil }
+            guard case .found(_, _, let tile, _, _, _, _, _)? = item.entries.first else { return nil }
             return tile
         }
         guard !pictures.isEmpty else { return nil }

@@ -311,7 +311,8 @@ public struct PixabaySource: ImageSource {
                 entry: .found(
                     caption: caption, credit: credit, tile: tile, full: full, license: Self.license,
                     aiGenerated: hit.isAiGenerated?.value ?? false,
-                    alternates: alternates(of: webformat, original: hit.imageWidth, hit.imageHeight))))
+                    alternates: alternates(of: webformat, original: hit.imageWidth, hit.imageHeight),
+                    tags: PictureTags.pixabay(hit.tags?.value))))
     }
 
     /// The other sizes of `webformat` that Pixabay serves when its `_640` is replaced: `_180` and `_340`, that

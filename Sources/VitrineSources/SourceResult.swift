@@ -43,10 +43,11 @@ package struct Credit: Sendable, Hashable {
 /// One variant of one item as the source found it: a picture in two renditions under its license (and whether
 /// the API says an AI made it), or a plain reason why not. `alternates` are the same picture in the other sizes
 /// the API offers, with their pixel sizes, so that a page lets the browser choose the smallest that is sharp enough.
+/// `tags` are the picture's tags, normalised (`PictureTags`), in the source's order.
 package enum SourceEntry: Sendable, Hashable {
     case found(
         caption: String, credit: Credit?, tile: RemoteImage, full: RemoteImage, license: License,
-        aiGenerated: Bool = false, alternates: [RemoteImage] = [])
+        aiGenerated: Bool = false, alternates: [RemoteImage] = [], tags: [String] = [])
     case missing(reason: String)
 }
 
@@ -179,7 +180,7 @@ extension SourceResult {
         var seen = Set<String>()
         var urls: [String] = []
         for item in allItems {
-            for case .found(_, _, let tile, let full, let license, _, let alternates) in item.entries
+            for case .found(_, _, let tile, let full, let license, _, let alternates, _) in item.entries
             where license.allowsCopies {
                 for url in [tile.url, full.url] + alternates.map(\.url) where seen.insert(url).inserted {
                     urls.append(url)

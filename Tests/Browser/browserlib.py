@@ -76,6 +76,7 @@ class Entry:
     credit: dict[str, str] | None = None  # name, href, author-href, role
     license: dict[str, str] | None = None  # id, label, name, href, copies
     ai_generated: bool = False
+    tags: list[str] = field(default_factory=list)  # the hrefs of its tags' pages
 
     def shown_src(self, role: str) -> str | None:
         """What layout.xsl's `image` template shows: the image of that role, else the first one.
@@ -114,6 +115,7 @@ def read_entry(en: ET.Element) -> Entry:
         credit=dict(credit.attrib) if credit is not None else None,
         license=dict(lic.attrib) if lic is not None else None,
         ai_generated=en.find("ai-generated") is not None,
+        tags=[t.get("href") for t in en.findall("tag")],
     )
 
 
@@ -180,6 +182,17 @@ class Site:
             self.archive_pages = {int(p.get("number")): p.get("href") for p in archive.findall("page")}
             self.archive_items = [self._item(it) for it in archive.findall("item")]
         self.entries = {e.href: e for item in self.items + self.archive_items for e in item.entries}
+        # The tag index and each tag page's tiles: the items with the tag, each showing its first entry with it.
+        tags = g.find("tags")
+        self.tag_index = tags.get("href") if tags is not None else None
+        self.tag_pages: dict[str, list[Entry]] = {}
+        per_page = len(self.items_on(1)) if len(self.pages) > 1 else max(1, len(self.items))
+        for tag in tags.findall("tag") if tags is not None else []:
+            href = tag.get("href")
+            members = [i for i in self.items if any(href in e.tags for e in i.entries)]
+            shown = [next((e for e in i.entries if e.missing is None and href in e.tags), i.main) for i in members]
+            for index, page in enumerate(tag.findall("page")):
+                self.tag_pages[page.get("href")] = shown[index * per_page:(index + 1) * per_page]
         # The gallery's "What's new" page and the items its snapshots added, which it shows as grid tiles.
         history = g.find("history")
         self.changes_href = history.get("href") if history is not None else None
@@ -219,6 +232,11 @@ class Site:
         if href == self.changes_href:
             shown = sum(1 for i in self.changes_items if i.main.missing is None and i.main.shown_src("tile"))
             return shown, len(self.changes_items) - shown
+        if href == self.tag_index:
+            return 0, 0
+        if href in self.tag_pages:
+            shown = sum(1 for e in self.tag_pages[href] if e.missing is None and e.shown_src("tile"))
+            return shown, len(self.tag_pages[href]) - shown
         archive_numbers = {h: n for n, h in self.archive_pages.items()}
         if href in numbers or href in archive_numbers:
             shown = (
@@ -364,6 +382,9 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "pixabay-preview": ("pixabay", lambda s: _preview_with_both_variants(s, 0)),
     "pixabay-preview-variant": ("pixabay", lambda s: _preview_with_both_variants(s, 1)),
     "pixabay-missing": ("pixabay", _missing_variant),
+    "pixabay-tags": ("pixabay", lambda s: s.tag_index),
+    # the page of the tag with the most items (the index lists it first)
+    "pixabay-tag-grid": ("pixabay", lambda s: next(iter(s.tag_pages))),
     "flickr-grid": ("flickr", lambda s: s.pages[1]),
     "flickr-preview": ("flickr", _preview_with_file),
     "flickr-hotlinked": ("flickr", lambda s: hotlinked_preview(s).href),

@@ -192,6 +192,11 @@ def card_picture(gallery: bl.Site, href: str) -> bool:
     if href in gallery.entries:
         entry = gallery.entries[href]
         return bool(entry.picture or any(e.shown_src("tile") for e in entry.item.entries))
+    if href == gallery.tag_index:
+        return False
+    if href in gallery.tag_pages:  # the first tile of its items, as a grid page's
+        return any(loc for shown in gallery.tag_pages[href] for e in shown.item.entries for r, loc in e.images
+                   if r == "tile" and loc)
     for pages, items, collection in (
         (gallery.pages, gallery.items, gallery.model.find("collection")),
         (gallery.archive_pages, gallery.archive_items, gallery.model.find("collection[@id='c-archive']")),

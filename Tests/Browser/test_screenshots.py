@@ -1,5 +1,6 @@
 """Screenshots at the three widths, into Tests/Browser/screenshots/ (1x, the viewport only, light scheme, served
-by nginx): the Pixabay grid, a preview, a page without a match for its variant, and the square thumbnail grid.
+by nginx): the Pixabay grid, a preview, a page without a match for its variant, the tag index and a tag page, and
+the square thumbnail grid.
 The README shows them and CI keeps the folder, so they are committed: a file is rewritten only when its picture
 changed, not for the little Chromium's image scaling varies by from run to run."""
 
@@ -10,7 +11,8 @@ import pytest
 from browserlib import HEIGHTS, SCREENSHOTS, WIDTHS, png_size, same_picture, write_if_changed
 
 SHOTS = (
-    "pixabay-grid", "pixabay-preview", "pixabay-missing", "thumbnails-grid", "site-home", "site-changes",
+    "pixabay-grid", "pixabay-preview", "pixabay-missing", "pixabay-tags", "pixabay-tag-grid", "thumbnails-grid",
+    "site-home", "site-changes",
     "albums-user", "albums-album", "albums-photo",
 )
 

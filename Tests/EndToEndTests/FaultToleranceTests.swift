@@ -230,6 +230,8 @@ import VitrineTestSupport
             #expect(outcome.stderr.contains("warning: Skipped"))
             let crawl = try scenario.site.crawl()
             #expect(crawl.broken == [])
+            // The hostile tags have pages of their own, checked like every other page.
+            #expect(crawl.pages.contains("tags/index.html") && crawl.pages.filter { $0.hasPrefix("tags/") }.count > 2)
             for page in crawl.pages {
                 let html = try scenario.site.page(page)
                 let links =
@@ -249,6 +251,11 @@ import VitrineTestSupport
                 #expect(!text.contains("<script>alert"))
                 #expect(
                     !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" },
+                    "\(page)")
+                #expect(
+                    !text.unicodeScalars.contains {
+                        (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                    },
                     "\(page)")
             }
             let model = try LibXMLDocument.parse(

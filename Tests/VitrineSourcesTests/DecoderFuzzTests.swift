@@ -46,7 +46,7 @@ import VitrineTestSupport
             do {
                 let page = try PixabaySource.decodePage(bytes, query: "fuzz", page: 1, fetchedAt: nil)
                 for hit in page.hits {
-                    if case .found(_, let credit, let tile, let full, _, _, _) = hit.entry {
+                    if case .found(_, let credit, let tile, let full, _, _, _, _) = hit.entry {
                         #expect(RemoteURLPolicy.accepts(tile.url) && RemoteURLPolicy.accepts(full.url))
                         if let url = credit?.url { #expect(RemoteURLPolicy.accepts(url)) }
                         #expect((tile.width ?? 1) > 0 && (full.height ?? 1) > 0)

@@ -22,14 +22,15 @@ import VitrineBasics
             """
         let page = try FlickrSource.decodeREST(Self.response(json), page: 1)
         #expect(page.pages == 3 && page.items.count == 2)
-        guard case .found(let caption, let credit, let tile, let full, _, _, _) = page.items[0].entries[0] else {
+        guard case .found(let caption, let credit, let tile, let full, _, _, _, _) = page.items[0].entries[0] else {
             Issue.record("photo 1 decodes")
             return
         }
         #expect(caption == "Harbour" && credit?.name == "Anna")
         #expect(credit?.url == "https://www.flickr.com/photos/143425468@N05/51713985825")
         #expect(tile.width == 640 && tile.height == 427 && full.width == 1024)
-        guard case .found(_, let builtCredit, let builtTile, let builtFull, _, _, _) = page.items[1].entries[0] else {
+        guard case .found(_, let builtCredit, let builtTile, let builtFull, _, _, _, _) = page.items[1].entries[0]
+        else {
             return
         }
         #expect(builtTile.url == "https://live.staticflickr.com/1/2_abc123_z.jpg")
@@ -58,7 +59,7 @@ import VitrineBasics
             """
         let page = try FlickrSource.decodeREST(Self.response(json), page: 1)
         let alternates = page.items.map { item -> [String] in
-            guard case .found(_, _, _, _, _, _, let alternates) = item.entries[0] else { return ["not found"] }
+            guard case .found(_, _, _, _, _, _, let alternates, _) = item.entries[0] else { return ["not found"] }
             return alternates.map { "\($0.url.suffix(6)) \($0.width ?? 0)x\($0.height ?? 0)" }
         }
         #expect(alternates == [["_n.jpg 320x213", "_c.jpg 800x533"], [], []])
@@ -117,7 +118,7 @@ import VitrineBasics
             """#
         let (items, warnings) = try FlickrSource.decodeFeed(Array(feed.utf8))
         #expect(items.count == 1 && warnings.count == 1)
-        guard case .found(let caption, let credit, let tile, let full, _, _, _) = items[0].entries[0] else { return }
+        guard case .found(let caption, let credit, let tile, let full, _, _, _, _) = items[0].entries[0] else { return }
         #expect(caption == "Hamburg's harbour")
         #expect(items[0].sourceID == "54335630356")
         #expect(tile.url.hasSuffix("_z.jpg") && full.url.hasSuffix("_b.jpg"))
@@ -146,14 +147,14 @@ import VitrineBasics
             """
         let (items, warnings) = try ThumbnailSource.decode(Array(json.utf8))
         #expect(items.count == 2 && warnings.count == 2)
-        guard case .found(let caption, let credit, let tile, let full, _, _, _) = items[0].entries[0] else { return }
+        guard case .found(let caption, let credit, let tile, let full, _, _, _, _) = items[0].entries[0] else { return }
         #expect(
             caption == "A talk"
                 && credit == Credit(name: "Entrepreneur India", url: "https://news.example/a", role: .publication))
         #expect(full.url == "https://cimg.example.org/images/img-9a39/0/image.jpg")
         #expect(tile.url == "https://cimg.example.org/images/img-9a39/40/image.jpg")
         #expect(tile.width == 640 && tile.height == 427)
-        guard case .found(_, let second, let secondTile, _, _, _, _) = items[1].entries[0] else { return }
+        guard case .found(_, let second, let secondTile, _, _, _, _, _) = items[1].entries[0] else { return }
         #expect(secondTile.url == "https://cimg.example.org/images/b/0/image.jpg")
         #expect(second == nil)
     }

@@ -222,7 +222,7 @@ final class FakeJSONPlaceholder: APIResponseLoading {
         // JSONPlaceholder says nothing of licenses: every photo is shown from its own URL, none is downloaded.
         #expect(result.remoteImageURLs.isEmpty && album.coverLicense == .unknown)
         let pictures = result.allItems.flatMap(\.entries).compactMap { entry -> (RemoteImage, RemoteImage, License)? in
-            guard case .found(_, _, let tile, let full, let license, _, _) = entry else { return nil }
+            guard case .found(_, _, let tile, let full, let license, _, _, _) = entry else { return nil }
             return (tile, full, license)
         }
         #expect(pictures.count == 2 * 3 * 5 && pictures.allSatisfy { $0.2 == .unknown })

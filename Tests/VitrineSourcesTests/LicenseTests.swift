@@ -80,13 +80,13 @@ import VitrineHTTP
             """
         let page = try FlickrSource.decodeREST(Self.response(json), page: 1, licenses: table)
         let licenses = page.items.map { item -> License? in
-            guard case .found(_, _, _, _, let license, _, _) = item.entries[0] else { return nil }
+            guard case .found(_, _, _, _, let license, _, _, _) = item.entries[0] else { return nil }
             return license
         }
         #expect(
             licenses.map { $0?.label } == ["CC BY 4.0", "All rights reserved", "License unknown", "License unknown"])
         #expect(licenses[2]?.id == "99" && licenses[2]?.copies == .unknown && licenses[3]?.id == nil)
-        guard case .found(_, let credit, _, _, _, _, _) = page.items[0].entries[0] else { return }
+        guard case .found(_, let credit, _, _, _, _, _, _) = page.items[0].entries[0] else { return }
         #expect(credit?.authorURL == "https://www.flickr.com/photos/o@N01/")
     }
 
@@ -163,7 +163,7 @@ import VitrineHTTP
     }
 
     func parts(_ hit: PixabaySource.Hit) -> (credit: Credit?, license: License, ai: Bool)? {
-        guard case .found(_, let credit, _, _, let license, let ai, _) = hit.entry else { return nil }
+        guard case .found(_, let credit, _, _, let license, let ai, _, _) = hit.entry else { return nil }
         return (credit, license, ai)
     }
 

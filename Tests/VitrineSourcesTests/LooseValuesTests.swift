@@ -203,7 +203,7 @@ import VitrineTestSupport
         #expect(page.hits.map(\.id) == ["1", "3"])
         #expect(
             page.warnings == ["Skipped Pixabay hit 2 of page 2 for “Hamburg”: field “id” is missing or not a number."])
-        guard case .found(_, _, let tile, _, _, _, _) = page.hits[0].entry else {
+        guard case .found(_, _, let tile, _, _, _, _, _) = page.hits[0].entry else {
             Issue.record("hit 1 decodes")
             return
         }

@@ -10,7 +10,7 @@ import Testing
         let page = try PixabaySource.decodePage(
             Array("{\"totalHits\": 1, \"hits\": [\(hit)]}".utf8), query: "q", page: 1, fetchedAt: nil)
         let entry = try #require(page.hits.first?.entry)
-        guard case .found(_, _, _, _, _, _, let alternates) = entry else {
+        guard case .found(_, _, _, _, _, _, let alternates, _) = entry else {
             Issue.record("the hit was not found")
             return []
         }

@@ -81,7 +81,7 @@ import VitrineTestSupport
         #expect(result.variants.map(\.key) == ["original", "graffiti"])
         #expect(result.variants[1].query == "Hamburg graffiti")
         #expect(result.items[0].sourceID == "1000")
-        guard case .found(_, _, let tile, let full, _, _, _) = result.items[11].entries[1] else {
+        guard case .found(_, _, let tile, let full, _, _, _, _) = result.items[11].entries[1] else {
             Issue.record("item 12 should have its graffiti match")
             return
         }
@@ -136,13 +136,13 @@ import VitrineTestSupport
         #expect(page.totalHits == 4)
         #expect(page.hits.map(\.id) == ["77", "80"])
         #expect(page.warnings.count == 3)
-        guard case .found(let caption, let credit, let tile, _, _, _, _) = page.hits[0].entry else {
+        guard case .found(let caption, let credit, let tile, _, _, _, _, _) = page.hits[0].entry else {
             Issue.record("hit 77 should decode")
             return
         }
         #expect(caption.isEmpty && credit == nil)
         #expect(tile.width == 640 && tile.height == nil)
-        guard case .found(_, let eveCredit, _, _, _, _, _) = page.hits[1].entry else { return }
+        guard case .found(_, let eveCredit, _, _, _, _, _, _) = page.hits[1].entry else { return }
         #expect(eveCredit == Credit(name: "eve", url: nil))
     }
 

@@ -131,3 +131,32 @@ package func sampleGalleryWithArchive(of count: Int) -> GalleryModel {
     }
     return gallery
 }
+
+/// A gallery in "hh/" of items whose first variant has `tags[i]` (raw: normalised as a source does) and whose second has
+/// `variantTags[i]`, `perPage` items a grid page and a tag page.
+package func taggedGallery(
+    _ tags: [[String]], variantTags: [[String]] = [], captions: [String] = [], perPage: Int = 2,
+    tagPages: Bool = true
+) -> GalleryModel {
+    let record = CacheStore.ImageRecord(sha256: String(repeating: "ab", count: 32), format: .jpeg, byteCount: 10)
+    var images: [String: ImageOutcome] = [:]
+    let items = tags.indices.map { index -> SourceItem in
+        let entries = [tags[index], index < variantTags.count ? variantTags[index] : []].enumerated().map {
+            variant, raw -> SourceEntry in
+            let tile = RemoteImage(url: "https://cdn/\(index)-\(variant)_640.jpg", width: 640, height: 427)
+            images[tile.url] = .stored(record)
+            return .found(
+                caption: index < captions.count ? captions[index] : "item \(index)", credit: nil, tile: tile,
+                full: tile, license: .pixabay, tags: PictureTags.list(raw))
+        }
+        return SourceItem(sourceID: String(100 + index), entries: entries)
+    }
+    let result = SourceResult(
+        title: "Hamburg", source: SourceDescription(name: "pixabay", label: "Pixabay", home: nil),
+        variants: [
+            SourceVariant(key: "original", label: "Original", query: "Hamburg"),
+            SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
+        ], items: items, fetchedAt: nil)
+    return GalleryAssembler(itemsPerPage: perPage, folder: "hh/", tagPages: tagPages).assemble(
+        result, images: images)
+}
