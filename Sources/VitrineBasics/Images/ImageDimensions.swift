@@ -52,7 +52,8 @@ package enum ImageDimensions {
     /// The first image spatial extent (`ispe`) among the item properties: `meta` > `iprp` > `ipco` > `ispe`, the
     /// primary image's in the files encoders write.
     private static func avif(_ bytes: [UInt8]) -> (Int, Int)? {
-        guard let meta = ISOBoxes.child("meta", in: bytes, range: 0..<bytes.count),
+        // `meta` is a full box: its version and flags (4 bytes) come before its children.
+        guard let meta = ISOBoxes.child("meta", in: bytes, range: 0..<bytes.count), meta.count >= 4,
             let properties = ISOBoxes.child("iprp", in: bytes, range: meta.lowerBound + 4..<meta.upperBound),
             let container = ISOBoxes.child("ipco", in: bytes, range: properties),
             let extent = ISOBoxes.child("ispe", in: bytes, range: container), extent.count >= 12
