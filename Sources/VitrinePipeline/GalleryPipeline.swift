@@ -155,10 +155,7 @@ public struct GalleryPipeline: Sendable {
         ]
         if let site { lines.append("site \(text(site.title)) \(text(site.baseURL))") }
         if options.history != nil { lines.append("history") }
-        if !options.formats.isEmpty {
-            lines.append(
-                "formats " + options.formats.map { ImageEncoder.settingsKey($0.imageFormat) }.joined(separator: " "))
-        }
+        if let formats = formatsKey(of: options) { lines.append(formats) }
         if let shard { lines.append("shard \(shard)") }
         for part in plans {
             switch part {
@@ -347,9 +344,13 @@ public struct GalleryPipeline: Sendable {
     /// merge takes only shards whose pages offer the same files).
     static func shardSalt(of options: BuildOptions) -> String {
         let salt = salt(of: options.theme)
-        guard !options.formats.isEmpty else { return salt }
-        return salt + " formats "
-            + options.formats.map { ImageEncoder.settingsKey($0.imageFormat) }.joined(separator: " ")
+        return formatsKey(of: options).map { salt + " " + $0 } ?? salt
+    }
+
+    /// The formats a build re-encodes in, each with the encoder's settings; nil when it re-encodes nothing.
+    static func formatsKey(of options: BuildOptions) -> String? {
+        guard !options.formats.isEmpty else { return nil }
+        return "formats " + options.formats.map { ImageEncoder.settingsKey($0.imageFormat) }.joined(separator: " ")
     }
 
     /// Which part of a site a step works on, for its name: " of hamburg/", or nothing for a gallery on its own.
