@@ -51,7 +51,8 @@ def test_every_picture_offers_avif_then_webp_with_the_same_candidates(kind, orig
 
 
 STARTED = """
-return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0]).map(e => e.name);
+return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0] && e.initiatorType !== 'fetch')
+  .map(e => e.name);
 """
 
 

@@ -173,9 +173,15 @@ def test_bad_fragment_is_ignored(origin, browser, pages):
     assert not browser.console_problems()
 
 
-# The images the page began to load since `arguments[0]` (performance.now() then).
+# The images the page began to load since `arguments[0]` (performance.now() then); the preview pages it fetched
+# for its dialog are FETCHED.
 STARTED = """
-return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0]).map(e => e.name);
+return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0] && e.initiatorType !== 'fetch')
+  .map(e => e.name);
+"""
+FETCHED = """
+return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0] && e.initiatorType === 'fetch')
+  .map(e => e.name);
 """
 
 
@@ -218,6 +224,9 @@ def test_pressing_or_resting_on_a_tile_starts_its_photo(width, new_browser, page
             sharp = [url for w, url in sorted(candidates) if w >= slot] or [max(candidates)[1]]
             wanted.append(browser.js("return new URL(arguments[0], document.baseURI).href", sharp[0]))
         assert started == wanted, "the photos started are the ones the preview pages take"
+        # Over http the grid opens a preview in its dialog: the same presses fetch those preview pages.
+        pages_fetched = browser.js(FETCHED, since)
+        assert pages_fetched == [t.get_attribute("href") for t in tiles[2:8]], pages_fetched
         assert not browser.console_problems()
     finally:
         browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})

@@ -87,8 +87,10 @@ TOOLS = {
         grid="vitrine/index.html",
         tiles="main .grid img",
         photo="if (location.href !== target) return null;"
-        " return document.querySelector('main .viewer img') || document.querySelector('main img');",
-        photo_method="the preview page's main image (a navigation to the tile's link)",
+        " return document.querySelector('dialog.photo-view[open] .stage img')"
+        " || document.querySelector('main .viewer img') || document.querySelector('main img');",
+        photo_method="the preview's main image: in the dialog the grid page opens at the preview page's address "
+        "(over http), else on the preview page itself",
     ),
     "sigal": Tool(
         key="sigal",
