@@ -433,8 +433,9 @@
     <xsl:choose>
       <xsl:when test="$img/@src or $img/@url">
         <xsl:variable name="several" select="$sizes != '' and $candidates[floor(number(@width)) != floor(number($candidates[1]/@width))]"/>
-        <!-- the files in other formats, in the order of the first rendition that has some: one <source> each -->
-        <xsl:variable name="formats" select="(($candidates[$several] | $img)[encoding])[1]/encoding/@type"/>
+        <!-- the files in other formats, in the order of the first rendition that has some: one <source> each, with
+             the screens it is for when the copies are for dense screens only -->
+        <xsl:variable name="formats" select="(($candidates[$several] | $img)[encoding])[1]/encoding"/>
         <xsl:variable name="picture">
           <img src="{concat($img/@url, substring(concat($root, $img/@src), 1, 100000 * number(not($img/@url))))}" alt="{$alt}">
             <xsl:if test="$several">
@@ -460,17 +461,26 @@
           <xsl:when test="$formats">
             <picture>
               <xsl:for-each select="$formats">
-                <source type="{.}">
+                <source type="{@type}">
+                  <xsl:if test="@min-density">
+                    <xsl:attribute name="media">
+                      <xsl:value-of select="concat('(min-resolution: ', floor(number(@min-density)), 'dppx)')"/>
+                    </xsl:attribute>
+                  </xsl:if>
                   <xsl:attribute name="srcset">
                     <xsl:choose>
                       <xsl:when test="$several">
                         <xsl:call-template name="srcset">
                           <xsl:with-param name="candidates" select="$candidates"/>
-                          <xsl:with-param name="type" select="string(.)"/>
+                          <xsl:with-param name="type" select="string(@type)"/>
+                          <xsl:with-param name="density" select="string(@min-density)"/>
                         </xsl:call-template>
                       </xsl:when>
                       <xsl:otherwise>
-                        <xsl:value-of select="concat($root, ($img/encoding[@type = current()] | $img)[last()]/@src)"/>
+                        <xsl:variable name="type" select="string(@type)"/>
+                        <xsl:variable name="density" select="string(@min-density)"/>
+                        <xsl:variable name="copy" select="($img/encoding[@type = $type and string(@min-density) = $density] | $img/encoding[@type = $type and not(@min-density)])[1]"/>
+                        <xsl:value-of select="concat($root, ($copy | $img[not($copy)])/@src)"/>
                       </xsl:otherwise>
                     </xsl:choose>
                   </xsl:attribute>
@@ -504,16 +514,17 @@
 
 
   <!-- A srcset of `candidates` (the renditions of an entry with a width), one per width, by width: of equal widths
-       the first in the model's order. With `type`, each candidate's file in that format where it has one, else its
-       own file or URL. -->
+       the first in the model's order. With `type`, each candidate's file in that format where it has one (with
+       `density`, its copy for those screens, else its copy for any), else its own file or URL. -->
   <xsl:template name="srcset">
     <xsl:param name="candidates"/>
     <xsl:param name="type" select="''"/>
+    <xsl:param name="density" select="''"/>
     <xsl:for-each select="$candidates">
       <xsl:sort select="floor(number(@width))" data-type="number"/>
       <xsl:if test="not(preceding-sibling::image[@src or @url][floor(number(@width)) = floor(number(current()/@width))])">
         <xsl:if test="position() != 1">, </xsl:if>
-        <xsl:variable name="encoded" select="encoding[@type = $type][1]/@src"/>
+        <xsl:variable name="encoded" select="(encoding[@type = $type and string(@min-density) = $density] | encoding[@type = $type and not(@min-density)])[1]/@src"/>
         <xsl:choose>
           <xsl:when test="$encoded"><xsl:value-of select="concat($root, $encoded)"/></xsl:when>
           <!-- image-href's rule in plain XPath: the API's own URL, else the file's path -->

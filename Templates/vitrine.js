@@ -136,6 +136,7 @@
     for (var i = 0; i < sources.length; i += 1) {
       var source = d.createElement('source');
       source.type = sources[i].type;
+      if (sources[i].media) source.media = sources[i].media;
       source.sizes = sizes;
       source.srcset = absoluteSet(sources[i].getAttribute('srcset'), d.baseURI);
       picture.appendChild(source);

@@ -20,6 +20,21 @@ package enum ImageEncodingError: Error, Sendable, Hashable {
     }
 }
 
+/// One kind of re-encoded copy: its format, and the screens it is for.
+package struct EncodingTarget: Sendable, Hashable {
+    /// Screens of at least this many device pixels per CSS pixel are dense: phones, tablets, laptops at 2x.
+    package static let denseScreens = 2
+
+    package var format: ImageFormat
+    /// For screens with at least this many device pixels per CSS pixel only; nil for any screen.
+    package var minimumDensity: Int?
+
+    package init(format: ImageFormat, minimumDensity: Int? = nil) {
+        self.format = format
+        self.minimumDensity = minimumDensity
+    }
+}
+
 /// An image re-encoded: its bytes and pixel size.
 package struct EncodedImage: Sendable, Hashable {
     package var bytes: [UInt8]
@@ -48,29 +63,44 @@ package struct ImageEncoder: Sendable {
         _ = try VipsLibrary.shared.get()
     }
 
-    /// What the encoder's output depends on besides the image: the settings of each format, in a few characters,
-    /// for the cache's key of a re-encoded image. A change of settings changes it, so that nothing encoded with
-    /// the old ones is taken for the new.
-    package static func settingsKey(_ format: ImageFormat) -> String {
-        "\(format.rawValue):\(options(format) ?? "")"
+    /// The copies made for `formats`, in the order a page offers them: for AVIF, one for dense screens first
+    /// (`EncodingTarget.denseScreens`), then one for any screen.
+    package static func targets(for formats: [ImageFormat]) -> [EncodingTarget] {
+        formats.flatMap { format in
+            format == .avif
+                ? [EncodingTarget(format: format, minimumDensity: EncodingTarget.denseScreens),
+                    EncodingTarget(format: format)]
+                : [EncodingTarget(format: format)]
+        }
     }
 
-    /// libvips' save options per format: AVIF (AV1 in HEIF) at libvips' default quality and effort 2 of 9, WebP at
-    /// its default quality and effort (BENCHMARKS.md, "Image formats").
-    static func options(_ format: ImageFormat) -> String? {
-        switch format {
-        case .avif: ".heif[compression=av1,Q=50,effort=2,strip]"
-        case .webp: ".webp[Q=75,effort=4,strip]"
+    /// What the encoder's output depends on besides the image: the settings of each copy, in a few characters, for
+    /// the cache's key of a re-encoded image. A change of settings changes it, so that nothing encoded with the old
+    /// ones is taken for the new.
+    package static func settingsKey(_ target: EncodingTarget) -> String {
+        let density = target.minimumDensity.map { "@\($0)x" } ?? ""
+        return "\(target.format.rawValue)\(density):\(options(target) ?? "")"
+    }
+
+    /// libvips' save options per copy: AVIF (AV1 in HEIF) at libvips' default quality and effort 2 of 9, WebP at
+    /// its default quality and effort (BENCHMARKS.md, "Image formats"). AVIF for dense screens at quality 35: their
+    /// pixels are a half or a third of a CSS pixel wide, and hide the coarser detail (BENCHMARKS.md, "Figures behind
+    /// the code").
+    static func options(_ target: EncodingTarget) -> String? {
+        switch (target.format, target.minimumDensity) {
+        case (.avif, nil): ".heif[compression=av1,Q=50,effort=2,strip]"
+        case (.avif, .some(EncodingTarget.denseScreens)): ".heif[compression=av1,Q=35,effort=2,strip]"
+        case (.webp, nil): ".webp[Q=75,effort=4,strip]"
         default: nil
         }
     }
 
-    /// `bytes` (a whole JPEG or PNG of `width` × `height` pixels) as `format`.
-    package func encode(_ bytes: [UInt8], width: Int?, height: Int?, as format: ImageFormat)
+    /// `bytes` (a whole JPEG or PNG of `width` × `height` pixels) as `target` says.
+    package func encode(_ bytes: [UInt8], width: Int?, height: Int?, as target: EncodingTarget)
         throws(ImageEncodingError) -> EncodedImage
     {
-        guard let options = Self.options(format) else {
-            throw .failed(reason: "Vitrine does not write \(format.rawValue.uppercased()) images")
+        guard let options = Self.options(target) else {
+            throw .failed(reason: "Vitrine does not write \(target.format.rawValue.uppercased()) images like that")
         }
         if let width, let height, width * height > Self.largestPixelCount {
             throw .tooLarge(width: width, height: height)

@@ -8,6 +8,18 @@ package enum ImageOutcome: Sendable, Hashable {
     case failed(reason: String)
 }
 
+/// A re-encoded copy of a stored image, as the model offers it: its cached file, and the screens it is for.
+package struct EncodedCopy: Sendable, Hashable {
+    package var record: CacheStore.ImageRecord
+    /// For screens of at least this many device pixels per CSS pixel only; nil for any screen.
+    package var minimumDensity: Int?
+
+    package init(record: CacheStore.ImageRecord, minimumDensity: Int? = nil) {
+        self.record = record
+        self.minimumDensity = minimumDensity
+    }
+}
+
 /// Lays a source's items out as a gallery: grid pages, preview page names, local image paths.
 package struct GalleryAssembler: Sendable {
     package var itemsPerPage: Int
@@ -17,7 +29,7 @@ package struct GalleryAssembler: Sendable {
     package var folder: String
     package var site: GalleryModel.SiteLink?
     /// The re-encoded copies of each stored image that a page may offer instead of it, by the image's SHA-256.
-    package var encodings: [String: [CacheStore.ImageRecord]] = [:]
+    package var encodings: [String: [EncodedCopy]] = [:]
     /// Whether the gallery gets tag pages for its pictures' tags (a theme without the stylesheets gets none).
     package var tagPages = true
 
@@ -114,7 +126,9 @@ package struct GalleryAssembler: Sendable {
                 state: .available(path: Self.localPath(of: record), mediaType: record.format.mediaType),
                 width: measured ? record.width : image.width, height: measured ? record.height : image.height,
                 encodings: (encodings[record.sha256] ?? []).map {
-                    GalleryModel.LocalImage.Encoding(path: Self.localPath(of: $0), mediaType: $0.format.mediaType)
+                    GalleryModel.LocalImage.Encoding(
+                        path: Self.localPath(of: $0.record), mediaType: $0.record.format.mediaType,
+                        minimumDensity: $0.minimumDensity)
                 })
         case .failed(let reason):
             return GalleryModel.LocalImage(

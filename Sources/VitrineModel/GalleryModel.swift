@@ -252,10 +252,13 @@ public struct GalleryModel: Sendable {
         package struct Encoding: Sendable, Hashable {
             package var path: String
             package var mediaType: String
+            /// For screens of at least this many device pixels per CSS pixel only; nil for any screen.
+            package var minimumDensity: Int?
 
-            package init(path: String, mediaType: String) {
+            package init(path: String, mediaType: String, minimumDensity: Int? = nil) {
                 self.path = path
                 self.mediaType = mediaType
+                self.minimumDensity = minimumDensity
             }
         }
         package var state: State

@@ -13,7 +13,7 @@ struct HierarchyAssembler: Sendable {
     var folder: String
     var site: GalleryModel.SiteLink?
     /// The re-encoded copies of each stored image, by its SHA-256 (`GalleryAssembler.encodings`).
-    var encodings: [String: [CacheStore.ImageRecord]] = [:]
+    var encodings: [String: [EncodedCopy]] = [:]
 
     init(itemsPerPage: Int, language: String = "en", folder: String = "", site: GalleryModel.SiteLink? = nil) {
         self.itemsPerPage = max(1, itemsPerPage)

@@ -405,6 +405,7 @@ package enum ModelXML {
                 sink.startElement("encoding")
                 sink.cleanAttribute("src", encoding.path)
                 sink.cleanAttribute("type", encoding.mediaType)
+                if let density = encoding.minimumDensity { sink.cleanAttribute("min-density", String(density)) }
                 sink.endElement()
             }
         case .remote(let url):

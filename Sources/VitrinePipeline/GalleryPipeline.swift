@@ -282,11 +282,12 @@ public struct GalleryPipeline: Sendable {
     }
 
     /// One warning per format whose copies could not all be made, with the first reason.
-    static func warnings(_ failures: [(format: ImageFormat, reason: String)]) -> [String] {
+    static func warnings(_ failures: [(format: ImageFormat, reason: String, original: String)]) -> [String] {
         ImageEncoder.targets.compactMap { format in
-            let reasons = failures.filter { $0.format == format }.map(\.reason)
-            guard let first = reasons.first else { return nil }
-            let count = reasons.count == 1 ? "1 image" : "\(reasons.count) images"
+            let failed = failures.filter { $0.format == format }
+            guard let first = failed.first?.reason else { return nil }
+            let images = Set(failed.map(\.original)).count  // an AVIF for dense screens and one for any: one image
+            let count = images == 1 ? "1 image" : "\(images) images"
             return "\(count) could not be re-encoded as \(format.rawValue.uppercased()) (\(first)); their pages "
                 + "offer the original alone."
         }
@@ -350,7 +351,9 @@ public struct GalleryPipeline: Sendable {
     /// The formats a build re-encodes in, each with the encoder's settings; nil when it re-encodes nothing.
     static func formatsKey(of options: BuildOptions) -> String? {
         guard !options.formats.isEmpty else { return nil }
-        return "formats " + options.formats.map { ImageEncoder.settingsKey($0.imageFormat) }.joined(separator: " ")
+        return "formats "
+            + ImageEncoder.targets(for: options.formats.map(\.imageFormat)).map(ImageEncoder.settingsKey)
+            .joined(separator: " ")
     }
 
     /// Which part of a site a step works on, for its name: " of hamburg/", or nothing for a gallery on its own.

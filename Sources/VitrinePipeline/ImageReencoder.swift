@@ -1,11 +1,13 @@
 import Foundation
 import VitrineBasics
 import VitrineImaging
+import VitrineModel
 import VitrineStore
 
-/// Makes the re-encoded copies a build asks for (AVIF, WebP) of the downloaded JPEG and PNG images, each once: a
-/// copy is kept in the cache under its original's digest and the encoder's settings (`key(of:as:)`), so that a
-/// rebuild finds it there, through the previous build's snapshot like any image, and never encodes it again.
+/// Makes the re-encoded copies a build asks for (AVIF, WebP; AVIF also for dense screens) of the downloaded JPEG and
+/// PNG images, each once: a copy is kept in the cache under its original's digest and the encoder's settings
+/// (`key(of:as:)`), so that a rebuild finds it there, through the previous build's snapshot like any image, and
+/// never encodes it again.
 struct ImageReencoder: Sendable {
     var cache: CacheStore
     var formats: [ImageFormat]
@@ -14,8 +16,9 @@ struct ImageReencoder: Sendable {
     var progress: @Sendable (ProgressEvent) -> Void
 
     struct Result: Sendable {
-        /// The copies of each original that are smaller than it, by the original's SHA-256, in `formats`' order.
-        var copies: [String: [CacheStore.ImageRecord]] = [:]
+        /// The copies of each original that are smaller than it, by the original's SHA-256, in the order of
+        /// `ImageEncoder.targets(for: formats)`, each with the screens it is for.
+        var copies: [String: [EncodedCopy]] = [:]
         /// Every copy by its cache key, for the next build's snapshot.
         var records: [String: CacheStore.ImageRecord] = [:]
         /// The stamp each copy's cached bytes were verified with, by SHA-256.
@@ -23,31 +26,32 @@ struct ImageReencoder: Sendable {
         var encoded = 0
         /// Whether the snapshot gave every copy, so that it describes this build's copies as well.
         var allFromSnapshot = true
-        /// The originals that could not be encoded, each with why.
-        var failures: [(format: ImageFormat, reason: String)] = []
+        /// The copies that could not be made: the format, why, and the original's SHA-256.
+        var failures: [(format: ImageFormat, reason: String, original: String)] = []
     }
 
-    /// The cache's key of `original` re-encoded as `format` with today's settings.
-    static func key(of original: CacheStore.ImageRecord, as format: ImageFormat) -> String {
-        "vitrine-encoded:\(ImageEncoder.settingsKey(format))/\(original.sha256)"
+    /// The cache's key of `original` re-encoded as `target` with today's settings.
+    static func key(of original: CacheStore.ImageRecord, as target: EncodingTarget) -> String {
+        "vitrine-encoded:\(ImageEncoder.settingsKey(target))/\(original.sha256)"
     }
 
     /// The copies of `originals` (each once) in every format, from the cache or encoded now on every core.
     func copies(of originals: [CacheStore.ImageRecord]) async throws -> Result {
         let wanted = Set(originals).filter { ImageEncoder.sources.contains($0.format) }
             .sorted { $0.sha256 < $1.sha256 }
+        let targets = ImageEncoder.targets(for: formats)
         let jobs = wanted.flatMap { original in
-            formats.filter { $0 != original.format }.map { (original: original, format: $0) }
+            targets.filter { $0.format != original.format }.map { (original: original, target: $0) }
         }
         var result = Result()
         guard !jobs.isEmpty else { return result }
         let cached = await cache.imageRecords(
-            for: jobs.map { Self.key(of: $0.original, as: $0.format) }, snapshot: snapshot)
+            for: jobs.map { Self.key(of: $0.original, as: $0.target) }, snapshot: snapshot)
         result.stamps = cached.stamps
         result.allFromSnapshot = cached.fromSnapshot == jobs.count
-        var pending: [(original: CacheStore.ImageRecord, format: ImageFormat)] = []
+        var pending: [(original: CacheStore.ImageRecord, target: EncodingTarget)] = []
         for job in jobs {
-            let key = Self.key(of: job.original, as: job.format)
+            let key = Self.key(of: job.original, as: job.target)
             if let record = cached.records[key] { result.records[key] = record } else { pending.append(job) }
         }
         var done = jobs.count - pending.count
@@ -56,7 +60,7 @@ struct ImageReencoder: Sendable {
             var next = pending.makeIterator()
             for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
                 guard let job = next.next() else { break }
-                group.addTask { try encode(job.original, as: job.format) }
+                group.addTask { try encode(job.original, as: job.target) }
             }
             for try await (key, outcome) in group {
                 switch outcome {
@@ -64,40 +68,44 @@ struct ImageReencoder: Sendable {
                     result.records[key] = record
                     result.stamps[record.sha256] = stamp
                     result.encoded += 1
-                case .failed(let format, let reason):
-                    result.failures.append((format, reason))
+                case .failed(let format, let reason, let original):
+                    result.failures.append((format, reason, original))
                 }
                 done += 1
                 progress(.encoding(done: done, total: jobs.count))
-                if let job = next.next() { group.addTask { try encode(job.original, as: job.format) } }
+                if let job = next.next() { group.addTask { try encode(job.original, as: job.target) } }
             }
         }
         for job in jobs {
-            guard let copy = result.records[Self.key(of: job.original, as: job.format)],
+            guard let copy = result.records[Self.key(of: job.original, as: job.target)],
                 copy.byteCount < job.original.byteCount
             else { continue }
-            result.copies[job.original.sha256, default: []].append(copy)
+            result.copies[job.original.sha256, default: []].append(
+                EncodedCopy(record: copy, minimumDensity: job.target.minimumDensity))
         }
         return result
     }
 
-    /// Encodes the cached bytes of `original` as `format` and stores the copy; a copy that cannot be made is a
+    /// Encodes the cached bytes of `original` as `target` says and stores the copy; a copy that cannot be made is a
     /// failure of that copy alone, and only a cache that cannot be written fails the build.
-    private func encode(_ original: CacheStore.ImageRecord, as format: ImageFormat) throws -> (String, Result.Outcome) {
+    private func encode(_ original: CacheStore.ImageRecord, as target: EncodingTarget) throws -> (
+        String, Result.Outcome
+    ) {
         try Task.checkCancellation()
-        let key = Self.key(of: original, as: format)
+        let format = target.format
+        let key = Self.key(of: original, as: target)
         guard
             let bytes = try? FileBytes.read(atPath: cache.imageFilePath(for: original), limit: original.byteCount),
             SHA256Hasher.hex(of: bytes) == original.sha256
-        else { return (key, .failed(format, "its cached bytes changed as they were read")) }
+        else { return (key, .failed(format, "its cached bytes changed as they were read", original: original.sha256)) }
         let encoded: EncodedImage
         do {
-            encoded = try encoder.encode(bytes, width: original.width, height: original.height, as: format)
+            encoded = try encoder.encode(bytes, width: original.width, height: original.height, as: target)
         } catch {
-            return (key, .failed(format, error.reason))
+            return (key, .failed(format, error.reason, original: original.sha256))
         }
         guard ImageFormat.sniff(encoded.bytes) == format else {
-            return (key, .failed(format, "libvips wrote something else"))
+            return (key, .failed(format, "libvips wrote something else", original: original.sha256))
         }
         let (record, stamp) = try cache.storeStampedImage(encoded.bytes, format: format, from: key)
         return (key, .stored(record, stamp))
@@ -108,7 +116,7 @@ extension ImageReencoder.Result {
     /// What became of one copy.
     enum Outcome: Sendable {
         case stored(CacheStore.ImageRecord, FileStamp)
-        case failed(ImageFormat, String)
+        case failed(ImageFormat, String, original: String)
     }
 }
 

@@ -1,6 +1,7 @@
 """Images re-encoded as AVIF and WebP (`--formats avif,webp`, the placeholders site): every picture with copies is a
-<picture> whose sources offer the same candidates as its <img>, in the order asked for, and Chromium shows the
-AVIF; a pressed tile starts the very file its preview page takes."""
+<picture> whose sources offer the same candidates as its <img>: AVIF for dense screens (min-resolution: 2dppx), AVIF
+for any, then WebP; Chromium shows the AVIF for its screen; a pressed tile starts the very file its preview page
+takes."""
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -13,7 +14,7 @@ return [...document.querySelectorAll('main picture')].map(p => {
   const img = p.querySelector('img');
   return {
     sources: [...p.querySelectorAll('source')].map(s => ({
-      type: s.type, srcset: s.getAttribute('srcset'), sizes: s.getAttribute('sizes'),
+      type: s.type, media: s.media, srcset: s.getAttribute('srcset'), sizes: s.getAttribute('sizes'),
     })),
     srcset: img.getAttribute('srcset'), sizes: img.getAttribute('sizes'), current: img.currentSrc,
     complete: img.complete, loaded: img.naturalWidth > 0, parentIsPicture: img.parentElement === p,
@@ -38,7 +39,8 @@ def test_every_picture_offers_avif_then_webp_with_the_same_candidates(kind, orig
     assert len(pictures) == want_images, "every image of the page is a <picture> with other formats"
     for picture in pictures:
         assert picture["parentIsPicture"] and picture["loaded"], picture
-        assert [s["type"] for s in picture["sources"]] == ["image/avif", "image/webp"], picture
+        assert [(s["type"], s["media"]) for s in picture["sources"]] == [
+            ("image/avif", "(min-resolution: 2dppx)"), ("image/avif", ""), ("image/webp", "")], picture
         for source in picture["sources"]:
             assert source["sizes"] == picture["sizes"], picture
             if picture["srcset"]:
@@ -47,6 +49,30 @@ def test_every_picture_offers_avif_then_webp_with_the_same_candidates(kind, orig
             urls = [url for _, url in srcset_candidates(source["srcset"])] if picture["srcset"] else [source["srcset"]]
             assert all(url.endswith(suffix) for url in urls), source
         assert picture["current"].endswith(".avif"), f"Chromium shows AVIF where it can: {picture['current']}"
+        shown_from = [i for i, s in enumerate(picture["sources"]) if picture["current"] in absolute_urls(browser, s)]
+        assert shown_from == [1], f"a 1x screen takes the AVIF for any screen: {picture}"
+    assert not browser.console_problems()
+
+
+def absolute_urls(browser, source) -> list[str]:
+    candidates = srcset_candidates(source["srcset"]) if source["sizes"] else [(0, source["srcset"])]
+    return browser.js("return arguments[0].map(u => new URL(u, document.baseURI).href)", [u for _, u in candidates])
+
+
+@pytest.mark.parametrize("dpr", [2, 3])
+def test_a_dense_screen_takes_the_avif_made_for_it(dpr, new_browser, pages):
+    browser = new_browser
+    site, href = pages.resolve("placeholder-grid")
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": dpr, "mobile": True})
+    browser.open(pages.url("http", site, href))
+    browser.scroll_through()
+    browser.wait(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"), 20, "images")
+    pictures = browser.js(PICTURES)
+    assert pictures
+    for picture in pictures:
+        shown_from = [i for i, s in enumerate(picture["sources"]) if picture["current"] in absolute_urls(browser, s)]
+        assert shown_from == [0], f"a {dpr}x screen takes the AVIF for dense screens: {picture}"
     assert not browser.console_problems()
 
 
@@ -74,7 +100,7 @@ def test_a_pressed_tile_starts_the_avif_its_preview_takes(new_browser, pages):
         started = browser.js(STARTED, since)[0]
         preview_sizes = browser.js("return document.querySelector('[data-preview-sizes]').dataset.previewSizes")
         slot = sizes_width(browser, preview_sizes)
-        avif = tile.find_element(By.CSS_SELECTOR, "source[type='image/avif']").get_attribute("srcset")
+        avif = tile.find_element(By.CSS_SELECTOR, "source[type='image/avif']:not([media])").get_attribute("srcset")
         candidates = srcset_candidates(avif)
         sharp = [url for w, url in sorted(candidates) if w >= slot] or [max(candidates)[1]]
         assert started == browser.js("return new URL(arguments[0], document.baseURI).href", sharp[0])

@@ -49,9 +49,19 @@ import VitrineTestSupport
             #expect(model.relaxNGErrors(schema: DefaultTheme.files["gallery.rng"]!) == [])
             let originals = model.strings("//entry/image[@type='image/jpeg']/@src")
             #expect(!originals.isEmpty)
-            // Each JPEG has its copies, AVIF first (only a copy that is not smaller is left out; none is here).
-            #expect(model.strings("//entry/image[@type='image/jpeg'][count(encoding) != 2]/@src") == [])
-            #expect(model.strings("//entry/image/encoding[1][@type != 'image/avif']/@src") == [])
+            // Each JPEG has its copies (only a copy that is not smaller is left out; none is here): AVIF for dense
+            // screens, AVIF for any, WebP, in that order; the first the smallest.
+            #expect(model.strings("//entry/image[@type='image/jpeg'][count(encoding) != 3]/@src") == [])
+            #expect(
+                model.strings("//entry/image/encoding[1][@type != 'image/avif' or @min-density != '2']/@src") == [])
+            #expect(model.strings("//entry/image/encoding[2][@type != 'image/avif' or @min-density]/@src") == [])
+            #expect(model.strings("//entry/image/encoding[3][@type != 'image/webp' or @min-density]/@src") == [])
+            for image in model.strings("//entry/image[encoding]/@src") {
+                let copies = model.strings("//entry/image[@src='\(image)'][1]/encoding/@src").map {
+                    try? Data(contentsOf: root.appendingPathComponent($0)).count
+                }
+                #expect(copies.count == 3 && copies[0]! < copies[1]!, "\(image)")
+            }
             for path in Set(model.strings("//encoding/@src")) {
                 let bytes = try Data(contentsOf: root.appendingPathComponent(path))
                 let format = try #require(ImageFormat.sniff(bytes))
@@ -59,9 +69,11 @@ import VitrineTestSupport
             }
             let grid = try String(contentsOf: root.appendingPathComponent("index.html"), encoding: .utf8)
             #expect(!grid.contains("</source>"))
+            let pictures = grid.components(separatedBy: "<picture>").count - 1
             #expect(
-                grid.components(separatedBy: "<source type=\"image/avif\"").count - 1
-                    == grid.components(separatedBy: "<picture>").count - 1)
+                grid.components(separatedBy: "<picture><source type=\"image/avif\" media=\"(min-resolution: 2dppx)\"")
+                    .count - 1 == pictures)
+            #expect(grid.components(separatedBy: "<source type=\"image/avif\" srcset=").count - 1 == pictures)
             #expect(grid.components(separatedBy: "<picture>").count - 1 == 4)
 
             // A second output from the same cache: nothing encoded again, and the same bytes.

@@ -7,11 +7,14 @@ import VitrineImaging
     /// A bundled 640-px JPEG of the sample API.
     static let photo = SampleImages.bundled.image(theme: "city", number: 1, size: 640)!
     static let bytes = Array(photo.bytes)
+    /// Every copy a build can ask for: AVIF for dense screens, AVIF, WebP.
+    static let everyTarget = ImageEncoder.targets(for: ImageEncoder.targets)
 
-    @Test(arguments: ImageEncoder.targets)
-    func encodesTheSamePixelsInFewerBytes(_ format: ImageFormat) throws {
+    @Test(arguments: everyTarget)
+    func encodesTheSamePixelsInFewerBytes(_ target: EncodingTarget) throws {
         let photo = Self.photo
-        let encoded = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: format)
+        let format = target.format
+        let encoded = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: target)
         #expect(ImageFormat.sniff(encoded.bytes) == format)
         #expect(encoded.width == photo.width && encoded.height == photo.height)
         #expect(encoded.bytes.count < Self.bytes.count)
@@ -20,11 +23,11 @@ import VitrineImaging
         #expect(ImageCompleteness.problem(encoded.bytes, format: format) == nil)
     }
 
-    @Test(arguments: ImageEncoder.targets)
-    func givesTheSameBytesEveryTime(_ format: ImageFormat) throws {
+    @Test(arguments: everyTarget)
+    func givesTheSameBytesEveryTime(_ target: EncodingTarget) throws {
         let photo = Self.photo
-        let first = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: format)
-        let second = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: format)
+        let first = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: target)
+        let second = try ImageEncoder().encode(Self.bytes, width: photo.width, height: photo.height, as: target)
         #expect(first.bytes == second.bytes)
     }
 
@@ -37,10 +40,11 @@ import VitrineImaging
         return [0xFF, 0xD8, 0xFF, 0xE1, 0, UInt8(app1.count + 2)] + app1 + bytes.dropFirst(2)
     }()
 
-    @Test(arguments: ImageEncoder.targets)
-    func turnsAPhotoUprightAsItsEXIFOrientationSays(_ format: ImageFormat) throws {
+    @Test(arguments: everyTarget)
+    func turnsAPhotoUprightAsItsEXIFOrientationSays(_ target: EncodingTarget) throws {
         let photo = Self.photo
-        let encoded = try ImageEncoder().encode(Self.rotated, width: photo.width, height: photo.height, as: format)
+        let format = target.format
+        let encoded = try ImageEncoder().encode(Self.rotated, width: photo.width, height: photo.height, as: target)
         #expect(encoded.width == photo.height && encoded.height == photo.width)
         let size = try #require(ImageDimensions.read(encoded.bytes, format: format))
         #expect(size.width == photo.height && size.height == photo.width)
@@ -49,7 +53,7 @@ import VitrineImaging
     @Test func refusesWhatIsNoImageWithLibvipsReason() {
         let garbage = Array("<html>not an image</html>".utf8)
         #expect {
-            try ImageEncoder().encode(garbage, width: nil, height: nil, as: .avif)
+            try ImageEncoder().encode(garbage, width: nil, height: nil, as: EncodingTarget(format: .avif))
         } throws: { error in
             guard case .failed(let reason) = error as? ImageEncodingError else { return false }
             return !reason.isEmpty && !reason.contains("\n")
@@ -60,24 +64,43 @@ import VitrineImaging
         let photo = Self.photo
         let half = Array(Self.bytes.prefix(Self.bytes.count / 2))
         #expect(throws: ImageEncodingError.self) {
-            try ImageEncoder().encode(half, width: photo.width, height: photo.height, as: .webp)
+            try ImageEncoder().encode(half, width: photo.width, height: photo.height, as: EncodingTarget(format: .webp))
         }
     }
 
     @Test func refusesAnImageLargerThanItEncodesBeforeDecodingIt() {
         #expect(throws: ImageEncodingError.tooLarge(width: 8000, height: 6000)) {
-            try ImageEncoder().encode([0xFF, 0xD8, 0xFF], width: 8000, height: 6000, as: .avif)
+            try ImageEncoder().encode([0xFF, 0xD8, 0xFF], width: 8000, height: 6000, as: EncodingTarget(format: .avif))
         }
     }
 
     @Test func writesOnlyTheFormatsItKnows() {
         #expect(throws: ImageEncodingError.self) {
-            try ImageEncoder().encode(Self.bytes, width: nil, height: nil, as: .gif)
+            try ImageEncoder().encode(Self.bytes, width: nil, height: nil, as: EncodingTarget(format: .gif))
         }
     }
 
-    @Test func keysChangeWithTheFormat() {
-        #expect(ImageEncoder.settingsKey(.avif) != ImageEncoder.settingsKey(.webp))
-        #expect(ImageEncoder.settingsKey(.avif).hasPrefix("avif:"))
+    @Test func keysChangeWithTheFormatAndTheScreens() {
+        let keys = Self.everyTarget.map(ImageEncoder.settingsKey)
+        #expect(Set(keys).count == 3)
+        #expect(keys.map { $0.prefix { $0 != ":" } } == ["avif@2x", "avif", "webp"])
+    }
+
+    @Test func aPageOffersTheAVIFForDenseScreensBeforeTheOneForAnyScreen() {
+        #expect(
+            ImageEncoder.targets(for: [.webp, .avif]) == [
+                EncodingTarget(format: .webp), EncodingTarget(format: .avif, minimumDensity: 2),
+                EncodingTarget(format: .avif),
+            ])
+    }
+
+    /// The copy for dense screens is smaller than the one for any screen: the point of making it.
+    @Test func theAVIFForDenseScreensIsSmallerThanTheOneForAnyScreen() throws {
+        let photo = Self.photo
+        let dense = try ImageEncoder().encode(
+            Self.bytes, width: photo.width, height: photo.height, as: EncodingTarget(format: .avif, minimumDensity: 2))
+        let any = try ImageEncoder().encode(
+            Self.bytes, width: photo.width, height: photo.height, as: EncodingTarget(format: .avif))
+        #expect(Double(dense.bytes.count) < 0.85 * Double(any.bytes.count))
     }
 }

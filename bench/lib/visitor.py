@@ -211,7 +211,8 @@ Promise.all([entries('largest-contentful-paint'), entries('layout-shift')]).then
   });
   const resources = performance.getEntriesByType('resource').map(e => ({
     name: e.name, initiatorType: e.initiatorType, encodedBodySize: e.encodedBodySize,
-    transferSize: e.transferSize, startTime: e.startTime, responseEnd: e.responseEnd}));
+    transferSize: e.transferSize, startTime: e.startTime, responseStart: e.responseStart,
+    responseEnd: e.responseEnd, renderBlockingStatus: e.renderBlockingStatus}));
   const nav = performance.getEntriesByType('navigation')[0];
   done({
     lcp: last ? (last.renderTime || last.loadTime || last.startTime) : null,
@@ -660,6 +661,11 @@ def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_
             "bytes_per_picture": image_bytes / len(loaded_tiles) if loaded_tiles else None,
             "navigation": grid["navigation"], "viewport": [grid["innerWidth"], grid["innerHeight"], grid["dpr"]],
             "sharpness": sharpness, **click,
+            # what the grid page loaded and when (ms from its navigation): what LCP waited for
+            "timeline": [{"name": r["name"].rsplit("/", 1)[-1], "type": r["initiatorType"],
+                          "start": round(r["startTime"]), "first_byte": round(r["responseStart"]),
+                          "end": round(r["responseEnd"]), "bytes": r["encodedBodySize"],
+                          "blocking": r.get("renderBlockingStatus")} for r in grid["resources"]],
         }
     finally:
         load.close()
