@@ -68,8 +68,10 @@ package struct ImageEncoder: Sendable {
     package static func targets(for formats: [ImageFormat]) -> [EncodingTarget] {
         formats.flatMap { format in
             format == .avif
-                ? [EncodingTarget(format: format, minimumDensity: EncodingTarget.denseScreens),
-                    EncodingTarget(format: format)]
+                ? [
+                    EncodingTarget(format: format, minimumDensity: EncodingTarget.denseScreens),
+                    EncodingTarget(format: format),
+                ]
                 : [EncodingTarget(format: format)]
         }
     }
