@@ -66,7 +66,7 @@
     </div>
     <xsl:choose>
       <xsl:when test="$items">
-        <ol class="grid" data-preview-sizes="{$full-sizes}">
+        <ol class="grid" start="{(@number - 1) * ../../@per-page + 1}" data-preview-sizes="{$full-sizes}">
           <xsl:apply-templates select="$items" mode="tile"/>
         </ol>
       </xsl:when>

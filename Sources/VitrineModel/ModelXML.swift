@@ -251,6 +251,7 @@ package enum ModelXML {
             sink.startElement("tags")
             sink.attribute("id", GalleryModel.TagIndex.id)
             sink.cleanAttribute("href", href)
+            sink.attribute("per-page", String(head.tagsPerPage))
             for tag in tags?.tags ?? [] { write(tag, pageCount: tags?.counts == true, to: &sink) }
             sink.endElement()
         }
