@@ -359,7 +359,9 @@ package enum ModelXML {
             sink.textElement("missing", reason)
         case .picture(let caption, let credit, let tile, let full, let license, let aiGenerated):
             sink.textElement("caption", caption)
-            for tag in entry.tags { sink.textElement("tag", tag.name, attributes: [("href", tag.href)]) }
+            for tag in entry.tags {
+                sink.textElement("tag", tag.name, attributes: tag.href.isEmpty ? [] : [("href", tag.href)])
+            }
             if let credit { write(credit, to: &sink) }
             write(license, to: &sink)
             if aiGenerated {
