@@ -18,6 +18,8 @@ public enum DefaultTheme {
         "site-changes.xsl": PackageResources.site_changes_xsl,
         "tags.xsl": PackageResources.tags_xsl,
         "tag.xsl": PackageResources.tag_xsl,
+        "site-tags.xsl": PackageResources.site_tags_xsl,
+        "site-tag.xsl": PackageResources.site_tag_xsl,
     ]
 
     /// The theme's README for whoever edits a copy of it: the files a theme needs, the parameters its stylesheets

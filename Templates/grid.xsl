@@ -12,7 +12,7 @@
 
   <xsl:template match="page" mode="body-class">grid-page</xsl:template>
 
-  <!-- The tag page a tile is shown on (tag.xsl sets it): the tile shows the entry with that tag. -->
+  <!-- The tag a tile is shown for (tag.xsl sets it to the tag's name): the tile shows the entry with that tag. -->
   <xsl:variable name="shown-tag" select="''"/>
 
   <!-- A grid page inside a hierarchy (an album): the toolbar with the breadcrumb. -->
@@ -124,7 +124,7 @@
     <xsl:variable name="eager" select="position() &lt;= 2"/>
     <xsl:variable name="first" select="position() = 1"/>
     <!-- The entry shown: on a tag page the first one with the tag, else the first one with images, else the first. -->
-    <xsl:variable name="tagged" select="entry[not(missing)][tag/@href = $shown-tag]"/>
+    <xsl:variable name="tagged" select="entry[not(missing)][tag = $shown-tag]"/>
     <xsl:variable name="main" select="($tagged | (entry[not(missing)] | entry[not(../entry[not(missing)])])[not($tagged)])[1]"/>
     <li class="tile" id="{@id}">
       <figure>

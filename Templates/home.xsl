@@ -29,34 +29,9 @@
     </xsl:call-template>
   </xsl:template>
 
-  <xsl:template name="site-header">
-    <header class="site">
-      <a class="brand" href="{concat($root, /site/@href)}"><xsl:value-of select="/site/title"/></a>
-      <p class="lede">
-        <xsl:value-of select="count(/site/gallery)"/>
-        <xsl:choose>
-          <xsl:when test="count(/site/gallery) = 1"> gallery</xsl:when>
-          <xsl:otherwise> galleries</xsl:otherwise>
-        </xsl:choose>
-        <xsl:if test="/site/history">
-          <xsl:text> · </xsl:text>
-          <a class="changes" href="{concat($root, /site/history/@href)}">What’s new</a>
-        </xsl:if>
-      </p>
-    </header>
-  </xsl:template>
+  <xsl:template name="site-header"><xsl:call-template name="home-header"/></xsl:template>
 
-  <xsl:template name="site-footer">
-    <footer class="site">
-      <p>
-        <xsl:text>Each gallery credits its images' authors and sources. Made with Vitrine.</xsl:text>
-        <xsl:if test="/site/@feed">
-          <xsl:text> </xsl:text>
-          <a href="{concat($root, /site/@feed)}">Atom feed</a>
-        </xsl:if>
-      </p>
-    </footer>
-  </xsl:template>
+  <xsl:template name="site-footer"><xsl:call-template name="home-footer"/></xsl:template>
 
   <xsl:template match="site" mode="main">
     <div class="intro">

@@ -156,6 +156,41 @@
     <xsl:call-template name="notices"/>
   </xsl:template>
 
+  <!-- The header and footer of the pages of a site itself (a <site> model: the home page, its "What's new" and tag
+       pages), which their stylesheets call as their site-header and site-footer. -->
+  <xsl:template name="home-header">
+    <header class="site">
+      <a class="brand" href="{concat($root, /site/@href)}"><xsl:value-of select="/site/title"/></a>
+      <p class="lede">
+        <xsl:value-of select="count(/site/gallery)"/>
+        <xsl:choose>
+          <xsl:when test="count(/site/gallery) = 1"> gallery</xsl:when>
+          <xsl:otherwise> galleries</xsl:otherwise>
+        </xsl:choose>
+        <xsl:if test="/site/history">
+          <xsl:text> · </xsl:text>
+          <a class="changes" href="{concat($root, /site/history/@href)}">What’s new</a>
+        </xsl:if>
+        <xsl:if test="/site/tags">
+          <xsl:text> · </xsl:text>
+          <a class="tag-index" href="{concat($root, /site/tags/@href)}">Tags</a>
+        </xsl:if>
+      </p>
+    </header>
+  </xsl:template>
+
+  <xsl:template name="home-footer">
+    <footer class="site">
+      <p>
+        <xsl:text>Each gallery credits its images' authors and sources. Made with Vitrine.</xsl:text>
+        <xsl:if test="/site/@feed">
+          <xsl:text> </xsl:text>
+          <a href="{concat($root, /site/@feed)}">Atom feed</a>
+        </xsl:if>
+      </p>
+    </footer>
+  </xsl:template>
+
   <xsl:template name="notices">
     <xsl:if test="/gallery/notice">
       <div class="notices">

@@ -160,7 +160,13 @@
       <nav class="tags" aria-label="Tags">
         <ul>
           <xsl:for-each select="tag">
-            <li><a rel="tag" href="{concat($root, @href)}" dir="auto"><xsl:value-of select="."/></a></li>
+            <li>
+              <xsl:choose>
+                <xsl:when test="@href"><a rel="tag" href="{concat($root, @href)}" dir="auto"><xsl:value-of select="."/></a></xsl:when>
+                <!-- an archived picture's tag: tag pages list the results only -->
+                <xsl:otherwise><span dir="auto"><xsl:value-of select="."/></span></xsl:otherwise>
+              </xsl:choose>
+            </li>
           </xsl:for-each>
         </ul>
       </nav>

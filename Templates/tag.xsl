@@ -1,9 +1,10 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Vitrine default theme: one page of a tag (tags/SLUG.html, tags/SLUG-page-2.html, ...).
+  Vitrine default theme: one page of a tag (tags/SLUG.html, tags/SLUG-page-2.html, ...) of a gallery, and, through
+  site-tag.xsl, of a site (the model a <site>, the items under their galleries).
   $page is the @id of a <page> of a <tag>; $root is the prefix to the output root.
-  The view holds that tag with the pages its pager links and, in their collection, the items on this page: the
-  same tiles as the grid (from grid.xsl), each showing the entry with the tag.
+  The view holds that tag with the pages its pager links and, in their collection (or gallery), the items on this
+  page: the same tiles as the grid (from grid.xsl), each showing the entry with the tag.
 -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 
@@ -11,7 +12,7 @@
 
   <xsl:output method="html" encoding="UTF-8" indent="no" doctype-system="about:legacy-compat"/>
 
-  <xsl:variable name="shown-tag" select="$current/../@href"/>
+  <xsl:variable name="shown-tag" select="string($current/../@name)"/>
 
   <xsl:template match="tag/page" mode="body-class">grid-page tag-page</xsl:template>
 
@@ -28,7 +29,7 @@
       <xsl:value-of select="../@page-count"/>
     </xsl:if>
     <xsl:text> — </xsl:text>
-    <xsl:value-of select="/gallery/title"/>
+    <xsl:value-of select="/gallery/title | /site/title"/>
   </xsl:template>
 
   <!-- Only the card, with the first tile as a grid page's: the rights data of the pictures is on their grid and
@@ -38,14 +39,14 @@
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
-        <xsl:with-param name="description" select="concat(../@count, ' images from ', $source-label)"/>
-        <xsl:with-param name="image" select="(/gallery/collection/item/entry/image[@role = 'tile'][@src or @url])[1]"/>
+        <xsl:with-param name="description" select="concat(../@count, ' images', substring(concat(' from ', $source-label), 1, 1000 * number(boolean($source-label))))"/>
+        <xsl:with-param name="image" select="(/gallery/collection/item/entry/image[@role = 'tile'][@src or @url] | /site/gallery/item/entry/image[@role = 'tile'][@src or @url])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
 
   <xsl:template match="tag/page" mode="main">
-    <xsl:variable name="items" select="/gallery/collection/item"/>
+    <xsl:variable name="items" select="/gallery/collection/item | /site/gallery/item"/>
     <div class="intro">
       <h1>Tagged <q dir="auto"><xsl:value-of select="../@name"/></q></h1>
       <p class="count">
@@ -66,7 +67,7 @@
     </div>
     <xsl:choose>
       <xsl:when test="$items">
-        <ol class="grid" data-preview-sizes="{$full-sizes}">
+        <ol class="grid" start="{(@number - 1) * ../../@per-page + 1}" data-preview-sizes="{$full-sizes}">
           <xsl:apply-templates select="$items" mode="tile"/>
         </ol>
       </xsl:when>

@@ -1,7 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Vitrine default theme: a gallery's tag index (tags/index.html).
-  $page is the @id of the gallery's <tags> element ('tags'); $root is the prefix to the output root.
+  Vitrine default theme: a gallery's tag index (tags/index.html in its folder), and, through site-tags.xsl, a
+  site's (tags/index.html at the root, the model a <site>).
+  $page is the @id of the <tags> element ('tags'); $root is the prefix to the output root.
   Every <tag> of the view, as the model lists them (most items first, then by name), linked to its first page,
   with its count.
 -->
@@ -15,7 +16,7 @@
 
   <xsl:template match="tags" mode="title">
     <xsl:text>Tags — </xsl:text>
-    <xsl:value-of select="/gallery/title"/>
+    <xsl:value-of select="/gallery/title | /site/title"/>
   </xsl:template>
 
   <xsl:template match="tags" mode="main">
@@ -28,7 +29,10 @@
           <xsl:otherwise> tags</xsl:otherwise>
         </xsl:choose>
         <xsl:text> · </xsl:text>
-        <a href="{concat($root, $home-href)}">All images</a>
+        <xsl:choose>
+          <xsl:when test="/site"><a href="{concat($root, /site/@href)}">All galleries</a></xsl:when>
+          <xsl:otherwise><a href="{concat($root, $home-href)}">All images</a></xsl:otherwise>
+        </xsl:choose>
       </p>
     </div>
     <nav aria-labelledby="tags-title">

@@ -99,11 +99,13 @@ enum FaultResponses {
             return malformedJSON(from: normal())
         case .hugePixels:
             return SampleAPIResponse(status: 200, headers: ["Content-Type": "image/png"], body: hugePNG)
-        case .hostileResults:
+        case .hostileResults, .manyTags:
             let response = normal()
             guard response.status == 200,
                 let result = try? JSONDecoder().decode(PixabaySearchResult.self, from: response.body),
-                let body = try? HostileResults.page(from: result, baseURL: baseURL)
+                let body = try? kind == .manyTags
+                    ? HostileResults.manyTags(from: result)
+                    : HostileResults.page(from: result, baseURL: baseURL)
             else {
                 return response
             }

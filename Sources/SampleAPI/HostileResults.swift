@@ -48,7 +48,7 @@ indirect enum JSONValue: Codable, Sendable, Equatable {
 ///
 /// Hits at even positions (0, 2, 4, …) stay exactly as the catalogue has them; the hostile variants fill the odd
 /// positions in the order of ``variants``, so a page of 20 carries each of them once. `totalHits` becomes a string.
-enum HostileResults {
+package enum HostileResults {
     /// The hostile variants, in the order they fill odd positions.
     enum Variant: CaseIterable {
         /// `tags` with NUL, BEL, an ANSI colour escape, a script tag, quotes and a right-to-left override.
@@ -144,5 +144,35 @@ enum HostileResults {
             hit["id"] = nil
         }
         return .object(hit)
+    }
+
+    /// How many distinct tags ``manyTags(from:)`` gives each hit.
+    package static let tagsPerHit = 20
+
+    /// The page `result` with every hit's `tags` replaced by ``tagsPerHit`` tags of its own (made from its `id`),
+    /// each sent in one of four spellings: twice in other cases ("Tag 7 0, TAG 7 0"), twice in other Unicode
+    /// normalisations ("Café" composed and decomposed), in markup ("<b>7 2</b>") and behind a right-to-left override.
+    /// Once normalised, the spellings of one tag are one tag, and no two hits share one.
+    static func manyTags(from result: PixabaySearchResult) throws -> Data {
+        var page = try JSONValue.from(result)
+        guard case .object(var body) = page, case .array(let hits)? = body["hits"] else { return Data() }
+        body["hits"] = .array(
+            hits.map { hit in
+                guard case .object(var fields) = hit, case .number(let id)? = fields["id"] else { return hit }
+                let raw = (0..<tagsPerHit).flatMap { index -> [String] in
+                    switch index % 4 {
+                    case 0: ["Tag \(id) \(index)", "TAG \(id) \(index)"]
+                    case 1: ["Caf\u{E9} \(id) \(index)", "Cafe\u{301} \(id) \(index)"]
+                    case 2: ["<b>\(id) \(index)</b>"]
+                    default: ["\u{202E}gpj \(id) \(index)"]
+                    }
+                }
+                fields["tags"] = .string(raw.joined(separator: ", "))
+                return .object(fields)
+            })
+        page = .object(body)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(page)
     }
 }

@@ -101,6 +101,10 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         /// `200 OK`, `image/png`: a small, valid PNG whose header declares 100,000 × 100,000 pixels, the
         /// "decompression bomb" shape that decoders refuse.
         case hugePixels
+        /// The normal search page with 20 tags of its own on every hit (``HostileResults/manyTags(from:)``): a
+        /// Pixabay search of 500 hits gives 10,000 distinct tags, spelled in case, Unicode normalisation, markup and
+        /// bidi controls that Vitrine must normalise.
+        case manyTags
     }
 
     /// What happens to the requests this rule claims.
@@ -185,7 +189,7 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "
-        + "oversized=BYTES, stall=S, malformed-json, hostile or huge-pixels"
+        + "oversized=BYTES, stall=S, malformed-json, hostile, huge-pixels or many-tags"
 
     private static func quoted(_ text: some StringProtocol) -> String {
         "\"\(text)\""
@@ -259,6 +263,7 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case ("malformed-json", nil): return .malformedJSON
         case ("hostile", nil): return .hostileResults
         case ("huge-pixels", nil): return .hugePixels
+        case ("many-tags", nil): return .manyTags
         default:
             throw SampleAPIFaultSpecError(
                 "Unknown fault kind \(quoted(token)) in \(quoted(spec)); expected \(kindList)."
@@ -326,6 +331,7 @@ extension SampleAPIFault.Kind {
         case .malformedJSON: "malformed-json"
         case .hostileResults: "hostile"
         case .hugePixels: "huge-pixels"
+        case .manyTags: "many-tags"
         }
     }
 }

@@ -39,6 +39,9 @@ package struct ArchiveAssembler: Sendable {
     /// newest first, positions and pages counted from the oldest item. Page 1 holds the oldest `itemsPerPage`, the
     /// newest page, `archive.html`, what is left; an older page is `archive-N.html`. An item that leaves changes the
     /// newest page and its neighbours' preview pages, not the rest of the archive.
+    ///
+    /// An archived picture's tags are shown without a link (a `tag` without `href`): tag pages list the items of the
+    /// results, and a link to one would come and go with them, changing archive pages the rule above keeps.
     package func assemble(
         _ items: [Departed], variants: [SourceVariant], images: [String: ImageOutcome]
     ) -> GalleryModel.Collection? {
@@ -59,7 +62,8 @@ package struct ArchiveAssembler: Sendable {
             let slug = names.unique(departed.id, in: "")
             let entries = variants.map { variant -> GalleryModel.Entry in
                 let content: GalleryModel.Content
-                if let kept = departed.record.entries.first(where: { $0.variant == variant.key }) {
+                let kept = departed.record.entries.first { $0.variant == variant.key }
+                if let kept {
                     content = layout.content(
                         of: .found(
                             caption: kept.caption,
@@ -77,7 +81,8 @@ package struct ArchiveAssembler: Sendable {
                 }
                 return GalleryModel.Entry(
                     id: "a\(slug)-\(variant.key)", variant: variant.key,
-                    href: "\(folder)items/archived-\(slug)-\(variant.key).html", content: content)
+                    href: "\(folder)items/archived-\(slug)-\(variant.key).html", content: content,
+                    tags: (kept?.tags ?? []).map { .init(name: $0, href: "") })
             }
             return GalleryModel.Item(
                 id: "a\(slug)", position: index + 1, page: paging.page(ofPosition: index + 1), sourceID: departed.id,

@@ -282,6 +282,9 @@ public struct GalleryModel: Sendable {
             case siteChanges = "site-changes"
             /// A gallery's tag index (`tags.xsl`) and the pages of one tag (`tag.xsl`).
             case tags, tag
+            /// A site's tag index (`site-tags.xsl`) and the pages of one of its tags (`site-tag.xsl`).
+            case siteTags = "site-tags"
+            case siteTag = "site-tag"
         }
         package var kind: Kind
         package var id: String

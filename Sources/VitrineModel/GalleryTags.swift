@@ -5,7 +5,7 @@ extension GalleryModel {
     /// A tag as an entry links it: its text (normalised, `PictureTags`) and its tag page.
     package struct TagLink: Sendable, Hashable {
         package var name: String
-        /// The tag's first page, relative to the output root.
+        /// The tag's first page, relative to the output root; empty for an archived picture's tag, which links none.
         package var href: String
 
         package init(name: String, href: String) {

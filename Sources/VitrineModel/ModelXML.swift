@@ -79,12 +79,7 @@ package enum ModelXML {
     /// The model of a site's home page (`site` root).
     package static func write(_ site: SiteModel, to sink: inout some ModelXMLSink) {
         sink.startElement("site")
-        sink.attribute("version", version)
-        sink.attribute("id", SiteModel.pageID)
-        sink.cleanAttribute("lang", site.language)
-        sink.attribute("href", SiteModel.homeHref)
-        if let feed = site.feedHref { sink.cleanAttribute("feed", feed) }
-        if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
+        writeAttributes(of: site, to: &sink)
         sink.textElement("title", site.title)
         // A "What's new" page reads of each gallery only what names it: its other parts change with its results,
         // which must not change every page of the history.
@@ -140,6 +135,11 @@ package enum ModelXML {
                 sink.endElement()
             }
             sink.endElement()
+        }
+        // Every tag with its pages in `site.xml`; the link alone on the pages that are not the site's tag pages.
+        if let tags = site.tags {
+            let whole = if case .whole = site.historyScope { true } else { false }
+            writeSiteTags(whole ? tags.tags : [], perPage: tags.itemsPerPage, pageCounts: true, to: &sink)
         }
         sink.endElement()
     }
@@ -251,6 +251,7 @@ package enum ModelXML {
             sink.startElement("tags")
             sink.attribute("id", GalleryModel.TagIndex.id)
             sink.cleanAttribute("href", href)
+            sink.attribute("per-page", String(head.tagsPerPage))
             for tag in tags?.tags ?? [] { write(tag, pageCount: tags?.counts == true, to: &sink) }
             sink.endElement()
         }
@@ -358,7 +359,9 @@ package enum ModelXML {
             sink.textElement("missing", reason)
         case .picture(let caption, let credit, let tile, let full, let license, let aiGenerated):
             sink.textElement("caption", caption)
-            for tag in entry.tags { sink.textElement("tag", tag.name, attributes: [("href", tag.href)]) }
+            for tag in entry.tags {
+                sink.textElement("tag", tag.name, attributes: tag.href.isEmpty ? [] : [("href", tag.href)])
+            }
             if let credit { write(credit, to: &sink) }
             write(license, to: &sink)
             if aiGenerated {

@@ -17,12 +17,14 @@ extension GalleryModel {
         package var archive: ArchiveLink?
         /// The gallery's tag index page, when it has tags.
         package var tagIndexHref: String?
+        /// How many items a tag page lists (`per-page`), which a later tag page numbers its items from.
+        package var tagsPerPage = 1
     }
 
     package var head: Head {
         Head(
             title: title, language: language, source: source, notices: notices, variants: variants, site: site,
-            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href)
+            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href, tagsPerPage: tags?.itemsPerPage ?? 1)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.

@@ -25,11 +25,15 @@ extension SiteHistory {
         package var license: ArchivedLicense?
         /// Present and true when the source said an AI made the picture.
         package var aiGenerated: Bool?
+        /// The picture's tags, normalised (`PictureTags`); absent when it had none, and in histories from before
+        /// tags were kept.
+        package var tags: [String]?
 
         package init(
             variant: String, caption: String, credit: ArchivedCredit?, tile: ArchivedImage, full: ArchivedImage,
-            license: ArchivedLicense? = nil, aiGenerated: Bool? = nil
+            license: ArchivedLicense? = nil, aiGenerated: Bool? = nil, tags: [String]? = nil
         ) {
+            self.tags = tags
             self.variant = variant
             self.caption = caption
             self.credit = credit
@@ -40,7 +44,7 @@ extension SiteHistory {
         }
 
         enum CodingKeys: String, CodingKey {
-            case variant, caption, credit, tile, full, license
+            case variant, caption, credit, tile, full, license, tags
             case aiGenerated = "ai-generated"
         }
     }
@@ -157,7 +161,7 @@ extension SiteHistory {
                             role: $0.role == .publication ? "publication" : nil,
                             authorURL: $0.authorURL.flatMap { isWebURL($0) ? $0 : nil })
                     }, tile: tile, full: full, license: ArchivedLicense(license),
-                    aiGenerated: aiGenerated ? true : nil)
+                    aiGenerated: aiGenerated ? true : nil, tags: entry.tags.isEmpty ? nil : entry.tags.map(\.name))
             }
             let record = ArchivedItem(entries: entries)
             if !entries.isEmpty, problem(of: record) == nil { records[item.sourceID ?? item.id] = record }

@@ -172,7 +172,7 @@ package struct SiteHistory: Codable, Sendable, Equatable {
             tile: image, full: ArchivedImage(shownFrom: "https://images.example/full", width: nil, height: 480),
             license: ArchivedLicense(
                 License(id: "cc-by-4.0", name: text, label: "CC BY", url: "https://license.example/", copies: .allowed)),
-            aiGenerated: true)
+            aiGenerated: true, tags: ["harbour", "<b>c++</b> é"])
         let probe = SiteHistory(
             format: formatName, version: currentVersion,
             snapshots: [
@@ -264,6 +264,11 @@ package struct SiteHistory: Codable, Sendable, Equatable {
         for entry in record.entries {
             guard isVariantKey(entry.variant) else { return "has a variant that is not a key" }
             guard entry.caption.utf8.count <= 10_000 else { return "has a caption too long" }
+            if let tags = entry.tags {
+                guard tags.count <= PictureTags.maximumPerPicture, Set(tags).count == tags.count,
+                    tags.allSatisfy({ PictureTags.normalise($0) == $0 })
+                else { return "has tags Vitrine does not write (too many, repeated, or not in their normal form)" }
+            }
             if let credit = entry.credit {
                 guard !credit.name.isEmpty, credit.name.utf8.count <= 1_000 else {
                     return "has a credit without a name"

@@ -21,6 +21,8 @@ package struct SiteModel: Sendable {
     /// The snapshots of the site's history, newest first: all of them in `site.xml`, a page's in the view of a "What's
     /// new" page, none in the home page's.
     package var snapshots: [Snapshot] = []
+    /// The site's tags, when its galleries' pictures have some and the theme renders site tag pages.
+    package var tags: SiteTags?
     /// What the `history` element holds besides its link.
     package var historyScope = HistoryScope.whole
 

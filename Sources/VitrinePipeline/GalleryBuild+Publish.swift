@@ -102,7 +102,7 @@ extension GalleryBuild {
         let siteModel = output.siteModel
         let total =
             rendered.galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
-            + (siteModel?.historyPages?.pageCount ?? 0)
+            + (siteModel?.historyPages?.pageCount ?? 0) + (siteModel?.tags?.files.count ?? 0)
         var done = 0
         var toRender: [PageWriter.PendingPage] = []
         for index in rendered.galleries.indices {
@@ -167,6 +167,12 @@ extension GalleryBuild {
         let homeView = siteModel.homeView
         try pages.publish(
             home, from: { ModelDocument.make(homeView) }, inputs: homeView.inputs(salt: salt), counts: &counts)
+        for view in siteModel.tags?.pages(site: siteModel, salt: salt) ?? [] {
+            try Task.checkCancellation()
+            try pages.publish(view.job, from: { ModelDocument.make(view) }, inputs: view.inputs, counts: &counts)
+            done += 1
+            progress(.rendering(done: done, total: total))
+        }
         // Each "What's new" page from a view of its own snapshots.
         let paging = siteModel.historyPages
         for number in paging.map { Array($0.newestFirst) } ?? [] {

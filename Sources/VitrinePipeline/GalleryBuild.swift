@@ -265,6 +265,12 @@ struct GalleryBuild {
                 galleries: galleries.enumerated().map { $1.card(id: "g\($0 + 1)") },
                 feedHref: site.baseURL == nil ? nil : SiteFeeds.feedPath)
             model.baseURL = site.baseURL
+            if PageRenderer.rendersSiteTags(options.theme) {
+                let tagged = galleries.map(\.taggedItems)
+                model.tags = SiteTags(
+                    galleries: zip(model.galleries, tagged).map { ($0, $1.items) },
+                    itemsPerPage: tagged.lazy.compactMap(\.perPage).first ?? 1)
+            }
             if recorded.history != nil {
                 model.changesHref = SiteModel.changesHref
                 model.snapshots = snapshots
@@ -292,6 +298,7 @@ struct GalleryBuild {
         planned += images.map(GalleryAssembler.localPath(of:))
         planned += options.theme.assets.map { "assets/\($0.name)" }
         if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
+        planned += siteModel?.tags?.files ?? []
         if let paging = siteModel?.historyPages { planned += paging.allPages.map(\.href) }
         if recorded.history != nil { planned.append(SiteHistory.fileName) }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }

@@ -53,6 +53,16 @@ extension GalleryPipeline.Prepared {
         }
     }
 
+    /// The items of its results that have tags, for the site's tag pages, and how many a tag page of the gallery
+    /// lists (nil when it has no tag pages).
+    var taggedItems: (items: [SiteTags.TaggedItem], perPage: Int?) {
+        switch content {
+        case .gallery(let model): (SiteTags.TaggedItem.all(in: model), model.tags?.itemsPerPage)
+        case .random: ([], nil)
+        case .merged(let record, _): (record.tags?.taggedItems ?? [], record.tags?.perPage)
+        }
+    }
+
     /// Its card on the site's home page.
     func card(id: String) -> SiteModel.Gallery {
         switch content {

@@ -56,6 +56,8 @@ struct ShardRecord: Codable, Equatable {
         var card: Card
         var feed: FeedEntry
         var manifest: OutputManifest.Gallery
+        /// The items of its results that have tags, for the site's tag pages; absent in a record from before them.
+        var tags: Tags? = nil
     }
 
     /// `SiteModel.Gallery` without its id, which the merge gives by the gallery's place in the config.
@@ -130,6 +132,7 @@ extension ShardRecord.Gallery {
                 path: feed.path, title: feed.title, summary: feed.summary,
                 updated: feed.updated?.timeIntervalSince1970),
             manifest: prepared.manifestRecord)
+        tags = ShardRecord.Tags(prepared.taggedItems)
     }
 
     /// The gallery's card on the home page, with the id `id`.
@@ -338,6 +341,9 @@ struct ShardReader {
             else { throw damaged("the card of its gallery \(folder) is not the gallery its manifest records") }
             guard gallery.feed.hasWritableTime else {
                 throw damaged("the feed time of its gallery \(folder) is not a time between 1970 and 9999")
+            }
+            if let problem = gallery.tags?.problem(itemCount: manifest.items.count) {
+                throw damaged("the tags of its gallery \(folder) \(problem)")
             }
             let first = galleries.isEmpty
             var summary = BuildSummary()

@@ -15,6 +15,9 @@ package enum ModelDocument {
     /// The model of a site's home page.
     package static func make(_ site: SiteModel) -> LibXMLDocument { build { ModelXML.write(site, to: &$0) } }
 
+    /// What one page of a site's tags reads.
+    package static func make(_ view: SiteTags.PageView) -> LibXMLDocument { build { ModelXML.write(view, to: &$0) } }
+
     /// The model of the random-image page and the favorites page.
     package static func make(_ page: RandomPageModel) -> LibXMLDocument { build { ModelXML.write(page, to: &$0) } }
 

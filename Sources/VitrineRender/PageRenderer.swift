@@ -46,6 +46,11 @@ package final class PageRenderer {
         theme.files["tags.xsl"] != nil && theme.files["tag.xsl"] != nil
     }
 
+    /// Whether `theme` has the stylesheets of a site's tag pages.
+    package static func rendersSiteTags(_ theme: Theme) -> Bool {
+        rendersTags(theme) && theme.files["site-tags.xsl"] != nil && theme.files["site-tag.xsl"] != nil
+    }
+
     private func stylesheet(for kind: GalleryModel.PageJob.Kind) throws(TemplateError) -> CompiledStylesheet {
         if let compiled = stylesheets[kind] { return compiled }
         let compiled = try CompiledStylesheet(named: "\(kind.rawValue).xsl", from: theme)

@@ -24,7 +24,7 @@ struct SiteConfig {
     ]
 
     /// Folder names the site itself uses.
-    static let reservedFolders: Set<String> = ["assets", "images"]
+    static let reservedFolders: Set<String> = ["assets", "images", "tags"]
 
     /// Whether a folder name ends like a file the site or a gallery writes (`index.html`, `page-2.html`,
     /// `changes-3.html`, `feed.xml`, `history.json`, …), so that a gallery in it could clash with one.

@@ -154,6 +154,10 @@ import VitrineTemplates
         let newest = try site.page("hamburg/archive.html")
         #expect(newest.strings("//main//li[@class='tile']").count == 5)
         let neighbour = try #require(newest.strings("//main//a[@class='frame']/@href").first).dropFirst(3)
+        // The history kept its tags: its preview page shows them, without links (tag pages list the results only).
+        let archivedTags = try site.page(String(neighbour)).strings("//nav[@aria-label='Tags']//li")
+        #expect(!archivedTags.isEmpty && archivedTags.allSatisfy { !$0.isEmpty })
+        #expect(try site.page(String(neighbour)).strings("//nav[@aria-label='Tags']//a").isEmpty)
         try FileManager.default.copyItem(atPath: workspace.path("site"), toPath: workspace.path("site-day-2"))
 
         func archiveFiles() throws -> [String: Date] {

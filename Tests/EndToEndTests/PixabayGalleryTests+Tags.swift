@@ -9,12 +9,6 @@ import VitrineTestSupport
 /// The tag pages of a Pixabay gallery built by the real binary against the sample API: each lists exactly the
 /// items with its tag, each preview links exactly its picture's tags, and the index counts them.
 extension PixabayGalleryTests {
-    /// `links` of `page`, resolved to paths from the output root.
-    private func resolved(_ links: [String], from page: String) -> [String] {
-        let base = URL(fileURLWithPath: "/" + page).deletingLastPathComponent()
-        return links.map { String(base.appendingPathComponent($0).standardizedFileURL.path.dropFirst()) }
-    }
-
     @Test func tagPagesAndPreviewsLinkEachOtherExactlyAsTheModelSays() async throws {
         try await stopping(self) {
             let outcome = try await build()
@@ -48,7 +42,9 @@ extension PixabayGalleryTests {
                 for page in chain.chain {
                     let html = try site.page(page)
                     listed += html.strings("//li[@class='tile']/@id")
-                    for frame in resolved(html.strings("//li[@class='tile']//a[@class='frame']/@href"), from: page) {
+                    for frame in SiteInspector.resolved(
+                        html.strings("//li[@class='tile']//a[@class='frame']/@href"), from: page)
+                    {
                         let tags = model.strings("//entry[@href='\(frame)']/tag/@href")
                         #expect(tags.contains(href), "\(page): \(frame) has not the tag")
                     }
@@ -61,7 +57,7 @@ extension PixabayGalleryTests {
             // Each preview links exactly its entry's tags.
             for entry in model.strings("//entry[not(missing)]/@href") {
                 let html = try site.page(entry)
-                let links = resolved(html.strings("//nav[@aria-label='Tags']//a/@href"), from: entry)
+                let links = SiteInspector.resolved(html.strings("//nav[@aria-label='Tags']//a/@href"), from: entry)
                 #expect(links == model.strings("//entry[@href='\(entry)']/tag/@href"), "\(entry)")
                 #expect(
                     html.strings("//nav[@aria-label='Tags']//a") == model.strings("//entry[@href='\(entry)']/tag"),
@@ -74,7 +70,7 @@ extension PixabayGalleryTests {
             let counts = index.strings("//main//nav//li/span[@class='count']").map {
                 Int($0.filter(\.isNumber)) ?? -1
             }
-            let indexHrefs = resolved(index.strings("//main//nav//li/a/@href"), from: "tags/index.html")
+            let indexHrefs = SiteInspector.resolved(index.strings("//main//nav//li/a/@href"), from: "tags/index.html")
             #expect(indexHrefs == tagHrefs)
             #expect(counts == tagHrefs.map { itemsOf[$0]?.count ?? 0 })
             let ordered = zip(counts, names).map { (count: $0, name: $1) }

@@ -4,6 +4,12 @@ import Foundation
 
 /// Reads a written site the way a browser and a link checker would.
 struct SiteInspector {
+    /// `links` of `page`, resolved to paths from the output root.
+    static func resolved(_ links: [String], from page: String) -> [String] {
+        let base = URL(fileURLWithPath: "/" + page).deletingLastPathComponent()
+        return links.map { String(base.appendingPathComponent($0).standardizedFileURL.path.dropFirst()) }
+    }
+
     let root: URL
 
     func page(_ relative: String) throws -> LibXMLDocument {

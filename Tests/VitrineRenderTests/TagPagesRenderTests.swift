@@ -44,6 +44,12 @@ import VitrineTestSupport
         #expect(second.strings("//header//a[@class='tag-index']/@href") == ["../../hh/tags/index.html"])
     }
 
+    /// A tag page numbers its tiles as the tag's list does: page 2 of a tag with two items a page starts at 3.
+    @Test func aLaterTagPageNumbersItsItemsFromWhereThePageBeforeEnded() throws {
+        #expect(try render("hh/tags/harbour.html").strings("//ol[contains(@class, 'grid')]/@start") == ["1"])
+        #expect(try render("hh/tags/harbour-page-2.html").strings("//ol[contains(@class, 'grid')]/@start") == ["3"])
+    }
+
     @Test func aPreviewLinksItsTagsAndTheirMarkupIsText() throws {
         let html = try render("hh/items/100-original.html")
         #expect(html.strings("//nav[@aria-label='Tags']//a") == ["harbour", "<script>alert(1)</script>"])

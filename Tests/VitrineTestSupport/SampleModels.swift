@@ -132,11 +132,11 @@ package func sampleGalleryWithArchive(of count: Int) -> GalleryModel {
     return gallery
 }
 
-/// A gallery in "hh/" of items whose first variant has `tags[i]` (raw: normalised as a source does) and whose second has
+/// A gallery in `folder` ("hh/") of items whose first variant has `tags[i]` (raw: normalised as a source does) and whose second has
 /// `variantTags[i]`, `perPage` items a grid page and a tag page.
 package func taggedGallery(
     _ tags: [[String]], variantTags: [[String]] = [], captions: [String] = [], perPage: Int = 2,
-    tagPages: Bool = true
+    tagPages: Bool = true, folder: String = "hh/"
 ) -> GalleryModel {
     let record = CacheStore.ImageRecord(sha256: String(repeating: "ab", count: 32), format: .jpeg, byteCount: 10)
     var images: [String: ImageOutcome] = [:]
@@ -157,6 +157,6 @@ package func taggedGallery(
             SourceVariant(key: "original", label: "Original", query: "Hamburg"),
             SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
         ], items: items, fetchedAt: nil)
-    return GalleryAssembler(itemsPerPage: perPage, folder: "hh/", tagPages: tagPages).assemble(
+    return GalleryAssembler(itemsPerPage: perPage, folder: folder, tagPages: tagPages).assemble(
         result, images: images)
 }
