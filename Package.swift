@@ -93,6 +93,8 @@ let package = Package(
                 .embedInCode("site-changes.xsl"),
                 .embedInCode("tags.xsl"),
                 .embedInCode("tag.xsl"),
+                .embedInCode("search.xsl"),
+                .embedInCode("search.js"),
             ]
         ),
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).

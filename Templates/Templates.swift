@@ -18,6 +18,8 @@ public enum DefaultTheme {
         "site-changes.xsl": PackageResources.site_changes_xsl,
         "tags.xsl": PackageResources.tags_xsl,
         "tag.xsl": PackageResources.tag_xsl,
+        "search.xsl": PackageResources.search_xsl,
+        "search.js": PackageResources.search_js,
     ]
 
     /// The theme's README for whoever edits a copy of it: the files a theme needs, the parameters its stylesheets

@@ -28,6 +28,8 @@ public struct GalleryModel: Sendable {
     package var archive: ArchiveLink?
     /// The gallery's tags and their pages, when its pictures have tags (`GalleryTags`).
     package var tags: TagIndex?
+    /// The gallery's search page and index, when its theme has a search page (`GallerySearch`).
+    package var search: Search?
 
     /// Where the items that left the results are, and how many there are.
     package struct ArchiveLink: Sendable, Hashable {
@@ -279,6 +281,8 @@ public struct GalleryModel: Sendable {
             case siteChanges = "site-changes"
             /// A gallery's tag index (`tags.xsl`) and the pages of one tag (`tag.xsl`).
             case tags, tag
+            /// A gallery's search page (`search.xsl`).
+            case search
         }
         package var kind: Kind
         package var id: String

@@ -17,12 +17,15 @@ extension GalleryModel {
         package var archive: ArchiveLink?
         /// The gallery's tag index page, when it has tags.
         package var tagIndexHref: String?
+        /// The gallery's search page and index script, when it has them.
+        package var search: Search?
     }
 
     package var head: Head {
         Head(
             title: title, language: language, source: source, notices: notices, variants: variants, site: site,
-            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href)
+            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href,
+            search: search)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.
@@ -189,7 +192,7 @@ extension GalleryModel {
         hash.update(walk.part.bytes)
         let context = hash.finalize()
         for collection in collections { walk.visit(collection, above: [], context: context) }
-        return walk.views + tagPages(salt: salt)
+        return walk.views + tagPages(salt: salt) + searchPages(salt: salt)
     }
 }
 
