@@ -24,6 +24,10 @@
   }
 
   var pageSize = 48;
+  // Tiles drawn with the results' first frame (a first screen even at 4K); the rest of the first 48 follow in a task
+  // of their own, so that a key's results show without waiting for the tiles below the fold.
+  var firstFrame = 16;
+  var generation = 0;
   var maximumQuery = 200;
   var root = list.getAttribute('data-root') || '';
   var items = null;       // the index's entries, once loaded
@@ -31,6 +35,10 @@
   var requested = false;  // its script was added
   var matches = [];
   var shown = 0;
+  // The last query searched (folded) and its matches: a query that extends it (the next key typed) can only match
+  // fewer, so it looks only among those.
+  var lastFolded = null;
+  var lastMatches = null;
   var pending = null;     // the query waiting for the index
 
   function say(text) { status.textContent = text; }
@@ -136,9 +144,9 @@
     return li;
   }
 
-  function showMore() {
+  function showMore(count) {
     var part = d.createDocumentFragment();
-    var end = Math.min(matches.length, shown + pageSize);
+    var end = Math.min(matches.length, shown + (typeof count === 'number' ? count : pageSize));
     for (var i = shown; i < end; i++) part.appendChild(tile(matches[i]));
     list.appendChild(part);
     shown = end;
@@ -153,6 +161,8 @@
     matches = [];
     shown = 0;
     more.hidden = true;
+    generation++;
+    list.removeAttribute('aria-busy');
     list.setAttribute('data-query', query);
     if (failed) { unavailable(); return; }
     if (!terms.length) {
@@ -165,15 +175,29 @@
       load();
       return;
     }
-    for (var i = 0; i < items.length; i++) {
-      var text = items[i].text, all = true;
+    var folded = terms.join(' ');
+    var pool = lastFolded !== null && folded.indexOf(lastFolded) === 0 ? lastMatches : items;
+    for (var i = 0; i < pool.length; i++) {
+      var text = pool[i].text, all = true;
       for (var t = 0; t < terms.length && all; t++) all = text.indexOf(terms[t]) !== -1;
-      if (all) matches.push(items[i]);
+      if (all) matches.push(pool[i]);
     }
+    lastFolded = folded;
+    lastMatches = matches;
     say(matches.length === 0 ? 'No images match “' + query + '”.'
       : matches.length === 1 ? '1 image matches “' + query + '”.'
         : matches.length + ' images match “' + query + '”.');
-    showMore();
+    showMore(firstFrame);
+    if (shown < Math.min(matches.length, pageSize)) {
+      var mine = generation;
+      more.hidden = true;
+      list.setAttribute('aria-busy', 'true');
+      setTimeout(function () {
+        if (mine !== generation) return;
+        showMore(pageSize - shown);
+        list.removeAttribute('aria-busy');
+      }, 0);
+    }
   }
 
   function queryOfAddress() {
@@ -214,7 +238,7 @@
     box.value = q;
     run(q);
   });
-  more.addEventListener('click', showMore);
+  more.addEventListener('click', function () { showMore(pageSize); });
 
   // Arrows move through the results (and from the box to the first); Enter follows the link as ever.
   function links() { return list.querySelectorAll('a.frame'); }
@@ -233,7 +257,7 @@
     if (at < 0) return;
     e.preventDefault();
     if (at + step < 0) { box.focus(); return; }
-    if (at + step >= all.length) { if (!more.hidden) { showMore(); all = links(); } else return; }
+    if (at + step >= all.length) { if (!more.hidden) { showMore(pageSize); all = links(); } else return; }
     all[at + step].focus();
   });
 

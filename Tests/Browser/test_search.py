@@ -27,7 +27,8 @@ RESULTS = "return [...document.querySelectorAll('#search-results a.frame')].map(
 SETTLED = """
 const list = document.getElementById('search-results');
 const status = document.getElementById('search-status');
-return !!list && list.getAttribute('data-query') === arguments[0] && !/Loading/.test(status.textContent);
+return !!list && list.getAttribute('data-query') === arguments[0] && !/Loading/.test(status.textContent)
+  && !list.hasAttribute('aria-busy');
 """
 INDEX_LOADS = """
 return [...performance.getEntriesByType('resource')].filter(e => e.name.includes('search-index')).length
