@@ -95,6 +95,8 @@ let package = Package(
                 .embedInCode("tag.xsl"),
                 .embedInCode("site-tags.xsl"),
                 .embedInCode("site-tag.xsl"),
+                .embedInCode("search.xsl"),
+                .embedInCode("search.js"),
             ]
         ),
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).

@@ -20,6 +20,8 @@ public enum DefaultTheme {
         "tag.xsl": PackageResources.tag_xsl,
         "site-tags.xsl": PackageResources.site_tags_xsl,
         "site-tag.xsl": PackageResources.site_tag_xsl,
+        "search.xsl": PackageResources.search_xsl,
+        "search.js": PackageResources.search_js,
     ]
 
     /// The theme's README for whoever edits a copy of it: the files a theme needs, the parameters its stylesheets

@@ -65,6 +65,10 @@
         <meta name="color-scheme" content="light dark"/>
         <meta name="generator" content="Vitrine"/>
         <link rel="stylesheet" href="{concat($root, 'assets/vitrine.css')}"/>
+        <xsl:if test="/gallery/search">
+          <!-- The search box needs search.js: without JavaScript it is not shown (the tag index is the way). -->
+          <noscript><style>.site-search { display: none; }</style></noscript>
+        </xsl:if>
         <xsl:apply-templates select="$current" mode="head"/>
         <xsl:apply-templates select="$current" mode="card"/>
         <script src="{concat($root, 'assets/vitrine.js')}" defer="defer"></script>
@@ -152,6 +156,7 @@
           <a class="tag-index" href="{concat($root, /gallery/tags/@href)}">Tags</a>
         </xsl:if>
       </p>
+      <xsl:call-template name="search-box"/>
     </header>
     <xsl:call-template name="notices"/>
   </xsl:template>
@@ -189,6 +194,18 @@
         </xsl:if>
       </p>
     </footer>
+  </xsl:template>
+
+  <!-- The search box: a plain GET form to the search page, so the query is in its address (?q=). -->
+  <xsl:template name="search-box">
+    <xsl:if test="/gallery/search">
+      <form class="site-search" role="search" method="get" action="{concat($root, /gallery/search/@href)}">
+        <label class="vh" for="search-box">Search this gallery</label>
+        <input type="search" id="search-box" name="q" placeholder="Search" autocomplete="off" spellcheck="false"
+               enterkeyhint="search" aria-keyshortcuts="/" maxlength="200"/>
+        <button type="submit">Search</button>
+      </form>
+    </xsl:if>
   </xsl:template>
 
   <xsl:template name="notices">

@@ -40,9 +40,18 @@
   };
 
   d.addEventListener('keydown', function (e) {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.isComposing) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
     var t = e.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName))) return;
+    // "/" focuses the search box (not while typing in a field, above), as on most sites with one.
+    var box = e.key === '/' && scope() === d ? d.getElementById('search-box') : null;
+    if (box && box.offsetParent !== null) {
+      e.preventDefault();
+      box.focus();
+      box.select();
+      return;
+    }
+    if (e.shiftKey) return;
     var find = Object.prototype.hasOwnProperty.call(keys, e.key) ? keys[e.key] : null;
     if (find && follow(find())) e.preventDefault();
   });

@@ -28,6 +28,8 @@ public struct GalleryModel: Sendable {
     package var archive: ArchiveLink?
     /// The gallery's tags and their pages, when its pictures have tags (`GalleryTags`).
     package var tags: TagIndex?
+    /// The gallery's search page and index, when its theme has a search page (`GallerySearch`).
+    package var search: Search?
 
     /// Where the items that left the results are, and how many there are.
     package struct ArchiveLink: Sendable, Hashable {
@@ -285,6 +287,8 @@ public struct GalleryModel: Sendable {
             /// A site's tag index (`site-tags.xsl`) and the pages of one of its tags (`site-tag.xsl`).
             case siteTags = "site-tags"
             case siteTag = "site-tag"
+            /// A gallery's search page (`search.xsl`).
+            case search
         }
         package var kind: Kind
         package var id: String

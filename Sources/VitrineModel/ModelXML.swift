@@ -255,6 +255,13 @@ package enum ModelXML {
             for tag in tags?.tags ?? [] { write(tag, pageCount: tags?.counts == true, to: &sink) }
             sink.endElement()
         }
+        if let search = head.search {
+            sink.startElement("search")
+            sink.attribute("id", GalleryModel.Search.id)
+            sink.cleanAttribute("href", search.href)
+            sink.cleanAttribute("index", search.indexHref)
+            sink.endElement()
+        }
     }
 
     /// What a `tags` element holds: in the whole model every tag with its pages; on the tag index page every tag

@@ -19,12 +19,15 @@ extension GalleryModel {
         package var tagIndexHref: String?
         /// How many items a tag page lists (`per-page`), which a later tag page numbers its items from.
         package var tagsPerPage = 1
+        /// The gallery's search page and index script, when it has them.
+        package var search: Search?
     }
 
     package var head: Head {
         Head(
             title: title, language: language, source: source, notices: notices, variants: variants, site: site,
-            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href, tagsPerPage: tags?.itemsPerPage ?? 1)
+            changesHref: changesHref, archive: archive, tagIndexHref: tags?.href, tagsPerPage: tags?.itemsPerPage ?? 1,
+            search: search)
     }
 
     /// What every page reads of its collection and of the collections above it: their attributes and grid pages.
@@ -191,7 +194,7 @@ extension GalleryModel {
         hash.update(walk.part.bytes)
         let context = hash.finalize()
         for collection in collections { walk.visit(collection, above: [], context: context) }
-        return walk.views + tagPages(salt: salt)
+        return walk.views + tagPages(salt: salt) + searchPages(salt: salt)
     }
 }
 

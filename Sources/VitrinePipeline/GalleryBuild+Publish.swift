@@ -59,6 +59,10 @@ extension GalleryBuild {
             let bytes = try await file.made?.value ?? ModelFile.bytes(of: file.model)
             try output.writer.write(bytes, to: file.path, inputs: file.inputs)
         }
+        for gallery in galleries {
+            guard let model = gallery.content.model, let search = model.search else { continue }
+            try output.writer.write(SearchIndex.script(of: model), to: search.indexHref)
+        }
         return rendered
     }
 
@@ -208,7 +212,12 @@ extension GalleryBuild {
     func writeFeeds(_ output: PlannedOutput) throws {
         guard let feeds = output.feeds else { return }
         let writer = output.writer
-        let pages = writer.writtenPaths.filter { $0.hasSuffix(".html") }
+        // Not the galleries' search pages (`search.html` in a gallery's folder): without a query they show nothing
+        // of their own.
+        let pages = writer.writtenPaths.filter {
+            $0.hasSuffix(".html")
+                && !($0 == "search.html" || ($0.hasSuffix("/search.html") && $0.split(separator: "/").count == 2))
+        }
         let inputs = feeds.sitemapInputs(pages: pages, salt: salt)
         if !writer.keep(SiteFeeds.sitemapPath, inputs: inputs) {
             try writer.write(feeds.sitemap(pages: pages), to: SiteFeeds.sitemapPath, inputs: inputs)

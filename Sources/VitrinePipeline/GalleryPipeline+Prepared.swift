@@ -25,10 +25,10 @@ extension GalleryPipeline.Prepared {
         }
     }
 
-    /// The files beside its pages: the model, and a random page's schedule.
+    /// The files beside its pages: the model and the search index, and a random page's schedule.
     var modelFiles: [String] {
         switch content {
-        case .gallery: [folder + "gallery.xml"]
+        case .gallery(let model): [folder + "gallery.xml"] + (model.search.map { [$0.indexHref] } ?? [])
         case .random: [folder + "gallery.xml", folder + RandomPageState.fileName]
         case .merged: []
         }

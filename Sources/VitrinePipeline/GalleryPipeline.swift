@@ -251,6 +251,7 @@ public struct GalleryPipeline: Sendable {
             assembler.encodings = encoded.copies
             var model = assembler.assemble(result, images: images.outcomes, notices: notices)
             if options.history != nil { model.changesHref = plan.folder + Self.changesPage }
+            if PageRenderer.rendersSearch(options.theme) { model.search = GalleryModel.Search(folder: plan.folder) }
             return (model, model.pages(salt: salt))
         }
         let keepsArchive = plan.keepAll && options.history != nil && result.groups.isEmpty

@@ -51,6 +51,11 @@ package final class PageRenderer {
         rendersTags(theme) && theme.files["site-tags.xsl"] != nil && theme.files["site-tag.xsl"] != nil
     }
 
+    /// Whether `theme` has a search page: a theme made before it gets none (nor the search box or the index).
+    package static func rendersSearch(_ theme: Theme) -> Bool {
+        theme.files["search.xsl"] != nil
+    }
+
     private func stylesheet(for kind: GalleryModel.PageJob.Kind) throws(TemplateError) -> CompiledStylesheet {
         if let compiled = stylesheets[kind] { return compiled }
         let compiled = try CompiledStylesheet(named: "\(kind.rawValue).xsl", from: theme)

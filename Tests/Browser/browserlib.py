@@ -193,6 +193,9 @@ class Site:
             shown = [next((e for e in i.entries if e.missing is None and href in e.tags), i.main) for i in members]
             for index, page in enumerate(tag.findall("page")):
                 self.tag_pages[page.get("href")] = shown[index * per_page:(index + 1) * per_page]
+        # The search page (it shows no results until a query is given).
+        search = g.find("search")
+        self.search_href = search.get("href") if search is not None else None
         # The gallery's "What's new" page and the items its snapshots added, which it shows as grid tiles.
         history = g.find("history")
         self.changes_href = history.get("href") if history is not None else None
@@ -232,7 +235,7 @@ class Site:
         if href == self.changes_href:
             shown = sum(1 for i in self.changes_items if i.main.missing is None and i.main.shown_src("tile"))
             return shown, len(self.changes_items) - shown
-        if href == self.tag_index:
+        if href in (self.tag_index, self.search_href):
             return 0, 0
         if href in self.tag_pages:
             shown = sum(1 for e in self.tag_pages[href] if e.missing is None and e.shown_src("tile"))
@@ -289,6 +292,8 @@ class AlbumSite:
                 visit(child)
 
         visit(self.top)
+        search = g.find("search")
+        self.search_href = search.get("href") if search is not None else None
         # The photo pages' entries, read as a gallery's are.
         self.entries = {href: read_entry(en) for href, (en, _) in self.photos.items()}
 
@@ -309,6 +314,8 @@ class AlbumSite:
 
     def expected_media(self, href: str) -> tuple[int, int]:
         """(images, placeholders) in the page's main content, from the model."""
+        if href == self.search_href:
+            return 0, 0
         if href in self.lists:
             rows = [c for c in self.lists[href].findall("collection") if c.find("image[@role='cover']") is not None]
             imgs = sum(1 for c in rows if self._has_src(c.find("image[@role='cover']")))
@@ -385,6 +392,8 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "pixabay-tags": ("pixabay", lambda s: s.tag_index),
     # the page of the tag with the most items (the index lists it first)
     "pixabay-tag-grid": ("pixabay", lambda s: next(iter(s.tag_pages))),
+    # the search page before a query (test_search.py checks it with results)
+    "pixabay-search": ("pixabay", lambda s: s.search_href),
     "flickr-grid": ("flickr", lambda s: s.pages[1]),
     "flickr-preview": ("flickr", _preview_with_file),
     "flickr-hotlinked": ("flickr", lambda s: hotlinked_preview(s).href),
@@ -403,6 +412,7 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "albums-user": ("albums", lambda s: s.first("user")),
     "albums-album": ("albums", lambda s: s.first("album")),
     "albums-photo": ("albums", lambda s: s.first("photo")),
+    "albums-search": ("albums", lambda s: s.search_href),
 }
 GRID_KINDS = [k for k in KINDS if k.endswith("-grid")]
 

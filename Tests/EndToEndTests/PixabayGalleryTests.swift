@@ -208,10 +208,10 @@ import VitrineTestSupport
                 ["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
             #expect(terminal.status == 0)
             // 18 pictures (two of the graffiti search's ten are missing), each in 5 sizes: tile, full, 180, 340, 960;
-            // a grid page, 20 previews, the tag index and the tags' pages
+            // a grid page, 20 previews, the tag index, the tags' pages and the search page
             let model = try LibXMLDocument.parse(
                 [UInt8](Data(contentsOf: workspace.url.appendingPathComponent("tty-out/gallery.xml"))))
-            let pages = 22 + model.strings("/gallery/tags/tag/page").count
+            let pages = 23 + model.strings("/gallery/tags/tag/page").count
             #expect(terminal.stdout.contains("Images 90/90") && terminal.stdout.contains("Pages \(pages)/\(pages)"))
             #expect(terminal.stdout.contains("\u{1B}[K"))
             #expect(terminal.stdout.contains("10 items"))

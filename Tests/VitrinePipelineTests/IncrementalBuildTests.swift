@@ -80,7 +80,7 @@ import VitrineTestSupport
         let options = BuildOptions(output: output, itemsPerPage: 3)
         var source = FixedSource(captions: (1...7).map { "port, ship \($0)" })
         let first = try await pipeline.run(source, label: "Hamburg", options: options)
-        #expect(first.pagesRendered == 3 + 7 * 2)
+        #expect(first.pagesRendered == 3 + 7 * 2 + 1)  // grid pages, previews, the search page
         let before = try manifest(output)
 
         source.captions[changed] = "a new caption"

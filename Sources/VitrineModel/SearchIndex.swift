@@ -1,0 +1,129 @@
+/// The search index of a gallery: a script (`search-index.js`) that hands the search page's script every entry with
+/// a picture, in the order of the model, as one call of `vitrineSearchIndex` with a JSON object. Built to be small
+/// (at most 60 bytes an entry after gzip, `SearchIndexTests`), so it names no path twice:
+///
+/// ```
+/// vitrineSearchIndex({"v":1,"paths":[["photos/",".html"],["images/",".jpg"]],"items":[
+/// [0,"101",1,"3fa9c2d1e0b4a7f6",150,150,"accusamus beatae ad facilis"],
+/// [0,"102",1,"77e0b1c2d3a4f5e6",150,150,"Müller am Hafen","muller am hafen","harbour jdoe"]
+/// ]});
+/// ```
+///
+/// `paths` are the distinct folders and extensions of the pages' and pictures' paths (relative to the output root,
+/// or absolute URLs of pictures shown from their source). An item is its preview page (path index and the name
+/// between them), its tile picture (path index, -1 when it has none, and name), the tile's width and height (0 when
+/// unknown), its caption as shown, then its caption folded (`SearchFolding`; 0 when that is the caption itself), then
+/// the folded words of its tags and credit that the folded caption does not hold; trailing ones left out when empty.
+/// A caption is cut to `maximumCaption` characters, the rest to `maximumWords`. Text that a script or a page could
+/// take for markup or a line end (`<`, `>`, `&`, U+2028, U+2029, controls) is escaped, so the file is the same
+/// data however it is loaded.
+package enum SearchIndex {
+    /// The name the index script calls with its data, which `vitrine.js` defines.
+    package static let callee = "vitrineSearchIndex"
+    /// The format's version, `v`.
+    package static let version = 1
+    /// The longest caption kept, in characters.
+    package static let maximumCaption = 200
+    /// The longest list of other words kept, in characters.
+    package static let maximumWords = 600
+
+    /// The index script of `gallery`.
+    package static func script(of gallery: GalleryModel) -> [UInt8] {
+        var paths = PathTable()
+        var items = ""
+        var first = true
+        for item in gallery.allItems {
+            for entry in item.entries {
+                guard case .picture(let caption, let credit, let tile, _, _, _) = entry.content else { continue }
+                let page = paths.split(entry.href)
+                var fields = [String(page.index), json(page.name)]
+                switch tile.state {
+                case .available(let path, _):
+                    let image = paths.split(path)
+                    fields += [String(image.index), json(image.name)]
+                case .remote(let url):
+                    let image = paths.split(url)
+                    fields += [String(image.index), json(image.name)]
+                case .unavailable:
+                    fields += ["-1", "\"\""]
+                }
+                fields += [String(tile.width ?? 0), String(tile.height ?? 0)]
+                let shown = cut(caption.split(whereSeparator: \.isWhitespace).joined(separator: " "), maximumCaption)
+                let folded = SearchFolding.fold(shown)
+                let known = Set(folded.split(separator: " "))
+                var others: [Substring] = []
+                var seen = known
+                let words = entry.tags.map(\.name) + (credit.map { [$0.name] } ?? [])
+                for word in SearchFolding.fold(words.joined(separator: " ")).split(separator: " ")
+                where seen.insert(word).inserted {
+                    others.append(word)
+                }
+                let more = cut(others.joined(separator: " "), maximumWords)
+                var tail = [json(shown), folded == shown ? "0" : json(folded), json(more)]
+                while let last = tail.last, last == "\"\"" || (last == "0" && tail.count == 2) { tail.removeLast() }
+                fields += tail
+                items += (first ? "\n[" : ",\n[") + fields.joined(separator: ",") + "]"
+                first = false
+            }
+        }
+        let table = paths.entries.map { "[\(json($0.folder)),\(json($0.suffix))]" }.joined(separator: ",")
+        let text = "\(callee)({\"v\":\(version),\"paths\":[\(table)],\"items\":[\(items)\n]});\n"
+        return Array(text.utf8)
+    }
+
+    /// `text` cut to `limit` characters, without a space at its end.
+    static func cut(_ text: String, _ limit: Int) -> String {
+        guard text.count > limit else { return text }
+        var kept = String(text.prefix(limit))
+        while kept.last == " " { kept.removeLast() }
+        return kept
+    }
+
+    /// `text` as a JSON string that is also safe in any script or page: every character that could end a script,
+    /// start markup or end a line in older JavaScript is escaped.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "<", ">", "&", "\u{2028}", "\u{2029}", "\u{7F}":
+                out += "\\u" + hex4(scalar.value)
+            default:
+                if scalar.value < 0x20 { out += "\\u" + hex4(scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    /// The distinct folder-and-extension pairs of the paths an index names, in the order first met.
+    struct PathTable {
+        var entries: [(folder: String, suffix: String)] = []
+        private var indices: [String: Int] = [:]
+
+        /// `path` as the index of its folder and extension, and the name between them.
+        mutating func split(_ path: String) -> (index: Int, name: String) {
+            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            let file = path[slash...]
+            let dot = file.lastIndex(of: ".") ?? file.endIndex
+            let folder = String(path[..<slash])
+            let suffix = String(file[dot...])
+            let key = folder + "\u{0}" + suffix
+            let index: Int
+            if let known = indices[key] {
+                index = known
+            } else {
+                index = entries.count
+                indices[key] = index
+                entries.append((folder, suffix))
+            }
+            return (index, String(file[..<dot]))
+        }
+    }
+}

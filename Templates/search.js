@@ -1,0 +1,270 @@
+/* Vitrine default theme: the search page (search.html). It loads the gallery's index script only when there is
+   something to search (?q= in the address, or the visitor types), and shows the entries that match as tiles linking
+   to their pages. Every text from the index goes into the page as text (textContent, attributes), never as markup.
+   The index script calls vitrineSearchIndex(data); its format is SearchIndex in Vitrine's source. */
+(function () {
+  'use strict';
+  var d = document;
+  var list = d.getElementById('search-results');
+  var box = d.getElementById('search-box');
+  var status = d.getElementById('search-status');
+  var more = d.getElementById('search-more');
+  if (!list || !box || !status || !d.querySelector) return;
+
+  // The one definition of folding on this side; SearchFolding in Vitrine's source is the same steps, and
+  // Tests/Fixtures/search-folding.json holds what both must give. Twice over: lower case, NFKD, every mark,
+  // control and format character that is not white space removed, "ς" as "σ" and "ß" as "ss"; then each run of
+  // white space one space, none at the ends.
+  var marks = /(?!\p{White_Space})[\p{M}\p{Cc}\p{Cf}\p{Cs}]/gu;
+  function step(s) {
+    return s.toLowerCase().normalize('NFKD').replace(marks, '').replace(/\u03C2/g, '\u03C3').replace(/\u00DF/g, 'ss');
+  }
+  function fold(s) {
+    return step(step(String(s))).split(/\p{White_Space}+/u).filter(Boolean).join(' ');
+  }
+
+  var pageSize = 48;
+  // Tiles drawn with the results' first frame (a first screen even at 4K); the rest of the first 48 follow in a task
+  // of their own, so that a key's results show without waiting for the tiles below the fold.
+  var firstFrame = 16;
+  var generation = 0;
+  var maximumQuery = 200;
+  var root = list.getAttribute('data-root') || '';
+  var items = null;       // the index's entries, once loaded
+  var failed = false;     // the index could not be loaded or is not an index
+  var requested = false;  // its script was added
+  var matches = [];
+  var shown = 0;
+  // The last query searched (folded) and its matches: a query that extends it (the next key typed) can only match
+  // fewer, so it looks only among those.
+  var lastFolded = null;
+  var lastMatches = null;
+  var pending = null;     // the query waiting for the index
+
+  function say(text) { status.textContent = text; }
+
+  function unavailable() {
+    failed = true;
+    items = null;
+    list.textContent = '';
+    more.hidden = true;
+    say('Search is unavailable: its index could not be loaded.');
+  }
+
+  // A path of the index made a link: relative to the output root, or an http(s) URL (a picture shown from its
+  // source); anything else (another scheme, a path from the server's root) is no link at all.
+  function url(paths, p, name) {
+    var pair = Array.isArray(paths[p]) ? paths[p] : null;
+    if (!pair) return null;
+    var path = String(pair[0]) + name + String(pair[1]);
+    if (/^https?:\/\//i.test(path)) return path;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || /^[\/\\]/.test(path) || /[\u0000-\u001F]/.test(path)) return null;
+    return root + path;
+  }
+
+  // Called by the index script with its data; anything but an index makes search unavailable, once.
+  window.vitrineSearchIndex = function (data) {
+    if (items || failed) return;
+    try {
+      if (!data || data.v !== 1 || !Array.isArray(data.paths) || !Array.isArray(data.items)) throw new Error('index');
+      var paths = data.paths, made = [];
+      for (var i = 0; i < data.items.length; i++) {
+        var e = data.items[i];
+        if (!Array.isArray(e) || e.length < 6) continue;
+        var page = url(paths, e[0], String(e[1]));
+        if (!page) continue;
+        var caption = typeof e[6] === 'string' ? e[6] : '';
+        var folded = typeof e[7] === 'string' ? e[7] : caption;
+        made.push({
+          href: page, src: e[2] >= 0 ? url(paths, e[2], String(e[3])) : null,
+          width: +e[4] || 0, height: +e[5] || 0, caption: caption,
+          text: folded + ' ' + (typeof e[8] === 'string' ? e[8] : '')
+        });
+      }
+      items = made;
+    } catch (err) {
+      unavailable();
+      return;
+    }
+    if (pending !== null) { var q = pending; pending = null; run(q); }
+  };
+
+  function load() {
+    if (requested) return;
+    requested = true;
+    var s = d.createElement('script');
+    s.src = list.getAttribute('data-index');
+    s.async = true;
+    s.onerror = unavailable;
+    s.onload = function () { if (!items && !failed) unavailable(); };
+    d.head.appendChild(s);
+  }
+
+  function tile(item) {
+    var li = d.createElement('li');
+    li.className = 'tile';
+    var figure = d.createElement('figure');
+    var a = d.createElement('a');
+    a.className = 'frame';
+    a.href = item.href;
+    if (item.src) {
+      var img = d.createElement('img');
+      img.src = item.src;
+      img.alt = item.caption || 'Untitled image';
+      img.loading = 'lazy';
+      img.decoding = 'async';
+      if (item.width > 0 && item.height > 0) { img.width = item.width; img.height = item.height; }
+      a.appendChild(img);
+    } else {
+      var ph = d.createElement('span');
+      ph.className = 'ph';
+      var text = d.createElement('span');
+      text.className = 'ph-text';
+      var strong = d.createElement('strong');
+      strong.textContent = 'No image';
+      text.appendChild(strong);
+      var why = d.createElement('span');
+      why.className = 'ph-why';
+      why.textContent = item.caption;
+      text.appendChild(why);
+      ph.appendChild(text);
+      a.appendChild(ph);
+    }
+    figure.appendChild(a);
+    if (item.caption) {
+      var cap = d.createElement('figcaption');
+      var span = d.createElement('span');
+      span.className = 'caption';
+      span.dir = 'auto';
+      span.textContent = item.caption;
+      cap.appendChild(span);
+      figure.appendChild(cap);
+    }
+    li.appendChild(figure);
+    return li;
+  }
+
+  function showMore(count) {
+    var part = d.createDocumentFragment();
+    var end = Math.min(matches.length, shown + (typeof count === 'number' ? count : pageSize));
+    for (var i = shown; i < end; i++) part.appendChild(tile(matches[i]));
+    list.appendChild(part);
+    shown = end;
+    more.hidden = shown >= matches.length;
+  }
+
+  // Shows the entries whose text holds every word of `query`, in the gallery's order.
+  function run(query) {
+    query = String(query).slice(0, maximumQuery);
+    var terms = fold(query).split(' ').filter(Boolean);
+    list.textContent = '';
+    matches = [];
+    shown = 0;
+    more.hidden = true;
+    generation++;
+    list.removeAttribute('aria-busy');
+    list.setAttribute('data-query', query);
+    if (failed) { unavailable(); return; }
+    if (!terms.length) {
+      say('Type in the search box to find images by their captions, tags and credits.');
+      return;
+    }
+    if (!items) {
+      pending = query;
+      say('Loading the search index…');
+      load();
+      return;
+    }
+    var folded = terms.join(' ');
+    var pool = lastFolded !== null && folded.indexOf(lastFolded) === 0 ? lastMatches : items;
+    for (var i = 0; i < pool.length; i++) {
+      var text = pool[i].text, all = true;
+      for (var t = 0; t < terms.length && all; t++) all = text.indexOf(terms[t]) !== -1;
+      if (all) matches.push(pool[i]);
+    }
+    lastFolded = folded;
+    lastMatches = matches;
+    say(matches.length === 0 ? 'No images match “' + query + '”.'
+      : matches.length === 1 ? '1 image matches “' + query + '”.'
+        : matches.length + ' images match “' + query + '”.');
+    showMore(firstFrame);
+    if (shown < Math.min(matches.length, pageSize)) {
+      var mine = generation;
+      more.hidden = true;
+      list.setAttribute('aria-busy', 'true');
+      setTimeout(function () {
+        if (mine !== generation) return;
+        showMore(pageSize - shown);
+        list.removeAttribute('aria-busy');
+      }, 0);
+    }
+  }
+
+  function queryOfAddress() {
+    try { return new URLSearchParams(window.location.search).get('q') || ''; } catch (err) { return ''; }
+  }
+
+  function address(query) {
+    return window.location.pathname.split('/').pop() + (query ? '?q=' + encodeURIComponent(query) : '');
+  }
+
+  // Typing searches at once and keeps the address in step: the first key after a query was shown starts a step
+  // of its own in the history, the next ones change that step, so the back button returns to the query before.
+  var typing = false;
+  function remember(q, push) {
+    try {
+      if (push) history.pushState(null, '', address(q)); else history.replaceState(null, '', address(q));
+    } catch (err) { /* an address the browser will not change (some file:// pages): the results still show */ }
+  }
+  box.addEventListener('input', function () {
+    var q = box.value.slice(0, maximumQuery);
+    remember(q, !typing && queryOfAddress() !== q);
+    typing = true;
+    run(q);
+  });
+  var form = box.form;
+  if (form) {
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var q = box.value.slice(0, maximumQuery);
+      if (queryOfAddress() !== q) remember(q, !typing);
+      typing = false;
+      run(q);
+    });
+  }
+  window.addEventListener('popstate', function () {
+    var q = queryOfAddress();
+    typing = false;
+    box.value = q;
+    run(q);
+  });
+  more.addEventListener('click', function () { showMore(pageSize); });
+
+  // Arrows move through the results (and from the box to the first); Enter follows the link as ever.
+  function links() { return list.querySelectorAll('a.frame'); }
+  box.addEventListener('keydown', function (e) {
+    if (e.key === 'ArrowDown' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      var all = links();
+      if (all.length) { e.preventDefault(); all[0].focus(); }
+    }
+  });
+  list.addEventListener('keydown', function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    var step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    var all = links();
+    var at = Array.prototype.indexOf.call(all, d.activeElement);
+    if (at < 0) return;
+    e.preventDefault();
+    if (at + step < 0) { box.focus(); return; }
+    if (at + step >= all.length) { if (!more.hidden) { showMore(pageSize); all = links(); } else return; }
+    all[at + step].focus();
+  });
+
+  window.vitrineFold = fold;
+  var initial = queryOfAddress();
+  if (initial) {
+    box.value = initial.slice(0, maximumQuery);
+    run(initial);
+  }
+})();

@@ -1,0 +1,192 @@
+"""bench/search's measuring part (issue 27): the search of the albums set (5,000 photos) and of the Pixabay demo in
+headless Chromium with the CPU throttled 4x. Run through bench/search. Every process started is stopped, also on an
+error or Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "Tests" / "Browser"))
+from browserlib import CHROME_ARGS, CHROMEDRIVER, CHROMIUM, Nginx, SampleAPI, free_port, quit_driver, run  # noqa: E402
+
+WORK = REPO / ".build" / "search-bench"
+CPU_SLOWDOWN = 4
+BUDGET_MS = 100
+BUDGET_GZIP_BYTES = 60
+# Typed a key at a time; each key's latency is measured.
+QUERIES = {
+    "albums": ["qui", "dolorem", "quia est", "voluptatem magnam", "e", "zzz"],
+    "pixabay": ["harbour", "hamburg", "port ship", "e", "zzz"],
+}
+
+# Sets the box to `query`, fires the input event as a key does, and reports when the next frame has been drawn:
+# the script's work (t_script) and the time to the frame with the results (t_frame), in ms.
+TYPE = """
+const done = arguments[arguments.length - 1];
+const box = document.getElementById('search-box');
+box.value = arguments[0];
+const t0 = performance.now();
+box.dispatchEvent(new Event('input', {bubbles: true}));
+const t1 = performance.now();
+requestAnimationFrame(() => setTimeout(() => done({script: t1 - t0, frame: performance.now() - t0,
+  results: document.querySelectorAll('#search-results > li').length,
+  status: document.getElementById('search-status').textContent}), 0));
+"""
+READY = """
+const l = document.getElementById('search-results');
+return !!l && l.getAttribute('data-query') === arguments[0] && !/Loading/.test(document.getElementById('search-status').textContent);
+"""
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def build(binary: str, out: Path, cache: Path, args: list[str], port: int) -> float:
+    shutil.rmtree(out, ignore_errors=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PIXABAY_API_KEY", "FLICKR_API_KEY")}
+    env["XDG_CACHE_HOME"] = str(WORK / "xdg-cache")
+    start = time.monotonic()
+    run([binary, "demo", *args, "--port", str(port), "--out", str(out), "--cache", str(cache), "--quiet"],
+        timeout=900, env=env)
+    return time.monotonic() - start
+
+
+def index_size(site: Path) -> dict:
+    raw = (site / "search-index.js").read_bytes()
+    text = raw.decode("utf-8")
+    data = json.loads(text[text.index("(") + 1:text.rindex(")")])
+    count = len(data["items"])
+    gz6 = len(gzip.compress(raw, 6, mtime=0))
+    gz9 = len(gzip.compress(raw, 9, mtime=0))
+    return {"entries": count, "raw": len(raw), "gzip6": gz6, "gzip9": gz9,
+            "raw_per_entry": len(raw) / count, "gzip6_per_entry": gz6 / count, "gzip9_per_entry": gz9 / count}
+
+
+def driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in CHROME_ARGS:
+        options.add_argument(arg)
+    service = Service(CHROMEDRIVER, log_output=str(WORK / "chromedriver.log"))
+    made = webdriver.Chrome(options=options, service=service)
+    made.set_script_timeout(60)
+    return made
+
+
+def measure(url: str, queries: list[str], runs: int, width: int) -> dict:
+    """A fresh Chromium per run: the page opened cold with ?q= (time to the first results), then each query typed."""
+    cold, keys, scripts = [], {q: [] for q in queries}, {q: [] for q in queries}
+    counts = {}
+    for _ in range(runs):
+        browser = driver()
+        try:
+            browser.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+            first = queries[0]
+            browser.get(f"{url}?q={first}")
+            deadline = time.monotonic() + 60
+            while not browser.execute_script(READY, first):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no results for {first} within 60 s")
+                time.sleep(0.005)
+            # from navigation start to the results, as the page measured it
+            cold.append(browser.execute_script(
+                "return performance.now() - performance.getEntriesByType('navigation')[0].startTime"))
+            for query in queries:
+                for n in range(1, len(query) + 1):
+                    result = browser.execute_async_script(TYPE, query[:n])
+                    keys[query].append(result["frame"])
+                    scripts[query].append(result["script"])
+                counts[query] = result["results"], result["status"]
+                browser.execute_async_script(TYPE, "")
+        finally:
+            quit_driver(browser)
+    return {"cold_ms": cold, "keys_ms": keys, "script_ms": scripts, "counts": counts}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default="")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--width", type=int, default=1440)
+    args = parser.parse_args()
+    binary = args.binary
+    if not binary:
+        print("== swift build --product vitrine", flush=True)
+        run(["swift", "build", "--product", "vitrine"], timeout=3600, cwd=REPO)
+        binary = str(REPO / ".build" / "debug" / "vitrine")
+    os.environ["VITRINE_BIN"] = binary
+    WORK.mkdir(parents=True, exist_ok=True)
+    root = WORK / "sites"
+    root.mkdir(exist_ok=True)
+    load_before = load_average()
+    port = free_port()
+    build(binary, root / "pixabay", WORK / "cache-pixabay", ["--source", "pixabay"], port)
+    port = free_port()
+    build(binary, root / "albums", WORK / "cache-albums", ["--source", "albums", "--users", "10", "--albums", "10"],
+          port)
+    api = SampleAPI(WORK / "sample-api.log", dict(os.environ))  # the albums' photos are hotlinked from it
+    nginx = Nginx(root, WORK / "nginx")
+    results = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+               "machine": f"{platform.node()}: {os.cpu_count()} cores, {platform.platform()}",
+               "cpu_slowdown": CPU_SLOWDOWN, "runs": args.runs, "width": args.width, "sites": {}}
+    try:
+        api.start(port)
+        nginx.start("albums/index.html")
+        for name in ("albums", "pixabay"):
+            site = root / name
+            results["sites"][name] = {"index": index_size(site), **measure(
+                f"http://127.0.0.1:{nginx.port}/{name}/search.html", QUERIES[name], args.runs, args.width)}
+    finally:
+        nginx.stop()
+        api.stop()
+    results["load_before"] = load_before
+    results["load_after"] = load_average()
+    (WORK / "results.json").write_text(json.dumps(results, indent=1))
+    lines = [f"bench/search, {results['date']}, {results['machine']}; CPU {CPU_SLOWDOWN}x slower, "
+             f"{args.runs} runs, {args.width} px; load average {load_before:.2f} before, "
+             f"{results['load_after']:.2f} after", "",
+             "| site | query | results | keys typed | median ms a key (script) | slowest ms | within 100 ms |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, site in results["sites"].items():
+        lines.append(f"| {name} | cold load with ?q={QUERIES[name][0]} (page, index, results) | — | — | "
+                     f"{statistics.median(site['cold_ms']):.0f} | {max(site['cold_ms']):.0f} | — |")
+        for query, times in site["keys_ms"].items():
+            count = site["counts"][query][0]
+            lines.append(f"| {name} | `{query}` | {site['counts'][query][1]} ({count} shown) | {len(query)} | "
+                         f"{statistics.median(times):.1f} ({statistics.median(site['script_ms'][query]):.1f}) | "
+                         f"{max(times):.1f} | "
+                         f"{'yes' if max(times) <= BUDGET_MS else 'no'} |")
+    lines += ["", "| site | entries | index bytes | a entry raw | gzip -6 a entry | gzip -9 a entry | ≤ 60 B |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, site in results["sites"].items():
+        i = site["index"]
+        lines.append(f"| {name} | {i['entries']} | {i['raw']} | {i['raw_per_entry']:.1f} | "
+                     f"{i['gzip6_per_entry']:.1f} | {i['gzip9_per_entry']:.1f} | "
+                     f"{'yes' if i['gzip6_per_entry'] <= BUDGET_GZIP_BYTES else 'no'} |")
+    report = "\n".join(lines) + "\n"
+    (WORK / "report.md").write_text(report)
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
