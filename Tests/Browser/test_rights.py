@@ -188,11 +188,12 @@ def test_each_grid_page_has_one_image_gallery(site_name, sites):
 
 def card_picture(gallery: bl.Site, href: str) -> bool:
     """Whether a page of the model has a picture for its card: an entry's own, a sibling's tile (a page without a
-    match), a tile of the grid page's items or the collection's cover, a gallery's cover on the home page."""
+    match), a tile of the grid page's items or the collection's cover, a gallery's cover on the home page; the tag
+    index and the search page have none."""
     if href in gallery.entries:
         entry = gallery.entries[href]
         return bool(entry.picture or any(e.shown_src("tile") for e in entry.item.entries))
-    if href == gallery.tag_index:
+    if href in (gallery.tag_index, gallery.search_href):  # lists without pictures of their own
         return False
     if href in gallery.tag_pages:  # the first tile of its items, as a grid page's
         return any(loc for shown in gallery.tag_pages[href] for e in shown.item.entries for r, loc in e.images
