@@ -155,6 +155,9 @@ class Site:
         self.name = name
         self.root = root
         self.home_media: tuple[int, int] | None = None
+        # The site's own tag index and tag pages (`vitrine build`), with the entries each page's tiles show.
+        self.site_tag_index: str | None = None
+        self.site_tag_pages: dict[str, list[Entry]] = {}
         # The site's "What's new" page: the tiles of its snapshots' changes (history = true).
         self.site_changes_media: tuple[int, int] | None = None
         if (root / "site.xml").exists():
@@ -165,6 +168,7 @@ class Site:
             tiles = site.findall("history/snapshot/change/tile")
             shown = sum(1 for t in tiles if image_location(t.find("image")))
             self.site_changes_media = (shown, len(tiles) - shown)
+            self._read_site_tags(site)
         # The absolute image URLs its pages may load (hotlinked pictures), from all of the site's models.
         self.hotlinks = hotlinked_urls(root)
         g = ET.parse(root / model).getroot()
@@ -204,6 +208,30 @@ class Site:
             for added in (history.findall("snapshot/added") if history is not None else [])
         ]
 
+    def _read_site_tags(self, site: ET.Element) -> None:
+        """The site's own tag pages (`vitrine build`): each tag's items from every gallery's results, gallery by
+        gallery in the home page's order, each showing its first entry with the tag (matched by the tag's name, since
+        each gallery names its own tag pages), `per-page` to a page."""
+        tags = site.find("tags")
+        if tags is None:
+            return
+        self.site_tag_index = tags.get("href")
+        per_page = int(tags.get("per-page"))
+        members: dict[str, list[Entry]] = {}
+        for card in site.findall("gallery"):
+            model = ET.parse(self.root / card.get("href").rsplit("/", 1)[0] / "gallery.xml").getroot()
+            names = {t.get("href"): t.get("name") for t in model.findall("tags/tag")}
+            for element in model.find("collection").findall("item"):
+                item = self._item(element)
+                has = lambda e, name: any(names.get(h) == name for h in e.tags)  # noqa: E731
+                for name in dict.fromkeys(names[h] for e in item.entries for h in e.tags if h in names):
+                    shown = next((e for e in item.entries if e.missing is None and has(e, name)), item.main)
+                    members.setdefault(name, []).append(shown)
+        for tag in tags.findall("tag"):
+            shown = members.get(tag.get("name"), [])
+            for index, page in enumerate(tag.findall("page")):
+                self.site_tag_pages[page.get("href")] = shown[index * per_page:(index + 1) * per_page]
+
     @staticmethod
     def _item(it: ET.Element) -> Item:
         entries = [read_entry(en) for en in it.findall("entry")]
@@ -235,11 +263,12 @@ class Site:
         if href == self.changes_href:
             shown = sum(1 for i in self.changes_items if i.main.missing is None and i.main.shown_src("tile"))
             return shown, len(self.changes_items) - shown
-        if href in (self.tag_index, self.search_href):
+        if href in (self.tag_index, self.search_href, self.site_tag_index):
             return 0, 0
-        if href in self.tag_pages:
-            shown = sum(1 for e in self.tag_pages[href] if e.missing is None and e.shown_src("tile"))
-            return shown, len(self.tag_pages[href]) - shown
+        for pages in (self.tag_pages, self.site_tag_pages):
+            if href in pages:
+                shown = sum(1 for e in pages[href] if e.missing is None and e.shown_src("tile"))
+                return shown, len(pages[href]) - shown
         archive_numbers = {h: n for n, h in self.archive_pages.items()}
         if href in numbers or href in archive_numbers:
             shown = (
@@ -405,6 +434,9 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "site-grid": ("site", lambda s: s.pages[1]),
     "site-preview": ("site", lambda s: _preview_with_both_variants(s, 0)),
     "site-changes": ("site", lambda s: "changes.html"),
+    "site-tags": ("site", lambda s: s.site_tag_index),
+    # the site's page of the tag with the most items, gathered from every gallery
+    "site-tag-grid": ("site", lambda s: next(iter(s.site_tag_pages))),
     "gallery-changes": ("site", lambda s: "hamburg/changes.html"),
     "archive-grid": ("site", lambda s: s.archive_pages[1]),
     "archive-preview": ("site", lambda s: s.archive_items[0].entries[0].href),
