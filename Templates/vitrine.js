@@ -128,7 +128,6 @@
   var viewable = !!(grid && grid.closest && /^https?:$/.test(window.location.protocol) && window.history &&
     window.history.pushState && window.fetch && window.DOMParser && window.HTMLDialogElement);
 
-  function absolute(url) { return new URL(url, d.baseURI).href; }
   function absoluteSet(srcset, base) {
     return srcset.split(/,\s+/).map(function (candidate) {
       var parts = candidate.trim().split(/\s+/);

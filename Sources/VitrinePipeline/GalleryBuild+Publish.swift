@@ -60,8 +60,11 @@ extension GalleryBuild {
             try output.writer.write(bytes, to: file.path, inputs: file.inputs)
         }
         for gallery in galleries {
-            guard let model = gallery.content.model, let search = model.search else { continue }
-            try output.writer.write(SearchIndex.script(of: model), to: search.indexHref)
+            guard case .gallery(let model) = gallery.content, let search = model.search else { continue }
+            // The index is made of what the pages read, as the model file is: kept, not made again, when they are.
+            let inputs = SHA256Hasher.hex(of: "search-index \(SearchIndex.version) " + Self.pagesInputs(of: gallery))
+            if output.writer.keep(search.indexHref, inputs: inputs) { continue }
+            try output.writer.write(SearchIndex.script(of: model), to: search.indexHref, inputs: inputs)
         }
         return rendered
     }
@@ -83,13 +86,18 @@ extension GalleryBuild {
         galleries.compactMap { gallery in
             guard case .gallery(let model) = gallery.content else { return nil }
             let path = gallery.folder + "gallery.xml"
-            let inputs = SHA256Hasher.hex(of: gallery.views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined())
+            let inputs = SHA256Hasher.hex(of: Self.pagesInputs(of: gallery))
             if writer.keep(path, inputs: inputs) { return nil }
             let rendered = gallery.views.count { writer.inputsChanged($0.job.href, inputs: $0.inputs) }
             return ModelFileJob(
                 path: path, inputs: inputs, model: model,
                 made: rendered <= Self.pagesRenderedBesideTheModel ? Task { try ModelFile.bytes(of: model) } : nil)
         }
+    }
+
+    /// What every page of a gallery reads, in one string: together, the whole of its model.
+    private static func pagesInputs(of gallery: GalleryPipeline.Prepared) -> String {
+        gallery.views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined()
     }
 
     /// At most how many pages a gallery renders for its model file to be made beside them.
