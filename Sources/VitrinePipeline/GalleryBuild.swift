@@ -172,6 +172,8 @@ struct GalleryBuild {
                 fingerprint: fingerprint, cache: cache.root, policy: policy, now: now, scheduleNow: scheduleNow),
             let state = BuildState(bytes: bytes), await state.filesAreCurrent(in: options.output)
         else { return nil }
+        // A run killed after its last page, while it kept its records in the cache, left a temporary file there.
+        cache.sweepTemporaryFiles()
         state.summary.warnings.forEach { progress(.warning($0)) }
         return state.summary
     }

@@ -120,6 +120,21 @@ import VitrineTestSupport
         }
     }
 
+    /// A run killed after its last page, while it kept its records in the cache, leaves a temporary file there; the
+    /// next run finds the output current and ends early, and clears it all the same (found by `scripts/chaos`).
+    @Test func aRebuildThatChangesNothingStillClearsAKilledRunsTemporaryFiles() async throws {
+        try await stopping(self) {
+            #expect(try await build().status == 0)
+            let orphan = workspace.url.appendingPathComponent("cache/tmp/.record.files.vitrine-2000000000-1")
+            try FileManager.default.createDirectory(
+                at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("half".utf8).write(to: orphan)
+            let second = try await build()
+            #expect(second.status == 0, "stderr: \(second.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        }
+    }
+
     @Test func refreshAsksAgain() async throws {
         try await stopping(self) {
             let first = try await build()
