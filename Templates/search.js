@@ -24,17 +24,15 @@
   }
 
   var pageSize = 48;
-  // Tiles drawn with the results' first frame (a first screen even at 4K); the rest of the first 48 follow in a task
-  // of their own, so that a key's results show without waiting for the tiles below the fold.
-  var firstFrame = 16;
-  var generation = 0;
   var maximumQuery = 200;
   var root = list.getAttribute('data-root') || '';
   var items = null;       // the index's entries, once loaded
   var failed = false;     // the index could not be loaded or is not an index
   var requested = false;  // its script was added
   var matches = [];
-  var shown = 0;
+  var shown = 0;          // how many of the matches the list is to show: a page, and a page more each "Show more"
+  var drawn = [];         // the entries whose tiles are in the list, in its order
+  var unpictured = [];    // entries whose tiles were made and whose pictures are not asked for yet
   // The last query searched (folded) and its matches: a query that extends it (the next key typed) can only match
   // fewer, so it looks only among those.
   var lastFolded = null;
@@ -47,6 +45,8 @@
     failed = true;
     items = null;
     list.textContent = '';
+    drawn = [];
+    unpictured = [];
     more.hidden = true;
     say('Search is unavailable: its index could not be loaded.');
   }
@@ -76,7 +76,7 @@
         var caption = typeof e[6] === 'string' ? e[6] : '';
         var folded = typeof e[7] === 'string' ? e[7] : caption;
         made.push({
-          href: page, src: e[2] >= 0 ? url(paths, e[2], String(e[3])) : null,
+          n: made.length, tile: null, href: page, src: e[2] >= 0 ? url(paths, e[2], String(e[3])) : null,
           width: +e[4] || 0, height: +e[5] || 0, caption: caption,
           text: folded + ' ' + (typeof e[8] === 'string' ? e[8] : '')
         });
@@ -108,13 +108,14 @@
     a.className = 'frame';
     a.href = item.href;
     if (item.src) {
+      // Its address and alt text come after the frame (see pictures): starting a picture's request costs the page
+      // several milliseconds, which a key's frame does not wait for.
       var img = d.createElement('img');
-      img.src = item.src;
-      img.alt = item.caption || 'Untitled image';
       img.loading = 'lazy';
       img.decoding = 'async';
       if (item.width > 0 && item.height > 0) { img.width = item.width; img.height = item.height; }
       a.appendChild(img);
+      unpictured.push(item);
     } else {
       var ph = d.createElement('span');
       ph.className = 'ph';
@@ -144,12 +145,90 @@
     return li;
   }
 
+  // How many tiles the results' first screen can hold: the grid's columns times the rows from the list's top to
+  // the window's bottom. It reads the layout, so it is measured when there is none to do: after a frame, before
+  // the rest of the tiles are added, and kept for the next keys (once more when the window changes size).
+  var screenful = 16, screenFor = '';
+  function measureScreen() {
+    screenFor = window.innerWidth + 'x' + window.innerHeight;
+    screenful = firstScreen();
+  }
+  function firstScreen() {
+    try {
+      var style = getComputedStyle(list);
+      if (style.display.indexOf('grid') < 0) return 16;
+      var columns = style.gridTemplateColumns.split(' ').length;
+      var width = parseFloat(style.gridTemplateColumns) || list.clientWidth;
+      var tile = drawn.length ? drawn[0].tile.getBoundingClientRect().height : width * 2 / 3;
+      var pitch = tile + (parseFloat(style.rowGap) || 0);
+      var rows = Math.ceil((window.innerHeight - Math.max(0, list.getBoundingClientRect().top)) / Math.max(pitch, 40));
+      if (columns > 0 && rows > 0) return columns * rows;
+    } catch (err) { /* not a grid (another theme): a fixed count */ }
+    return 16;
+  }
+
+  // Makes the list show the first `count` of `want` (entries in the index's order), reusing the tiles it has: a tile
+  // no longer wanted goes, one still wanted stays as it is (its picture loaded), a missing one is added if it is among
+  // the first `limit`, else left for a later call. Returns whether the list is complete.
+  function draw(want, count, limit) {
+    var kept = [], k = 0, complete = true;
+    for (var j = 0; j < count; j++) {
+      var w = want[j];
+      while (k < drawn.length && drawn[k].n < w.n) list.removeChild(drawn[k++].tile);
+      if (k < drawn.length && drawn[k] === w) { kept.push(w); k++; continue; }
+      if (j >= limit) { complete = false; continue; }
+      if (!w.tile) w.tile = tile(w);
+      list.insertBefore(w.tile, k < drawn.length ? drawn[k].tile : null);
+      kept.push(w);
+    }
+    while (k < drawn.length) list.removeChild(drawn[k++].tile);
+    drawn = kept;
+    return complete;
+  }
+
+  // Gives the tiles made since the last call their pictures (the address, so the request, and the alt text).
+  function pictures() {
+    for (var i = 0; i < unpictured.length; i++) {
+      var item = unpictured[i], img = item.tile.querySelector('img');
+      img.alt = item.caption || 'Untitled image';
+      img.src = item.src;
+    }
+    unpictured = [];
+  }
+
+  // After the next frame, when the browser is idle: the rest of the tiles, and the pictures. Until then the list is
+  // marked busy (aria-busy) and "Show more results" waits.
+  var afterFrameAsked = false;
+  function afterFrame() {
+    if (afterFrameAsked) return;
+    afterFrameAsked = true;
+    requestAnimationFrame(function () {
+      var rest = function () {
+        afterFrameAsked = false;
+        if (!list.hasAttribute('aria-busy')) return;
+        measureScreen();
+        draw(matches, shown, Infinity);
+        pictures();
+        list.removeAttribute('aria-busy');
+        more.hidden = shown >= matches.length;
+      };
+      if (window.requestIdleCallback) window.requestIdleCallback(rest, {timeout: 200}); else setTimeout(rest, 0);
+    });
+  }
+
+  // Draws the results' first screen now and the rest of the page after the next frame.
+  function drawResults(limit) {
+    var busy = !draw(matches, shown, limit) || unpictured.length > 0;
+    if (busy) list.setAttribute('aria-busy', 'true'); else list.removeAttribute('aria-busy');
+    more.hidden = busy || shown >= matches.length;
+    if (busy) afterFrame();
+  }
+
   function showMore(count) {
-    var part = d.createDocumentFragment();
-    var end = Math.min(matches.length, shown + (typeof count === 'number' ? count : pageSize));
-    for (var i = shown; i < end; i++) part.appendChild(tile(matches[i]));
-    list.appendChild(part);
-    shown = end;
+    shown = Math.min(matches.length, shown + (typeof count === 'number' ? count : pageSize));
+    draw(matches, shown, Infinity);
+    pictures();
+    list.removeAttribute('aria-busy');
     more.hidden = shown >= matches.length;
   }
 
@@ -157,19 +236,16 @@
   function run(query) {
     query = String(query).slice(0, maximumQuery);
     var terms = fold(query).split(' ').filter(Boolean);
-    list.textContent = '';
-    matches = [];
-    shown = 0;
-    more.hidden = true;
-    generation++;
-    list.removeAttribute('aria-busy');
     list.setAttribute('data-query', query);
     if (failed) { unavailable(); return; }
-    if (!terms.length) {
-      say('Type in the search box to find images by their captions, tags and credits.');
-      return;
-    }
-    if (!items) {
+    if (!terms.length || !items) {
+      matches = [];
+      shown = 0;
+      drawResults(0);
+      if (!terms.length) {
+        say('Type in the search box to find images by their captions, tags and credits.');
+        return;
+      }
       pending = query;
       say('Loading the search index…');
       load();
@@ -177,27 +253,21 @@
     }
     var folded = terms.join(' ');
     var pool = lastFolded !== null && folded.indexOf(lastFolded) === 0 ? lastMatches : items;
+    var found = [];
     for (var i = 0; i < pool.length; i++) {
       var text = pool[i].text, all = true;
       for (var t = 0; t < terms.length && all; t++) all = text.indexOf(terms[t]) !== -1;
-      if (all) matches.push(pool[i]);
+      if (all) found.push(pool[i]);
     }
     lastFolded = folded;
-    lastMatches = matches;
+    lastMatches = found;
+    if (screenFor !== window.innerWidth + 'x' + window.innerHeight) measureScreen();
+    matches = found;
+    shown = Math.min(matches.length, pageSize);
     say(matches.length === 0 ? 'No images match “' + query + '”.'
       : matches.length === 1 ? '1 image matches “' + query + '”.'
         : matches.length + ' images match “' + query + '”.');
-    showMore(firstFrame);
-    if (shown < Math.min(matches.length, pageSize)) {
-      var mine = generation;
-      more.hidden = true;
-      list.setAttribute('aria-busy', 'true');
-      setTimeout(function () {
-        if (mine !== generation) return;
-        showMore(pageSize - shown);
-        list.removeAttribute('aria-busy');
-      }, 0);
-    }
+    drawResults(screenful);
   }
 
   function queryOfAddress() {

@@ -337,3 +337,107 @@ def test_hostile_text_in_the_index_is_shown_as_text_and_only_site_links_are_foll
     assert shown.startswith("<img src=x")
     assert browser.js("return document.querySelectorAll('main script, main img').length") == 0
     assert not browser.console_problems()
+
+
+# Every tile as the page shows it: the link, the picture's address and alt text, the caption.
+TILES = """
+return [...document.querySelectorAll('#search-results > li')].map(li => {
+  const a = li.querySelector('a.frame'), img = li.querySelector('img'), cap = li.querySelector('.caption');
+  return [a.getAttribute('href'), img ? img.getAttribute('src') : null, img ? img.getAttribute('alt') : null,
+          cap ? cap.textContent : ''];
+});
+"""
+# Types `arguments[0]` as a key does (the box's value set, its input event) and reports the tiles of the key's frame:
+# their links, and for each whether it reaches into the first screen, with whether the list was still filling in.
+KEY_FRAME = """
+const done = arguments[arguments.length - 1];
+const box = document.getElementById('search-box');
+box.value = arguments[0];
+box.dispatchEvent(new Event('input', {bubbles: true}));
+requestAnimationFrame(() => setTimeout(() => {
+  const list = document.getElementById('search-results');
+  done({links: [...list.querySelectorAll('a.frame')].map(a => a.getAttribute('href')),
+        busy: list.hasAttribute('aria-busy')});
+}, 0));
+"""
+ON_FIRST_SCREEN = """
+return [...document.querySelectorAll('#search-results a.frame')]
+  .filter(a => a.getBoundingClientRect().top < window.innerHeight).map(a => a.getAttribute('href'));
+"""
+
+
+def expected_tiles(site, query: str) -> list[list]:
+    """The tiles search.js is to show for `query`: the first 48 entries that match, each with its link, picture and
+    alt text, and caption, from the model."""
+    by_href = {en.get("href"): en for en in site.model.iter("entry")}
+    tiles = []
+    for href in expected(site, query)[:SHOWN] if simple_fold(query) else []:
+        en = by_href[href]
+        tile = en.find("image[@role='tile']")
+        location = tile.get("src") or tile.get("url") if tile is not None else None
+        src = location if location is None or location.startswith(("http://", "https://")) \
+            else relative_to_search(site, location)
+        caption = " ".join((en.findtext("caption") or "").split())
+        tiles.append([relative_to_search(site, href), src, caption or "Untitled image", caption])
+    return tiles
+
+
+def type_query(browser, text: str) -> dict:
+    return browser.driver.execute_async_script(KEY_FRAME, text)
+
+
+def words_of(site) -> list[str]:
+    """The caption words of the albums set, most frequent first."""
+    counts: dict[str, int] = {}
+    for _, caption, _ in entries_of(site):
+        for word in set(simple_fold(caption).split()):
+            counts[word] = counts.get(word, 0) + 1
+    return sorted(counts, key=lambda w: (-counts[w], w))
+
+
+def test_a_key_draws_the_first_screen_in_its_frame_and_the_rest_after(browser, pages):
+    site = pages.sites["albums"]
+    word = words_of(site)[0]
+    assert len(expected(site, word[0])) > SHOWN
+    browser.viewport(1440, 900)
+    browser.open(search_url(pages, "http", site, "zzzzzz"))  # the index loaded, no results
+    wait_settled(browser, "zzzzzz")
+    browser.js("window.scrollTo(0, 0)")
+    # The first key of a query (from an empty list), then one that changes most of the tiles.
+    for text in (word[0], word):
+        frame = type_query(browser, text)
+        wait_settled(browser, text)
+        settled = browser.js(ON_FIRST_SCREEN)
+        assert settled and set(settled) <= set(frame["links"]), (text, settled, frame["links"])
+        tiles = browser.js(TILES)
+        assert tiles == expected_tiles(site, text)
+        # The tiles below the first screen came after the key's frame, and it said the list was still filling.
+        if text == word[0]:
+            assert frame["busy"] and len(frame["links"]) < len(tiles), frame
+        assert frame["links"] == [t[0] for t in tiles if t[0] in frame["links"]]  # in order, even part-drawn
+    assert not browser.console_problems()
+
+
+@pytest.mark.parametrize("origin", ORIGINS)
+def test_reused_tiles_stay_right_as_a_query_shrinks_and_grows_again(origin, browser, pages):
+    site = pages.sites["albums"]
+    words = words_of(site)
+    first = words[0]
+    second = next(w for w in words[1:] if 0 < len(expected(site, f"{first} {w}")) < len(expected(site, first)))
+    query = f"{first} {second}"
+    browser.open(search_url(pages, origin, site, None))
+    # Narrowing key by key, back to one letter, then the whole query again, and a query of other results.
+    steps = [query[:n] for n in range(1, len(query) + 1)]
+    steps += [query[:n] for n in range(len(query) - 1, 0, -1)] + [first, query, second, "", first[:2]]
+    for text in steps:
+        type_query(browser, text)
+        wait_settled(browser, text)
+        assert browser.js(TILES) == expected_tiles(site, text), text
+    # A tile still wanted is the same element, not one made again (its picture stays loaded): marked, then narrowed.
+    browser.js("document.querySelectorAll('#search-results > li').forEach(li => { li.vitrineMark = true; })")
+    type_query(browser, first[:3])
+    wait_settled(browser, first[:3])
+    assert browser.js("return [...document.querySelectorAll('#search-results > li')]"
+                      ".filter(li => li.vitrineMark).length") > 0
+    assert browser.js(TILES) == expected_tiles(site, first[:3])
+    assert not browser.console_problems()

@@ -55,11 +55,13 @@ def load_average() -> float:
     return os.getloadavg()[0]
 
 
-def build(binary: str, out: Path, cache: Path, args: list[str], port: int) -> float:
+def build(binary: str, out: Path, cache: Path, args: list[str], port: int, templates: str = "") -> float:
     shutil.rmtree(out, ignore_errors=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PIXABAY_API_KEY", "FLICKR_API_KEY")}
     env["XDG_CACHE_HOME"] = str(WORK / "xdg-cache")
     start = time.monotonic()
+    if templates:
+        args = [*args, "--templates", templates]
     run([binary, "demo", *args, "--port", str(port), "--out", str(out), "--cache", str(cache), "--quiet"],
         timeout=900, env=env)
     return time.monotonic() - start
@@ -127,6 +129,11 @@ def main() -> int:
     parser.add_argument("--binary", default="")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--width", type=int, default=1440)
+    parser.add_argument("--templates", default="",
+                        help="a theme folder for the sites (vitrine's --templates): another version to compare")
+    parser.add_argument("--trace", action="store_true",
+                        help="instead of the timing runs, one traced run of the albums queries: where each key's "
+                             "frame goes (trace-report.md, and trace.json for DevTools' Performance panel)")
     args = parser.parse_args()
     binary = args.binary
     if not binary:
@@ -139,18 +146,28 @@ def main() -> int:
     root.mkdir(exist_ok=True)
     load_before = load_average()
     port = free_port()
-    build(binary, root / "pixabay", WORK / "cache-pixabay", ["--source", "pixabay"], port)
+    build(binary, root / "pixabay", WORK / "cache-pixabay", ["--source", "pixabay"], port, args.templates)
     port = free_port()
     build(binary, root / "albums", WORK / "cache-albums", ["--source", "albums", "--users", "10", "--albums", "10"],
-          port)
+          port, args.templates)
     api = SampleAPI(WORK / "sample-api.log", dict(os.environ))  # the albums' photos are hotlinked from it
     nginx = Nginx(root, WORK / "nginx")
     results = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+               "templates": args.templates or "the binary's own",
                "machine": f"{platform.node()}: {os.cpu_count()} cores, {platform.platform()}",
                "cpu_slowdown": CPU_SLOWDOWN, "runs": args.runs, "width": args.width, "sites": {}}
     try:
         api.start(port)
         nginx.start("albums/index.html")
+        if args.trace:
+            from search_trace import report, trace
+            rows = trace(f"http://127.0.0.1:{nginx.port}/albums/search.html", QUERIES["albums"], args.width,
+                         WORK / "trace.json")
+            text = (f"bench/search --trace, {results['date']}, load average {load_before:.2f} before, "
+                    f"{load_average():.2f} after; CPU {CPU_SLOWDOWN}x slower, {args.width} px\n\n{report(rows)}\n")
+            (WORK / "trace-report.md").write_text(text)
+            print(text)
+            return 0
         for name in ("albums", "pixabay"):
             site = root / name
             results["sites"][name] = {"index": index_size(site), **measure(
