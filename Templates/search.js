@@ -196,8 +196,17 @@
     unpictured = [];
   }
 
-  // After the next frame, when the browser is idle: the rest of the tiles, and the pictures. Until then the list is
-  // marked busy (aria-busy) and "Show more results" waits.
+  // The query typed whose address is not written yet ({q, push}; see the input event).
+  var addressPending = null;
+  function writeAddress() {
+    if (!addressPending) return;
+    var pending = addressPending;
+    addressPending = null;
+    remember(pending.q, pending.push);
+  }
+
+  // After the next frame, when the browser is idle: the address, the rest of the tiles, and the pictures. Until then
+  // the list is marked busy (aria-busy) and "Show more results" waits.
   var afterFrameAsked = false;
   function afterFrame() {
     if (afterFrameAsked) return;
@@ -205,6 +214,7 @@
     requestAnimationFrame(function () {
       var rest = function () {
         afterFrameAsked = false;
+        writeAddress();
         if (!list.hasAttribute('aria-busy')) return;
         measureScreen();
         draw(matches, shown, Infinity);
@@ -218,7 +228,7 @@
 
   // Draws the results' first screen now and the rest of the page after the next frame.
   function drawResults(limit) {
-    var busy = !draw(matches, shown, limit) || unpictured.length > 0;
+    var busy = !draw(matches, shown, limit) || unpictured.length > 0 || addressPending !== null;
     if (busy) list.setAttribute('aria-busy', 'true'); else list.removeAttribute('aria-busy');
     more.hidden = busy || shown >= matches.length;
     if (busy) afterFrame();
@@ -280,6 +290,8 @@
 
   // Typing searches at once and keeps the address in step: the first key after a query was shown starts a step
   // of its own in the history, the next ones change that step, so the back button returns to the query before.
+  // A key's address is written after its frame (with the rest of the tiles: a history entry costs the page several
+  // milliseconds), the keys typed before then as one.
   var typing = false;
   function remember(q, push) {
     try {
@@ -288,14 +300,17 @@
   }
   box.addEventListener('input', function () {
     var q = box.value.slice(0, maximumQuery);
-    remember(q, !typing && queryOfAddress() !== q);
+    if (addressPending) addressPending.q = q;
+    else addressPending = {q: q, push: !typing && queryOfAddress() !== q};
     typing = true;
     run(q);
+    afterFrame();
   });
   var form = box.form;
   if (form) {
     form.addEventListener('submit', function (e) {
       e.preventDefault();
+      writeAddress();
       var q = box.value.slice(0, maximumQuery);
       if (queryOfAddress() !== q) remember(q, !typing);
       typing = false;
@@ -303,6 +318,7 @@
     });
   }
   window.addEventListener('popstate', function () {
+    addressPending = null;
     var q = queryOfAddress();
     typing = false;
     box.value = q;
