@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "VitrineStoreTests",
             dependencies: [
-                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineTestSupport",
+                "VitrineBasics", "VitrineHTTP", "VitrineStore", "VitrineTestSupport", "SampleAPI",
             ]
         ),
         .testTarget(

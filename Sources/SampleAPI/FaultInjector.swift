@@ -99,6 +99,10 @@ enum FaultResponses {
             return malformedJSON(from: normal())
         case .hugePixels:
             return SampleAPIResponse(status: 200, headers: ["Content-Type": "image/png"], body: hugePNG)
+        case .turnedImage:
+            var response = normal()
+            response.body = Data(JPEGOrientation.insert(6, into: [UInt8](response.body)))
+            return response
         case .hostileResults, .manyTags:
             let response = normal()
             guard response.status == 200,

@@ -34,6 +34,7 @@ import Foundation
 ///             | "truncated-image=" bytes       ; the image's first bytes, whole, with a matching Content-Length
 ///             | "malformed-json" | "hostile"    ; broken JSON; a Pixabay page with hostile hits mixed in
 ///             | "huge-pixels"                  ; a small PNG whose header declares 100,000 × 100,000 pixels
+///             | "turned-image"                 ; the image, a JPEG, with EXIF orientation 6 (shown turned a quarter)
 ///     count   = a positive number (only the first `count` matching requests) | "*" (every one, the default)
 ///
 /// For example `api:429:3`, `images:500`, `all:delay=50`, `api,q=graffiti:hostile`, `api:retry-after-date=2:1`,
@@ -101,6 +102,9 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         /// `200 OK`, `image/png`: a small, valid PNG whose header declares 100,000 × 100,000 pixels, the
         /// "decompression bomb" shape that decoders refuse.
         case hugePixels
+        /// The normal image, when it is a JPEG, with EXIF data saying orientation 6 ("turn 90° clockwise to show"),
+        /// as a phone's camera writes it: browsers show it with width and height swapped.
+        case turnedImage
         /// The normal search page with 20 tags of its own on every hit (``HostileResults/manyTags(from:)``): a
         /// Pixabay search of 500 hits gives 10,000 distinct tags, spelled in case, Unicode normalisation, markup and
         /// bidi controls that Vitrine must normalise.
@@ -189,7 +193,7 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "
-        + "oversized=BYTES, stall=S, malformed-json, hostile, huge-pixels or many-tags"
+        + "oversized=BYTES, stall=S, malformed-json, hostile, huge-pixels, turned-image or many-tags"
 
     private static func quoted(_ text: some StringProtocol) -> String {
         "\"\(text)\""
@@ -263,6 +267,7 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case ("malformed-json", nil): return .malformedJSON
         case ("hostile", nil): return .hostileResults
         case ("huge-pixels", nil): return .hugePixels
+        case ("turned-image", nil): return .turnedImage
         case ("many-tags", nil): return .manyTags
         default:
             throw SampleAPIFaultSpecError(
@@ -331,6 +336,7 @@ extension SampleAPIFault.Kind {
         case .malformedJSON: "malformed-json"
         case .hostileResults: "hostile"
         case .hugePixels: "huge-pixels"
+        case .turnedImage: "turned-image"
         case .manyTags: "many-tags"
         }
     }

@@ -247,11 +247,13 @@ public struct CacheStore: Sendable {
             guard let bytes = files.contents(indexPath, limit: 4096),
                 let entry = try? Self.indexDecoder.decode(IndexEntry.self, from: Data(bytes)), entry.isWellFormed
             else { continue }
-            let record = entry.record
+            var record = entry.record
             let verified = entry.verifiedStamp
             guard let stamp = lookup.stamps[record.sha256] ?? verify(record, knownStamp: verified, files: files)
             else { continue }
-            if stamp != verified {
+            let reoriented = entry.needsOrientation ? Self.orientedRecord(record, files: files) : nil
+            if let reoriented { record = reoriented }
+            if stamp != verified || reoriented != nil {
                 try? writeIndex(record, stamp: stamp, for: url)
             }
             lookup.records[url] = record
@@ -278,6 +280,17 @@ public struct CacheStore: Sendable {
             return nil
         }
         return read.stamp
+    }
+
+    /// `record` with the size its JPEG's header gives as a browser shows it (its EXIF orientation applied), for an
+    /// entry written before sizes were read that way; nil when the bytes cannot be read (the entry stays as it is).
+    private static func orientedRecord(_ record: ImageRecord, files: RootedFiles) -> ImageRecord? {
+        guard let bytes = files.contents(imagePath(of: record), limit: record.byteCount) else { return nil }
+        var oriented = record
+        let size = ImageDimensions.read(bytes, format: record.format)
+        oriented.width = size?.width
+        oriented.height = size?.height
+        return oriented
     }
 
     /// Where the bytes of `record` are, relative to `root`.
@@ -335,7 +348,9 @@ public struct CacheStore: Sendable {
     private static let indexDecoder = JSONDecoder()
 
     /// A URL index entry as its file holds it, a flat JSON object: the image record's fields and the stamp its
-    /// bytes were verified with (`SIZE MTIME INODE`; entries of earlier versions may lack it).
+    /// bytes were verified with (`SIZE MTIME INODE`; entries of earlier versions may lack it). `oriented` says that
+    /// a JPEG's width and height are as a browser shows it, its EXIF orientation applied (entries written before
+    /// lack it, and have the stored size).
     struct IndexEntry: Codable {
         var sha256: String
         var format: ImageFormat
@@ -343,6 +358,7 @@ public struct CacheStore: Sendable {
         var width: Int?
         var height: Int?
         var stamp: String?
+        var oriented: Bool?
 
         init(record: ImageRecord, stamp: FileStamp) {
             sha256 = record.sha256
@@ -351,7 +367,11 @@ public struct CacheStore: Sendable {
             width = record.width
             height = record.height
             self.stamp = stamp.fields
+            oriented = true
         }
+
+        /// Whether the size must be read again from the bytes: a JPEG's, written before orientation was applied.
+        var needsOrientation: Bool { format == .jpeg && oriented != true }
 
         var record: ImageRecord {
             ImageRecord(sha256: sha256, format: format, byteCount: byteCount, width: width, height: height)

@@ -16,11 +16,12 @@ import VitrineBasics
 /// An image's bytes can be changed in place without changing their folder, so each image's verified stamp is kept
 /// too and compared with a `stat` before an entry is used.
 ///
-/// The format is lines of text: `vitrine-images 2`, then `folder SIZE MTIME INODE PATH` (cache-relative),
+/// The format is lines of text: `vitrine-images 3` (2 before JPEG sizes had their EXIF orientation applied: such a
+/// snapshot is not used, so that its entries are looked up, and their sizes read again, once), then `folder SIZE MTIME INODE PATH` (cache-relative),
 /// `image URL-DIGEST SHA256Hasher FORMAT BYTES WIDTH HEIGHT`, with `-` for an unknown width or height, and
 /// `bytes SHA256Hasher SIZE MTIME INODE`, the stamp each image's bytes were verified with.
 package struct ImageIndexSnapshot: Equatable, Sendable {
-    private static let header = "vitrine-images 2"
+    private static let header = "vitrine-images 3"
     /// Far above the clock tick of any file system Vitrine runs on (4 ms here).
     static let racyMargin: TimeInterval = 0.1
 

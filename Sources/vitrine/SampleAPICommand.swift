@@ -10,7 +10,7 @@ struct SampleAPICommand: AsyncParsableCommand {
             --fault injects the failures real APIs have, for trying Vitrine against them by hand:
             TARGET[,q=TEXT]:KIND[:COUNT], TARGET one of api, flickr, feed, thumbnails, picsum, unsplash, albums, images, all; KIND one of delay=MS, a status code, 429,
             retry-after=S, retry-after-date=S, truncate, reset, wrong-type, oversized=SIZE, stall=S,
-            trickle=BYTES_PER_S, truncated-image=BYTES, malformed-json, hostile, huge-pixels, many-tags; COUNT the first N matching requests (default: every one).
+            trickle=BYTES_PER_S, truncated-image=BYTES, malformed-json, hostile, huge-pixels, turned-image, many-tags; COUNT the first N matching requests (default: every one).
             Examples: api:429:3, images:500, all:delay=50, api,q=graffiti:hostile.
 
             For benchmarks: --hit-cap raises Pixabay's 500-hit cap, --hits sets how many hits a query has,

@@ -120,6 +120,23 @@ import VitrineTestSupport
         }
     }
 
+    /// Photos a camera stored turned, with an EXIF orientation that browsers apply: the pages give every such
+    /// image the width and height it is shown with (the stored ones swapped), so its tile's box is the picture's.
+    @Test func aJPEGTurnedByItsEXIFOrientationGetsTheSizeItIsShownWith() async throws {
+        func sizes(_ scenario: Scenario) async throws -> [[String]] {
+            let outcome = try await scenario.build()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let page = try scenario.site.page("index.html")
+            return [page.strings("//img/@width"), page.strings("//img/@height")]
+        }
+        let plain = try await Scenario([])
+        let stored = try await stopping(plain) { try await sizes(plain) }
+        let turned = try await Scenario([SampleAPIFault(.turnedImage, on: .images)])
+        let shown = try await stopping(turned) { try await sizes(turned) }
+        #expect(!stored[0].isEmpty && stored[0] != stored[1])
+        #expect(shown[0] == stored[1] && shown[1] == stored[0])
+    }
+
     @Test func oversizedBodiesAreRefused() async throws {
         let scenario = try await Scenario([SampleAPIFault(.oversized(bytes: 3 << 20), on: .images, times: 1)])
         try await stopping(scenario) {

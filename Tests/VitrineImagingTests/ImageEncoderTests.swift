@@ -48,6 +48,9 @@ import VitrineImaging
         #expect(encoded.width == photo.height && encoded.height == photo.width)
         let size = try #require(ImageDimensions.read(encoded.bytes, format: format))
         #expect(size.width == photo.height && size.height == photo.width)
+        // The original's size in the model is the one shown too, so a picture's copies and original agree.
+        let original = try #require(ImageDimensions.read(Self.rotated, format: .jpeg))
+        #expect(original.width == size.width && original.height == size.height)
     }
 
     @Test func refusesWhatIsNoImageWithLibvipsReason() {

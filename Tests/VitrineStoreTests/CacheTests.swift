@@ -1,4 +1,5 @@
 import Foundation
+import SampleAPI
 import Synchronization
 import Testing
 import VitrineBasics
@@ -47,7 +48,9 @@ import VitrineTestSupport
         let urls = folder.url.appendingPathComponent("urls")
         let index = try #require(FileManager.default.subpaths(atPath: urls.path)?.first { $0.hasSuffix(".json") })
         let written = try String(contentsOf: urls.appendingPathComponent(index), encoding: .utf8)
-        #expect(written.hasPrefix("{\"byteCount\":4,\"format\":\"jpeg\",\"sha256\":\"\(stored.sha256)\",\"stamp\":\""))
+        #expect(
+            written.hasPrefix(
+                "{\"byteCount\":4,\"format\":\"jpeg\",\"oriented\":true,\"sha256\":\"\(stored.sha256)\",\"stamp\":\""))
         let sha = stored.sha256
         for (text, readable) in [
             ("{\n  \"byteCount\" : 4,\n  \"format\" : \"jpeg\",\n  \"sha256\" : \"\(sha)\"\n}", true),
@@ -63,6 +66,34 @@ import VitrineTestSupport
             try Data(text.utf8).write(to: urls.appendingPathComponent(index))
             #expect((cache.imageRecord(for: "https://a/9.jpg")?.sha256 == sha) == readable, "\(text)")
         }
+    }
+
+    /// An entry written before JPEG sizes had their EXIF orientation applied holds the stored size; the lookup reads
+    /// the size again from the cached bytes, once, and writes the entry back as the current version writes it.
+    @Test func anEntryOfAnEarlierVersionHasItsJPEGSizeReadAgainWithItsOrientation() throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let square = [UInt8](repeating: 0, count: 2)
+        let plain = jpegFrame(width: 640, height: 427) + square
+        let turned = JPEGOrientation.insert(6, into: plain)
+        let stored = try cache.storeImage(turned, format: .jpeg, from: "https://a/turned.jpg")
+        #expect(stored.width == 427 && stored.height == 640)
+        let urls = folder.url.appendingPathComponent("urls")
+        let index = try #require(FileManager.default.subpaths(atPath: urls.path)?.first { $0.hasSuffix(".json") })
+        let entry = urls.appendingPathComponent(index)
+        let earlier =
+            "{\"byteCount\":\(turned.count),\"format\":\"jpeg\",\"height\":427,\"sha256\":\"\(stored.sha256)\",\"width\":640}"
+        try Data(earlier.utf8).write(to: entry)
+        let read = try #require(cache.imageRecord(for: "https://a/turned.jpg"))
+        #expect(read.width == 427 && read.height == 640)
+        let rewritten = try String(contentsOf: entry, encoding: .utf8)
+        #expect(rewritten.contains("\"oriented\":true") && rewritten.contains("\"width\":427"))
+    }
+
+    /// The smallest JPEG header ImageDimensions reads a size from: SOI and a baseline start-of-frame segment.
+    func jpegFrame(width: Int, height: Int) -> [UInt8] {
+        [0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8)]
+            + [UInt8(width & 0xFF), 1, 1, 0x11, 0]
     }
 
     @Test func followsTheDefaultLocationRules() {

@@ -65,7 +65,7 @@ import VitrineTestSupport
     }
 
     @Test(arguments: [
-        "", "vitrine-images 2", "vitrine-images 1\n", "vitrine-images 1\nimage x\n",
+        "", "vitrine-images 3", "vitrine-images 1\n", "vitrine-images 2\n", "vitrine-images 1\nimage x\n",
         "vitrine-images 1\nfolder 1 2 3 ../up\n", "vitrine-images 1\nfolder 1 -2 3 urls/ab\n",
         "vitrine-images 1\nfolder 1 2 3 urls/ab/cd\n",
         "vitrine-images 1\nimage \(String(repeating: "a", count: 64)) \(String(repeating: "B", count: 64)) jpeg 1 - -\n",

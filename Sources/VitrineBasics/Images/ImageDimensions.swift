@@ -26,9 +26,11 @@ package enum ImageDimensions {
         return "Image too large: \(width) × \(height) pixels"
     }
 
-    /// The size in the first start-of-frame segment.
+    /// The size in the first start-of-frame segment, as a browser shows the image: width and height swapped when
+    /// an EXIF orientation before it turns the image a quarter (browsers apply it, `image-orientation: from-image`).
     private static func jpeg(_ bytes: [UInt8]) -> (Int, Int)? {
         var offset = 2
+        var quarterTurn = false
         while offset + 9 < bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
             let marker = bytes[offset + 1]
@@ -42,9 +44,48 @@ package enum ImageDimensions {
             }
             let length = bigEndian(bytes, offset + 2, 2)
             let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
-            if isFrame { return (bigEndian(bytes, offset + 7, 2), bigEndian(bytes, offset + 5, 2)) }
+            if isFrame {
+                let stored = (bigEndian(bytes, offset + 7, 2), bigEndian(bytes, offset + 5, 2))
+                return quarterTurn ? (stored.1, stored.0) : stored
+            }
             guard length >= 2 else { return nil }
+            if marker == 0xE1, let orientation = exifOrientation(bytes, segment: offset + 4..<offset + 2 + length) {
+                quarterTurn = (5...8).contains(orientation)
+            }
             offset += 2 + length
+        }
+        return nil
+    }
+
+    /// The orientation (tag 0x0112 of the first image file directory) of an APP1 segment's EXIF data, when the
+    /// segment holds one that can be read within its bounds; nil otherwise.
+    static func exifOrientation(_ bytes: [UInt8], segment: Range<Int>) -> Int? {
+        let end = min(segment.upperBound, bytes.count)
+        let tiff = segment.lowerBound + 6
+        guard tiff + 8 <= end, bytes[segment.lowerBound..<tiff].elementsEqual(Array("Exif".utf8) + [0, 0])
+        else { return nil }
+        let little: Bool
+        switch (bytes[tiff], bytes[tiff + 1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func number(_ at: Int, _ count: Int) -> Int? {
+            guard at >= tiff, at + count <= end else { return nil }
+            return little ? littleEndian(bytes, at, count) : bigEndian(bytes, at, count)
+        }
+        guard number(tiff + 2, 2) == 42, let directory = number(tiff + 4, 4), let entries = number(tiff + directory, 2)
+        else { return nil }
+        for index in 0..<min(entries, (end - tiff) / 12) {
+            let entry = tiff + directory + 2 + 12 * index
+            guard let tag = number(entry, 2) else { return nil }
+            // A SHORT (type 3) with one value, which sits in the first two bytes of the value field.
+            if tag == 0x0112 {
+                guard number(entry + 2, 2) == 3, number(entry + 4, 4) == 1, let value = number(entry + 8, 2) else {
+                    return nil
+                }
+                return value
+            }
         }
         return nil
     }
