@@ -77,7 +77,8 @@ extension GalleryBuild {
 
     /// The site's search index, from the entries of every gallery that has a search: kept, not made again, when
     /// each gallery's title, first page and index inputs are what the file in place was made from (a merged
-    /// gallery's, the digest of the entries its shard recorded).
+    /// gallery's, those its shard's manifest records for its index, else the digest of the entries it recorded), so
+    /// that a merge records what one build does.
     private func writeSiteSearchIndex(
         of galleries: [GalleryPipeline.Prepared], site: SiteModel, _ output: PlannedOutput
     ) throws {
@@ -88,8 +89,10 @@ extension GalleryBuild {
             let inputs: String
             switch gallery.content {
             case .gallery(let model) where model.search != nil: inputs = Self.searchIndexInputs(of: gallery)
-            case .merged(let record, _) where record.search != nil:
-                inputs = SHA256Hasher.hex(of: (try? JSONEncoder().encode(record.search)) ?? Data())
+            case .merged(let record, let copies) where record.search != nil:
+                inputs =
+                    copies.first { $0.path == GalleryModel.Search(folder: record.folder).indexHref }?.inputs
+                    ?? SHA256Hasher.hex(of: (try? JSONEncoder().encode(record.search)) ?? Data())
             default: continue
             }
             for field in [card.title, card.href, inputs] { hash.update(Array(field.utf8) + [0]) }
