@@ -97,6 +97,7 @@ let package = Package(
                 .embedInCode("site-tag.xsl"),
                 .embedInCode("search.xsl"),
                 .embedInCode("search.js"),
+                .embedInCode("site-search.xsl"),
             ]
         ),
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).

@@ -22,6 +22,7 @@ public enum DefaultTheme {
         "site-tag.xsl": PackageResources.site_tag_xsl,
         "search.xsl": PackageResources.search_xsl,
         "search.js": PackageResources.search_js,
+        "site-search.xsl": PackageResources.site_search_xsl,
     ]
 
     /// The theme's README for whoever edits a copy of it: the files a theme needs, the parameters its stylesheets

@@ -65,7 +65,7 @@
         <meta name="color-scheme" content="light dark"/>
         <meta name="generator" content="Vitrine"/>
         <link rel="stylesheet" href="{concat($root, 'assets/vitrine.css')}"/>
-        <xsl:if test="/gallery/search">
+        <xsl:if test="/gallery/search | /site/search">
           <!-- The search box needs search.js: without JavaScript it is not shown (the tag index is the way). -->
           <noscript><style>.site-search { display: none; }</style></noscript>
         </xsl:if>
@@ -181,6 +181,7 @@
           <a class="tag-index" href="{concat($root, /site/tags/@href)}">Tags</a>
         </xsl:if>
       </p>
+      <xsl:call-template name="search-box"/>
     </header>
   </xsl:template>
 
@@ -198,14 +199,19 @@
 
   <!-- The search box: a plain GET form to the search page, so the query is in its address (?q=). -->
   <xsl:template name="search-box">
-    <xsl:if test="/gallery/search">
-      <form class="site-search" role="search" method="get" action="{concat($root, /gallery/search/@href)}">
-        <label class="vh" for="search-box">Search this gallery</label>
+    <xsl:for-each select="(/gallery/search | /site/search)[1]">
+      <form class="site-search" role="search" method="get" action="{concat($root, @href)}">
+        <label class="vh" for="search-box">
+          <xsl:choose>
+            <xsl:when test="/site">Search every gallery</xsl:when>
+            <xsl:otherwise>Search this gallery</xsl:otherwise>
+          </xsl:choose>
+        </label>
         <input type="search" id="search-box" name="q" placeholder="Search" autocomplete="off" spellcheck="false"
                enterkeyhint="search" aria-keyshortcuts="/" maxlength="200"/>
         <button type="submit">Search</button>
       </form>
-    </xsl:if>
+    </xsl:for-each>
   </xsl:template>
 
   <xsl:template name="notices">
@@ -439,7 +445,8 @@
   <!-- The label of the variant whose key is $key. -->
   <xsl:template name="label-of">
     <xsl:param name="key"/>
-    <xsl:variable name="v" select="/gallery/variants/variant[@key = $key]"/>
+    <!-- A site's tag page names each gallery's variants in its <gallery>, above the items. -->
+    <xsl:variable name="v" select="(/gallery/variants/variant[@key = $key] | ancestor::gallery/variants/variant[@key = $key])[1]"/>
     <xsl:choose>
       <xsl:when test="$v"><xsl:value-of select="$v/@label"/></xsl:when>
       <xsl:otherwise><xsl:value-of select="$key"/></xsl:otherwise>

@@ -68,6 +68,12 @@
     try {
       if (!data || data.v !== 1 || !Array.isArray(data.paths) || !Array.isArray(data.items)) throw new Error('index');
       var paths = data.paths, made = [];
+      // A site's index names the gallery of each page's path (third in it): its title, shown and searched.
+      var galleries = Array.isArray(data.galleries) ? data.galleries : [];
+      function galleryOf(p) {
+        var g = Array.isArray(paths[p]) ? galleries[paths[p][2]] : null;
+        return Array.isArray(g) ? String(g[0]) : '';
+      }
       for (var i = 0; i < data.items.length; i++) {
         var e = data.items[i];
         if (!Array.isArray(e) || e.length < 6) continue;
@@ -75,10 +81,11 @@
         if (!page) continue;
         var caption = typeof e[6] === 'string' ? e[6] : '';
         var folded = typeof e[7] === 'string' ? e[7] : caption;
+        var gallery = galleryOf(e[0]);
         made.push({
           n: made.length, tile: null, href: page, src: e[2] >= 0 ? url(paths, e[2], String(e[3])) : null,
-          width: +e[4] || 0, height: +e[5] || 0, caption: caption,
-          text: folded + ' ' + (typeof e[8] === 'string' ? e[8] : '')
+          width: +e[4] || 0, height: +e[5] || 0, caption: caption, gallery: gallery,
+          text: folded + ' ' + (typeof e[8] === 'string' ? e[8] : '') + (gallery ? ' ' + fold(gallery) : '')
         });
       }
       items = made;
@@ -132,13 +139,27 @@
       a.appendChild(ph);
     }
     figure.appendChild(a);
-    if (item.caption) {
+    if (item.caption || item.gallery) {
       var cap = d.createElement('figcaption');
-      var span = d.createElement('span');
-      span.className = 'caption';
-      span.dir = 'auto';
-      span.textContent = item.caption;
-      cap.appendChild(span);
+      if (item.caption) {
+        var span = d.createElement('span');
+        span.className = 'caption';
+        span.dir = 'auto';
+        span.textContent = item.caption;
+        cap.appendChild(span);
+      }
+      if (item.gallery) {
+        var from = d.createElement('span');
+        from.className = 'result-gallery';
+        var label = d.createElement('span');
+        label.className = 'vh';
+        label.textContent = 'In the gallery ';
+        var title = d.createElement('bdi');
+        title.textContent = item.gallery;
+        from.appendChild(label);
+        from.appendChild(title);
+        cap.appendChild(from);
+      }
       figure.appendChild(cap);
     }
     li.appendChild(figure);

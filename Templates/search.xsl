@@ -1,7 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
-  Vitrine default theme: a gallery's search page (search.html).
-  $page is the @id of the gallery's <search> element ('search'); $root is the prefix to the output root.
+  Vitrine default theme: a gallery's search page (search.html), and, through site-search.xsl, a site's (search.html
+  at the root, the model a <site>).
+  $page is the @id of the <search> element ('search'); $root is the prefix to the output root.
   The page holds no results: search.js reads ?q= from the address, loads the index script (search/@index) and
   shows the entries that match as tiles. The search box is the header's (layout.xsl); without JavaScript the page
   points to the tag index, and the header hides the box.
@@ -16,7 +17,7 @@
 
   <xsl:template match="search" mode="title">
     <xsl:text>Search — </xsl:text>
-    <xsl:value-of select="/gallery/title"/>
+    <xsl:value-of select="/gallery/title | /site/title"/>
   </xsl:template>
 
   <xsl:template match="search" mode="head">
@@ -27,13 +28,22 @@
     <div class="intro">
       <h1 id="search-title">Search</h1>
       <p class="count" id="search-status" role="status" aria-live="polite">
-        <xsl:text>Type in the search box to find images by their captions, tags and credits.</xsl:text>
+        <xsl:text>Type in the search box to find images by their captions, tags and credits</xsl:text>
+        <xsl:if test="/site"> in every gallery</xsl:if>
+        <xsl:text>.</xsl:text>
       </p>
     </div>
     <noscript>
       <p class="empty">
         <xsl:text>Search needs JavaScript. </xsl:text>
         <xsl:choose>
+          <xsl:when test="/site">
+            <xsl:if test="/site/tags">
+              <a href="{concat($root, /site/tags/@href)}">Browse the tags</a>
+              <xsl:text> or </xsl:text>
+            </xsl:if>
+            <a href="{concat($root, /site/@href)}">all galleries</a>
+          </xsl:when>
           <xsl:when test="/gallery/tags">
             <a href="{concat($root, /gallery/tags/@href)}">Browse the tags</a>
             <xsl:text> or </xsl:text>

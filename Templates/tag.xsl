@@ -63,6 +63,10 @@
         </xsl:if>
         <xsl:text> · </xsl:text>
         <a href="{concat($root, ../../@href)}">All tags</a>
+        <xsl:if test="../@site-href">
+          <xsl:text> · </xsl:text>
+          <a class="site-tag" href="{concat($root, ../@site-href)}">In every gallery</a>
+        </xsl:if>
       </p>
     </div>
     <xsl:choose>

@@ -33,6 +33,10 @@
           <xsl:when test="/site"><a href="{concat($root, /site/@href)}">All galleries</a></xsl:when>
           <xsl:otherwise><a href="{concat($root, $home-href)}">All images</a></xsl:otherwise>
         </xsl:choose>
+        <xsl:if test="/gallery/site/@tags">
+          <xsl:text> · </xsl:text>
+          <a class="site-tags" href="{concat($root, /gallery/site/@tags)}">Tags of every gallery</a>
+        </xsl:if>
       </p>
     </div>
     <nav aria-labelledby="tags-title">

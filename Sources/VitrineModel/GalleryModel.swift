@@ -68,11 +68,15 @@ public struct GalleryModel: Sendable {
         /// The absolute URL the site is published at, ending in "/", when its config names one: link-preview cards
         /// and rights data need absolute URLs.
         package var baseURL: String?
+        /// The site's tag index (`SiteTags.href`), when its theme renders site tag pages: a site has them when any
+        /// of its galleries has tags, so a gallery links them only from its own tag pages.
+        package var tagsHref: String?
 
-        package init(title: String, href: String, baseURL: String? = nil) {
+        package init(title: String, href: String, baseURL: String? = nil, tagsHref: String? = nil) {
             self.title = title
             self.href = href
             self.baseURL = baseURL
+            self.tagsHref = tagsHref
         }
     }
 
@@ -289,6 +293,8 @@ public struct GalleryModel: Sendable {
             case siteTag = "site-tag"
             /// A gallery's search page (`search.xsl`).
             case search
+            /// A site's search page (`site-search.xsl`).
+            case siteSearch = "site-search"
         }
         package var kind: Kind
         package var id: String

@@ -107,6 +107,10 @@ package enum TagSlugs {
         return slugs
     }
 
+    /// The slug of `tag` among a site's tags, which depends on no other tag: its own slug, or one with all 64 digits
+    /// of its digest, which no other tag shares.
+    package static func siteSlug(of tag: String) -> String { slug(of: tag, digits: 64) }
+
     /// The slug of `tag`, with `digits` digits of its digest when it is not its own slug.
     static func slug(of tag: String, digits: Int) -> String {
         if isOwnSlug(tag) { return tag }

@@ -83,7 +83,7 @@ package enum ModelXML {
         sink.textElement("title", site.title)
         // A "What's new" page reads of each gallery only what names it: its other parts change with its results,
         // which must not change every page of the history.
-        let outline = if case .page = site.historyScope { true } else { false }
+        let outline = if case .page = site.historyScope { true } else { site.galleriesInOutline }
         for gallery in site.galleries {
             sink.startElement("gallery")
             sink.cleanAttribute("id", gallery.id)
@@ -141,6 +141,16 @@ package enum ModelXML {
             let whole = if case .whole = site.historyScope { true } else { false }
             writeSiteTags(whole ? tags.tags : [], perPage: tags.itemsPerPage, pageCounts: true, to: &sink)
         }
+        if site.hasSearch { writeSiteSearch(to: &sink) }
+        sink.endElement()
+    }
+
+    /// The site's `search` element: its page and index script.
+    static func writeSiteSearch(to sink: inout some ModelXMLSink) {
+        sink.startElement("search")
+        sink.attribute("id", SiteSearch.id)
+        sink.attribute("href", SiteSearch.href)
+        sink.attribute("index", SiteSearch.indexHref)
         sink.endElement()
     }
 
@@ -192,7 +202,9 @@ package enum ModelXML {
             sink.attribute("id", GalleryModel.TagIndex.id)
             sink.cleanAttribute("href", href)
             sink.attribute("per-page", String(head.tagsPerPage))
-            for tag in tags?.tags ?? [] { write(tag, pageCount: tags?.counts == true, to: &sink) }
+            for tag in tags?.tags ?? [] {
+                write(tag, pageCount: tags?.counts == true, siteTags: head.site?.tagsHref != nil, to: &sink)
+            }
             sink.endElement()
         }
         if let search = head.search {
@@ -212,10 +224,13 @@ package enum ModelXML {
         var counts: Bool
     }
 
-    static func write(_ tag: GalleryModel.Tag, pageCount: Bool, to sink: inout some ModelXMLSink) {
+    static func write(
+        _ tag: GalleryModel.Tag, pageCount: Bool, siteTags: Bool = false, to sink: inout some ModelXMLSink
+    ) {
         sink.startElement("tag")
         sink.cleanAttribute("name", tag.name)
         sink.cleanAttribute("href", tag.href)
+        if siteTags { sink.cleanAttribute("site-href", SiteTags.href(ofTag: tag.name)) }
         sink.attribute("count", String(tag.count))
         if pageCount { sink.attribute("page-count", String(tag.pageCount)) }
         for page in tag.pages { write(page, to: &sink) }
@@ -386,6 +401,7 @@ package enum ModelXML {
         sink.cleanAttribute("title", site.title)
         sink.cleanAttribute("href", site.href)
         if let baseURL = site.baseURL { sink.cleanAttribute("base-url", baseURL) }
+        if let tags = site.tagsHref { sink.cleanAttribute("tags", tags) }
         sink.endElement()
     }
 }

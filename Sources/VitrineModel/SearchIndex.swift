@@ -27,47 +27,118 @@ package enum SearchIndex {
     /// The longest list of other words kept, in characters.
     package static let maximumWords = 600
 
+    /// One entry of an index, before it is written: its preview page and tile picture (relative to the output root,
+    /// or a picture's URL; `image` empty when it has none), the tile's size (0 when unknown), its caption as shown
+    /// and the folded words of its tags and credit that its folded caption does not hold.
+    package struct Entry: Sendable, Equatable, Codable {
+        package var page: String
+        package var image: String
+        package var width: Int
+        package var height: Int
+        package var caption: String
+        package var words: String
+
+        package init(page: String, image: String, width: Int, height: Int, caption: String, words: String) {
+            self.page = page
+            self.image = image
+            self.width = width
+            self.height = height
+            self.caption = caption
+            self.words = words
+        }
+    }
+
+    /// A gallery of a site's index: its title and first page, and its entries.
+    package struct SiteGallery: Sendable {
+        package var title: String
+        package var href: String
+        package var entries: [Entry]
+
+        package init(title: String, href: String, entries: [Entry]) {
+            self.title = title
+            self.href = href
+            self.entries = entries
+        }
+    }
+
     /// The index script of `gallery`.
     package static func script(of gallery: GalleryModel) -> [UInt8] {
-        var paths = PathTable()
-        var items = ""
-        var first = true
+        script(of: [(nil, entries(of: gallery))])
+    }
+
+    /// The index script of a site (`vitrine build`): every entry of every gallery, in the site's order, each page's
+    /// path naming its gallery. Beside `paths` and `items` it holds `galleries`, each gallery's title and first page,
+    /// and a path of a page holds its gallery's place in them, third:
+    ///
+    /// ```
+    /// vitrineSearchIndex({"v":1,"galleries":[["Harbours","harbours/index.html"]],
+    /// "paths":[["harbours/photos/",".html",0],["images/",".jpg"]],"items":[ … ]});
+    /// ```
+    package static func script(ofSite galleries: [SiteGallery]) -> [UInt8] {
+        script(of: galleries.map { ($0, $0.entries) })
+    }
+
+    /// Every entry of `gallery` that has a picture, in the order of the model.
+    package static func entries(of gallery: GalleryModel) -> [Entry] {
+        var entries: [Entry] = []
         for item in gallery.allItems {
             for entry in item.entries {
                 guard case .picture(let caption, let credit, let tile, _, _, _) = entry.content else { continue }
-                let page = paths.split(entry.href)
-                var fields = [String(page.index), json(page.name)]
-                switch tile.state {
-                case .available(let path, _):
-                    let image = paths.split(path)
-                    fields += [String(image.index), json(image.name)]
-                case .remote(let url):
-                    let image = paths.split(url)
-                    fields += [String(image.index), json(image.name)]
-                case .unavailable:
-                    fields += ["-1", "\"\""]
-                }
-                fields += [String(tile.width ?? 0), String(tile.height ?? 0)]
+                let image: String =
+                    switch tile.state {
+                    case .available(let path, _): path
+                    case .remote(let url): url
+                    case .unavailable: ""
+                    }
                 let shown = cut(caption.split(whereSeparator: \.isWhitespace).joined(separator: " "), maximumCaption)
-                let folded = SearchFolding.fold(shown)
-                let known = Set(folded.split(separator: " "))
+                var seen = Set(SearchFolding.fold(shown).split(separator: " "))
                 var others: [Substring] = []
-                var seen = known
                 let words = entry.tags.map(\.name) + (credit.map { [$0.name] } ?? [])
                 for word in SearchFolding.fold(words.joined(separator: " ")).split(separator: " ")
                 where seen.insert(word).inserted {
                     others.append(word)
                 }
-                let more = cut(others.joined(separator: " "), maximumWords)
-                var tail = [json(shown), folded == shown ? "0" : json(folded), json(more)]
+                entries.append(
+                    Entry(
+                        page: entry.href, image: image, width: tile.width ?? 0, height: tile.height ?? 0,
+                        caption: shown, words: cut(others.joined(separator: " "), maximumWords)))
+            }
+        }
+        return entries
+    }
+
+    /// The script of `parts`: a gallery's alone (no `SiteGallery`), or a site's.
+    private static func script(of parts: [(gallery: SiteGallery?, entries: [Entry])]) -> [UInt8] {
+        var paths = PathTable()
+        var items = ""
+        var first = true
+        var galleries: [String] = []
+        for (gallery, entries) in parts {
+            let number = gallery.map { _ in galleries.count }
+            if let gallery { galleries.append("[\(json(gallery.title)),\(json(gallery.href))]") }
+            for entry in entries {
+                let page = paths.split(entry.page, gallery: number)
+                var fields = [String(page.index), json(page.name)]
+                if entry.image.isEmpty {
+                    fields += ["-1", "\"\""]
+                } else {
+                    let image = paths.split(entry.image)
+                    fields += [String(image.index), json(image.name)]
+                }
+                fields += [String(entry.width), String(entry.height)]
+                let folded = SearchFolding.fold(entry.caption)
+                var tail = [json(entry.caption), folded == entry.caption ? "0" : json(folded), json(entry.words)]
                 while let last = tail.last, last == "\"\"" || (last == "0" && tail.count == 2) { tail.removeLast() }
                 fields += tail
                 items += (first ? "\n[" : ",\n[") + fields.joined(separator: ",") + "]"
                 first = false
             }
         }
-        let table = paths.entries.map { "[\(json($0.folder)),\(json($0.suffix))]" }.joined(separator: ",")
-        let text = "\(callee)({\"v\":\(version),\"paths\":[\(table)],\"items\":[\(items)\n]});\n"
+        let table = paths.entries.map {
+            "[\(json($0.folder)),\(json($0.suffix))\($0.gallery.map { ",\($0)" } ?? "")]"
+        }.joined(separator: ",")
+        let site = parts.contains { $0.gallery != nil } ? "\"galleries\":[\(galleries.joined(separator: ","))]," : ""
+        let text = "\(callee)({\"v\":\(version),\(site)\"paths\":[\(table)],\"items\":[\(items)\n]});\n"
         return Array(text.utf8)
     }
 
@@ -104,24 +175,25 @@ package enum SearchIndex {
 
     /// The distinct folder-and-extension pairs of the paths an index names, in the order first met.
     struct PathTable {
-        var entries: [(folder: String, suffix: String)] = []
+        var entries: [(folder: String, suffix: String, gallery: Int?)] = []
         private var indices: [String: Int] = [:]
 
-        /// `path` as the index of its folder and extension, and the name between them.
-        mutating func split(_ path: String) -> (index: Int, name: String) {
+        /// `path` as the index of its folder and extension (and of the site's gallery the page is in), and the name
+        /// between them.
+        mutating func split(_ path: String, gallery: Int? = nil) -> (index: Int, name: String) {
             let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
             let file = path[slash...]
             let dot = file.lastIndex(of: ".") ?? file.endIndex
             let folder = String(path[..<slash])
             let suffix = String(file[dot...])
-            let key = folder + "\u{0}" + suffix
+            let key = folder + "\u{0}" + suffix + "\u{0}" + (gallery.map(String.init) ?? "")
             let index: Int
             if let known = indices[key] {
                 index = known
             } else {
                 index = entries.count
                 indices[key] = index
-                entries.append((folder, suffix))
+                entries.append((folder, suffix, gallery))
             }
             return (index, String(file[..<dot]))
         }

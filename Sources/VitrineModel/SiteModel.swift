@@ -25,6 +25,10 @@ package struct SiteModel: Sendable {
     package var tags: SiteTags?
     /// What the `history` element holds besides its link.
     package var historyScope = HistoryScope.whole
+    /// Whether the site has a search page and index (`SiteSearch`).
+    package var hasSearch = false
+    /// Whether the galleries are written in outline (what names them), as a page that shows none of them reads them.
+    package var galleriesInOutline = false
 
     /// What a site model's `history` element holds: every page and snapshot (`site.xml`), one page of them (a "What's
     /// new" page's view), or only its link (the home page's view).
@@ -141,6 +145,8 @@ package struct SiteModel: Sendable {
         package var cover: GalleryModel.LocalImage?
         /// A random page's schedule: how often its image changes.
         package var every: UpdateInterval?
+        /// Its variants' keys and labels, which a site tag page's tiles name.
+        package var variants: [SourceVariant] = []
 
         package init(
             id: String,
@@ -150,8 +156,10 @@ package struct SiteModel: Sendable {
             queries: [String],
             itemCount: Int,
             cover: GalleryModel.LocalImage? = nil,
-            every: UpdateInterval? = nil
+            every: UpdateInterval? = nil,
+            variants: [SourceVariant] = []
         ) {
+            self.variants = variants
             self.id = id
             self.title = title
             self.href = href
@@ -185,7 +193,7 @@ package struct SiteModel: Sendable {
             id: id, title: gallery.title, href: collection?.pages.first?.href ?? "index.html", source: gallery.source,
             queries: gallery.variants.compactMap(\.query),
             itemCount: gallery.collections.filter { $0.id != ArchiveAssembler.collectionID }.flatMap(\.allItems).count,
-            cover: cover)
+            cover: cover, variants: gallery.variants)
     }
 
     /// The home page's entry for a random page: its page, its current image (a file of the site, or its URL) as the cover,

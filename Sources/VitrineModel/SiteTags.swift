@@ -1,13 +1,19 @@
 import VitrineBasics
+import VitrineSources
 
 /// The tags of a site (`vitrine build`): every tag of its galleries' results, each with the items of every gallery
 /// that have it, on pages of the site's own (`tags/index.html`, `tags/SLUG.html`, `tags/SLUG-page-2.html`, …) whose
-/// file names `TagSlugs` gives from the site's tags, as it gives a gallery's from the gallery's.
+/// file names `TagSlugs.siteSlug(of:)` gives from each tag alone, so that a gallery's pages (made before the other
+/// galleries are known, or in another shard) can link them.
 package struct SiteTags: Sendable {
     /// The `id` of the site's `tags` element, which the site tag index page's `page` parameter names.
     package static let id = "tags"
     /// The site's tag index page.
     package static let href = "tags/index.html"
+
+    /// The first page of the site's tag `name`, relative to the output root, which a gallery's tag page links
+    /// knowing only its own tags (`TagSlugs.siteSlug(of:)`).
+    package static func href(ofTag name: String) -> String { TagSlugs.file(of: TagSlugs.siteSlug(of: name), page: 1) }
 
     /// How many items a site tag page lists.
     package var itemsPerPage: Int
@@ -71,11 +77,11 @@ package struct SiteTags: Sendable {
         }
         guard !order.isEmpty else { return nil }
         let perPage = max(1, itemsPerPage)
-        let slugs = TagSlugs.slugs(of: order)
         self.itemsPerPage = perPage
         self.members = members
         tags = order.compactMap { name in
-            guard let slug = slugs[name], let listed = members[name] else { return nil }
+            guard let listed = members[name] else { return nil }
+            let slug = TagSlugs.siteSlug(of: name)
             let pageCount = (listed.count + perPage - 1) / perPage
             return GalleryModel.Tag(
                 name: name, slug: slug,
@@ -161,6 +167,16 @@ extension ModelXML {
             sink.cleanAttribute("href", gallery.href)
             sink.textElement("title", gallery.title)
             write(gallery.source, to: &sink)
+            if !items.isEmpty {
+                sink.startElement("variants")
+                for variant in gallery.variants {
+                    sink.startElement("variant")
+                    sink.cleanAttribute("key", variant.key)
+                    sink.cleanAttribute("label", variant.label)
+                    sink.endElement()
+                }
+                sink.endElement()
+            }
             for item in items { item.replay(to: &sink, idPrefix: gallery.id + "-") }
             sink.endElement()
         }
@@ -171,6 +187,7 @@ extension ModelXML {
             sink.endElement()
         }
         writeSiteTags(view.tags, perPage: view.perPage, pageCounts: view.pageCounts, to: &sink)
+        if view.site.hasSearch { writeSiteSearch(to: &sink) }
         sink.endElement()
     }
 

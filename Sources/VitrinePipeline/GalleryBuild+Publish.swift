@@ -62,11 +62,49 @@ extension GalleryBuild {
         for gallery in galleries {
             guard case .gallery(let model) = gallery.content, let search = model.search else { continue }
             // The index is made of what the pages read, as the model file is: kept, not made again, when they are.
-            let inputs = SHA256Hasher.hex(of: "search-index \(SearchIndex.version) " + Self.pagesInputs(of: gallery))
+            let inputs = Self.searchIndexInputs(of: gallery)
             if output.writer.keep(search.indexHref, inputs: inputs) { continue }
             try output.writer.write(SearchIndex.script(of: model), to: search.indexHref, inputs: inputs)
         }
+        if let site = output.siteModel, site.hasSearch { try writeSiteSearchIndex(of: galleries, site: site, output) }
         return rendered
+    }
+
+    /// What a gallery's search index is made of: what its pages read, and the index's format.
+    private static func searchIndexInputs(of gallery: GalleryPipeline.Prepared) -> String {
+        SHA256Hasher.hex(of: "search-index \(SearchIndex.version) " + pagesInputs(of: gallery))
+    }
+
+    /// The site's search index, from the entries of every gallery that has a search: kept, not made again, when
+    /// each gallery's title, first page and index inputs are what the file in place was made from (a merged
+    /// gallery's, those its shard's manifest records for its index, else the digest of the entries it recorded), so
+    /// that a merge records what one build does.
+    private func writeSiteSearchIndex(
+        of galleries: [GalleryPipeline.Prepared], site: SiteModel, _ output: PlannedOutput
+    ) throws {
+        var hash = SHA256Hasher()
+        hash.update("site-search-index \(SearchIndex.version)".utf8)
+        var parts: [(card: SiteModel.Gallery, gallery: GalleryPipeline.Prepared)] = []
+        for (card, gallery) in zip(site.galleries, galleries) {
+            let inputs: String
+            switch gallery.content {
+            case .gallery(let model) where model.search != nil: inputs = Self.searchIndexInputs(of: gallery)
+            case .merged(let record, let copies) where record.search != nil:
+                inputs =
+                    copies.first { $0.path == GalleryModel.Search(folder: record.folder).indexHref }?.inputs
+                    ?? SHA256Hasher.hex(of: (try? JSONEncoder().encode(record.search)) ?? Data())
+            default: continue
+            }
+            for field in [card.title, card.href, inputs] { hash.update(Array(field.utf8) + [0]) }
+            parts.append((card, gallery))
+        }
+        let inputs = hash.finalize().hexString
+        if output.writer.keep(SiteSearch.indexHref, inputs: inputs) { return }
+        let script = SearchIndex.script(
+            ofSite: parts.map { card, gallery in
+                SearchIndex.SiteGallery(title: card.title, href: card.href, entries: gallery.searchEntries ?? [])
+            })
+        try output.writer.write(script, to: SiteSearch.indexHref, inputs: inputs)
     }
 
     /// A gallery's `gallery.xml` that the build writes: what it is made from (the digest of its pages' inputs),
@@ -115,6 +153,7 @@ extension GalleryBuild {
         let total =
             rendered.galleries.reduce(0) { $0 + $1.jobs.count } + (siteModel == nil ? 0 : 1)
             + (siteModel?.historyPages?.pageCount ?? 0) + (siteModel?.tags?.files.count ?? 0)
+            + (siteModel?.hasSearch == true ? 1 : 0)
         var done = 0
         var toRender: [PageWriter.PendingPage] = []
         for index in rendered.galleries.indices {
@@ -185,6 +224,12 @@ extension GalleryBuild {
             done += 1
             progress(.rendering(done: done, total: total))
         }
+        if let search = siteModel.searchPage(salt: salt) {
+            try pages.publish(
+                search.job, from: { ModelDocument.make(search.view) }, inputs: search.inputs, counts: &counts)
+            done += 1
+            progress(.rendering(done: done, total: total))
+        }
         // Each "What's new" page from a view of its own snapshots.
         let paging = siteModel.historyPages
         for number in paging.map { Array($0.newestFirst) } ?? [] {
@@ -220,12 +265,10 @@ extension GalleryBuild {
     func writeFeeds(_ output: PlannedOutput) throws {
         guard let feeds = output.feeds else { return }
         let writer = output.writer
-        // Not the galleries' search pages (`search.html` in a gallery's folder): without a query they show nothing
-        // of their own.
-        let pages = writer.writtenPaths.filter {
-            $0.hasSuffix(".html")
-                && !($0 == "search.html" || ($0.hasSuffix("/search.html") && $0.split(separator: "/").count == 2))
-        }
+        // Not the search pages (the site's, and `search.html` in a gallery's folder): without a query they show
+        // nothing of their own.
+        let searchPages = Set([SiteSearch.href] + parts.map { $0.folder + "search.html" })
+        let pages = writer.writtenPaths.filter { $0.hasSuffix(".html") && !searchPages.contains($0) }
         let inputs = feeds.sitemapInputs(pages: pages, salt: salt)
         if !writer.keep(SiteFeeds.sitemapPath, inputs: inputs) {
             try writer.write(feeds.sitemap(pages: pages), to: SiteFeeds.sitemapPath, inputs: inputs)

@@ -218,7 +218,10 @@ struct GalleryBuild {
         if case .merge(let shards, let fingerprint) = mode, let site {
             return try await ShardReader(site: site, fingerprint: fingerprint, output: options.output).read(shards)
         }
-        let link = site.map { GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref, baseURL: $0.baseURL) }
+        let siteTags = PageRenderer.rendersSiteTags(options.theme) ? SiteTags.href : nil
+        let link = site.map {
+            GalleryModel.SiteLink(title: $0.title, href: SiteModel.homeHref, baseURL: $0.baseURL, tagsHref: siteTags)
+        }
         var galleries: [GalleryPipeline.Prepared] = []
         for part in parts {
             try Task.checkCancellation()
@@ -273,6 +276,7 @@ struct GalleryBuild {
                     galleries: zip(model.galleries, tagged).map { ($0, $1.items) },
                     itemsPerPage: tagged.lazy.compactMap(\.perPage).first ?? 1)
             }
+            model.hasSearch = PageRenderer.rendersSiteSearch(options.theme)
             if recorded.history != nil {
                 model.changesHref = SiteModel.changesHref
                 model.snapshots = snapshots
@@ -301,6 +305,7 @@ struct GalleryBuild {
         planned += options.theme.assets.map { "assets/\($0.name)" }
         if siteModel != nil { planned += [SiteModel.homeHref, "site.xml"] }
         planned += siteModel?.tags?.files ?? []
+        if siteModel?.hasSearch == true { planned += [SiteSearch.href, SiteSearch.indexHref] }
         if let paging = siteModel?.historyPages { planned += paging.allPages.map(\.href) }
         if recorded.history != nil { planned.append(SiteHistory.fileName) }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }

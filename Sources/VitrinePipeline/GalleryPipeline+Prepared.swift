@@ -63,6 +63,15 @@ extension GalleryPipeline.Prepared {
         }
     }
 
+    /// The entries of its search index, for the site's; nil when it has no search.
+    var searchEntries: [SearchIndex.Entry]? {
+        switch content {
+        case .gallery(let model): model.search == nil ? nil : SearchIndex.entries(of: model)
+        case .random: nil
+        case .merged(let record, _): record.search
+        }
+    }
+
     /// Its card on the site's home page.
     func card(id: String) -> SiteModel.Gallery {
         switch content {

@@ -58,6 +58,8 @@ struct ShardRecord: Codable, Equatable {
         var manifest: OutputManifest.Gallery
         /// The items of its results that have tags, for the site's tag pages; absent in a record from before them.
         var tags: Tags? = nil
+        /// The entries of its search index, for the site's (`problem(ofSearch:)`); absent when it has no search.
+        var search: [SearchIndex.Entry]? = nil
     }
 
     /// `SiteModel.Gallery` without its id, which the merge gives by the gallery's place in the config.
@@ -74,6 +76,14 @@ struct ShardRecord: Codable, Equatable {
         var cover: Cover?
         /// A random page's interval, in seconds.
         var every: Int?
+        /// Its variants' keys and labels, which the site's tag pages name; absent in a record from before them.
+        var variants: [Variant]? = nil
+    }
+
+    /// A variant of a card's gallery (`SourceVariant` without its query).
+    struct Variant: Codable, Equatable {
+        var key: String
+        var label: String
     }
 
     /// A card's cover: an image file of the site, or (with `url`, and an empty path and type) a picture shown from
@@ -127,12 +137,13 @@ extension ShardRecord.Gallery {
                 title: card.title, href: card.href, source: card.source.name, sourceLabel: card.source.label,
                 sourceHome: card.source.home, sourcePhotosPerPage: card.source.photosPerPageLimit,
                 queries: card.queries, itemCount: card.itemCount, cover: cover,
-                every: card.every?.seconds),
+                every: card.every?.seconds, variants: card.variants.map { .init(key: $0.key, label: $0.label) }),
             feed: .init(
                 path: feed.path, title: feed.title, summary: feed.summary,
                 updated: feed.updated?.timeIntervalSince1970),
             manifest: prepared.manifestRecord)
         tags = ShardRecord.Tags(prepared.taggedItems)
+        search = prepared.searchEntries
     }
 
     /// The gallery's card on the home page, with the id `id`.
@@ -148,7 +159,8 @@ extension ShardRecord.Gallery {
                     state: $0.url.map { .remote(url: $0) } ?? .available(path: $0.path, mediaType: $0.mediaType),
                     width: $0.width, height: $0.height)
             },
-            every: card.every.flatMap(UpdateInterval.init(seconds:)))
+            every: card.every.flatMap(UpdateInterval.init(seconds:)),
+            variants: (card.variants ?? []).map { SourceVariant(key: $0.key, label: $0.label, query: nil) })
     }
 
     var feedEntry: SiteFeeds.Entry {
@@ -339,11 +351,19 @@ struct ShardReader {
                 card.sourceLabel == manifest.sourceLabel, card.queries == manifest.queries,
                 card.itemCount == manifest.items.count, card.sourceHome.map(Self.isWebAddress) ?? true
             else { throw damaged("the card of its gallery \(folder) is not the gallery its manifest records") }
+            guard (card.variants ?? []).count <= 100,
+                (card.variants ?? []).allSatisfy({
+                    Self.isPlain($0.key) && !$0.key.contains("/") && $0.key.count <= 100 && $0.label.count <= 1_000
+                })
+            else { throw damaged("the variants of its gallery \(folder) are not names Vitrine writes") }
             guard gallery.feed.hasWritableTime else {
                 throw damaged("the feed time of its gallery \(folder) is not a time between 1970 and 9999")
             }
             if let problem = gallery.tags?.problem(itemCount: manifest.items.count) {
                 throw damaged("the tags of its gallery \(folder) \(problem)")
+            }
+            if let problem = gallery.problem(ofSearch: Set(images.keys)) {
+                throw damaged("the search entries of its gallery \(folder) \(problem)")
             }
             let first = galleries.isEmpty
             var summary = BuildSummary()

@@ -56,6 +56,11 @@ package final class PageRenderer {
         theme.files["search.xsl"] != nil
     }
 
+    /// Whether `theme` has a site's search page: a theme made before it gets none (nor the site's index).
+    package static func rendersSiteSearch(_ theme: Theme) -> Bool {
+        rendersSearch(theme) && theme.files["site-search.xsl"] != nil
+    }
+
     private func stylesheet(for kind: GalleryModel.PageJob.Kind) throws(TemplateError) -> CompiledStylesheet {
         if let compiled = stylesheets[kind] { return compiled }
         let compiled = try CompiledStylesheet(named: "\(kind.rawValue).xsl", from: theme)

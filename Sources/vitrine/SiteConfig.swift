@@ -27,9 +27,10 @@ struct SiteConfig {
     static let reservedFolders: Set<String> = ["assets", "images", "tags"]
 
     /// Whether a folder name ends like a file the site or a gallery writes (`index.html`, `page-2.html`,
-    /// `changes-3.html`, `feed.xml`, `history.json`, …), so that a gallery in it could clash with one.
+    /// `changes-3.html`, `feed.xml`, `history.json`, `search-index.js`, …), so that a gallery in it could clash with
+    /// one.
     static func looksLikeAFile(_ name: Substring) -> Bool {
-        [".html", ".xml", ".json"].contains { name.hasSuffix($0) }
+        [".html", ".xml", ".json", ".js"].contains { name.hasSuffix($0) }
     }
 
     /// The warning a build without history gives when galleries ask to keep every item: an archive needs the
@@ -193,8 +194,8 @@ private struct SiteConfigReader {
                 "path", in: index,
                 problem:
                     "the folder name \(name) ends like the files the site and its galleries write (index.html, "
-                    + "page-2.html, changes.html, feed.xml, history.json, …) and could clash with one; choose a name "
-                    + "without .html, .xml or .json")
+                    + "page-2.html, changes.html, feed.xml, history.json, search-index.js, …) and could clash with "
+                    + "one; choose a name without .html, .xml, .json or .js")
         }
         for (other, otherIndex) in folders.sorted(by: { $0.value < $1.value })
         where folder.hasPrefix(other + "/") || other.hasPrefix(folder + "/") {

@@ -158,6 +158,8 @@ class Site:
         # The site's own tag index and tag pages (`vitrine build`), with the entries each page's tiles show.
         self.site_tag_index: str | None = None
         self.site_tag_pages: dict[str, list[Entry]] = {}
+        # The site's own search page (`vitrine build`), which shows no results until a query is given.
+        self.site_search_href: str | None = None
         # The site's "What's new" page: the tiles of its snapshots' changes (history = true).
         self.site_changes_media: tuple[int, int] | None = None
         if (root / "site.xml").exists():
@@ -169,6 +171,8 @@ class Site:
             shown = sum(1 for t in tiles if image_location(t.find("image")))
             self.site_changes_media = (shown, len(tiles) - shown)
             self._read_site_tags(site)
+            search = site.find("search")
+            self.site_search_href = search.get("href") if search is not None else None
         # The absolute image URLs its pages may load (hotlinked pictures), from all of the site's models.
         self.hotlinks = hotlinked_urls(root)
         g = ET.parse(root / model).getroot()
@@ -263,7 +267,7 @@ class Site:
         if href == self.changes_href:
             shown = sum(1 for i in self.changes_items if i.main.missing is None and i.main.shown_src("tile"))
             return shown, len(self.changes_items) - shown
-        if href in (self.tag_index, self.search_href, self.site_tag_index):
+        if href in (self.tag_index, self.search_href, self.site_tag_index, self.site_search_href):
             return 0, 0
         for pages in (self.tag_pages, self.site_tag_pages):
             if href in pages:
@@ -437,6 +441,8 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "site-tags": ("site", lambda s: s.site_tag_index),
     # the site's page of the tag with the most items, gathered from every gallery
     "site-tag-grid": ("site", lambda s: next(iter(s.site_tag_pages))),
+    # the site's search page before a query (test_site_search.py checks it with results)
+    "site-search": ("site", lambda s: s.site_search_href),
     "gallery-changes": ("site", lambda s: "hamburg/changes.html"),
     "archive-grid": ("site", lambda s: s.archive_pages[1]),
     "archive-preview": ("site", lambda s: s.archive_items[0].entries[0].href),

@@ -118,6 +118,10 @@ import Testing
             #expect(one.count > 200)
             // The site's tag pages among them, which gather the items of galleries from every shard.
             #expect(one.keys.contains("tags/index.html") && one.keys.filter { $0.hasPrefix("tags/") }.count > 10)
+            // The site's search page and index, which hold the entries of the galleries of every shard.
+            #expect(one.keys.contains("search.html") && one.keys.contains("search-index.js"))
+            let index = String(decoding: try #require(one["search-index.js"]), as: UTF8.self)
+            for folder in ["hamburg/", "berlin/", "press/", "people/"] { #expect(index.contains("\"\(folder)")) }
             #expect(one.keys.sorted() == other.keys.sorted())
             for (path, bytes) in one { #expect(other[path] == bytes, "\(path) differs") }
             #expect(other[ShardRecord.fileName] == nil)

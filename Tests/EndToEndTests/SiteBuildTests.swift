@@ -380,6 +380,8 @@ import VitrineTemplates
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"../up\"\n", "line 4, key path"),
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"assets\"\n", "line 4, key path"),
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"tags\"\n", "line 4, key path"),
+        // A folder named like the site's search index would be one with it.
+        ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"search-index.js\"\n", "line 4, key path"),
         ("[[gallery]]\nsource = \"thumbnails\"\n", "key title: it is missing"),
         ("title = \"x\"\nhistory = \"yes\"\n[[gallery]]\nsource = \"thumbnails\"\n", "line 2, key history"),
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\nkeep = \"some\"\n", "line 4, key keep of the 1st"),

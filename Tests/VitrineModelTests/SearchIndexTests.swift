@@ -22,7 +22,8 @@ import VitrineTestSupport
     /// Each item of `data` as its page, tile, size, caption and searchable text (as search.js makes them).
     static func entries(of data: [String: Any]) throws -> [(page: String, tile: String?, caption: String, text: String)]
     {
-        let paths = try #require(data["paths"] as? [[String]])
+        // A site's index names a page's gallery third (`SearchIndex.script(ofSite:)`).
+        let paths = try #require(data["paths"] as? [[Any]]).map { $0.compactMap { $0 as? String } }
         let items = try #require(data["items"] as? [[Any]])
         return try items.map { item in
             let page = paths[try #require(item[0] as? Int)]
@@ -102,8 +103,9 @@ import VitrineTestSupport
     }
 
     /// 5,000 photos in 100 albums of 10 users, as the JSONPlaceholder albums set: lorem-ipsum titles of 3 to 8
-    /// words, a thumbnail file each (its name a digest, which does not compress).
-    static func albumsSet() -> GalleryModel {
+    /// words, a thumbnail file each (its name a digest, which does not compress). With `users`, `seed` and `folder`,
+    /// 500 photos a user, the gallery of a site in `folder`.
+    static func albumsSet(users: Int = 10, seed: UInt64 = 42, folder: String = "") -> GalleryModel {
         let words = [
             "quidem", "molestiae", "enim", "sunt", "qui", "excepturi", "placeat", "culpa", "omnis", "laborum",
             "dolores", "accusamus", "beatae", "ad", "facilis", "cum", "similique", "reprehenderit", "officia",
@@ -112,15 +114,15 @@ import VitrineTestSupport
             "nesciunt", "fugit", "velit", "saepe", "tenetur", "nihil", "consequatur", "voluptatem", "perspiciatis",
             "sequi",
         ]
-        var state: UInt64 = 42
+        var state: UInt64 = seed
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(bound))
         }
         var images: [String: ImageOutcome] = [:]
         func photo(_ id: Int) -> SourceItem {
-            let tile = RemoteImage(url: "https://img/\(id)/150", width: 150, height: 150)
-            let full = RemoteImage(url: "https://img/\(id)/600", width: 600, height: 600)
+            let tile = RemoteImage(url: "https://img/\(folder)\(id)/150", width: 150, height: 150)
+            let full = RemoteImage(url: "https://img/\(folder)\(id)/600", width: 600, height: 600)
             for image in [tile, full] {
                 images[image.url] = .stored(
                     CacheStore.ImageRecord(sha256: SHA256Hasher.hex(of: image.url), format: .png, byteCount: 10))
@@ -134,7 +136,7 @@ import VitrineTestSupport
             title: "JSONPlaceholder albums",
             source: SourceDescription(name: "jsonplaceholder", label: "JSONPlaceholder", home: nil),
             variants: [SourceVariant(key: "photo", label: "Photo", query: nil)], items: [], fetchedAt: nil)
-        result.groups = (1...10).map { user in
+        result.groups = (1...users).map { user in
             SourceGroup(
                 sourceID: String(user), title: "User \(user)", folder: "users",
                 groups: (1...10).map { number in
@@ -144,7 +146,7 @@ import VitrineTestSupport
                         items: (1...50).map { photo((album - 1) * 50 + $0) })
                 })
         }
-        return GalleryAssembler(itemsPerPage: 50).assemble(result, images: images)
+        return GalleryAssembler(itemsPerPage: 50, folder: folder).assemble(result, images: images)
     }
 
     @Test func theIndexOfFiveThousandPhotosTakesAtMostSixtyBytesAPhotoAfterGzip() throws {

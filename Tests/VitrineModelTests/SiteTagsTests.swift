@@ -65,6 +65,8 @@ import VitrineTestSupport
         // The tile of an item tagged in its second variant only shows that variant.
         let cpp = try render(try #require(views.first { $0.job.href.hasPrefix("tags/c--") }))
         #expect(cpp.strings("//li[@class='tile']//a[@class='frame']/@href") == ["../bb/items/101-graffiti.html"])
+        // Its other variant by its label, as the gallery's own pages name it, not by its key.
+        #expect(cpp.strings("//li[@class='tile']//a[@class='variant']/text()") == ["Original"])
         #expect(first.strings("//header//a[@class='tag-index']/@href") == ["../tags/index.html"])
         #expect(first.strings("//header//p[@class='lede']").first?.hasPrefix("2 galleries") == true)
         let home = try PageRenderer(theme: .builtIn).render(

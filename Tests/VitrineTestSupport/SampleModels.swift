@@ -133,10 +133,10 @@ package func sampleGalleryWithArchive(of count: Int) -> GalleryModel {
 }
 
 /// A gallery in `folder` ("hh/") of items whose first variant has `tags[i]` (raw: normalised as a source does) and whose second has
-/// `variantTags[i]`, `perPage` items a grid page and a tag page.
+/// `variantTags[i]`, `perPage` items a grid page and a tag page; with `site`, a gallery of that site titled `title`.
 package func taggedGallery(
     _ tags: [[String]], variantTags: [[String]] = [], captions: [String] = [], perPage: Int = 2,
-    tagPages: Bool = true, folder: String = "hh/"
+    tagPages: Bool = true, folder: String = "hh/", site: GalleryModel.SiteLink? = nil, title: String = "Hamburg"
 ) -> GalleryModel {
     let record = CacheStore.ImageRecord(sha256: String(repeating: "ab", count: 32), format: .jpeg, byteCount: 10)
     var images: [String: ImageOutcome] = [:]
@@ -152,11 +152,11 @@ package func taggedGallery(
         return SourceItem(sourceID: String(100 + index), entries: entries)
     }
     let result = SourceResult(
-        title: "Hamburg", source: SourceDescription(name: "pixabay", label: "Pixabay", home: nil),
+        title: title, source: SourceDescription(name: "pixabay", label: "Pixabay", home: nil),
         variants: [
             SourceVariant(key: "original", label: "Original", query: "Hamburg"),
             SourceVariant(key: "graffiti", label: "Graffiti", query: "Hamburg graffiti"),
         ], items: items, fetchedAt: nil)
-    return GalleryAssembler(itemsPerPage: perPage, folder: folder, tagPages: tagPages).assemble(
+    return GalleryAssembler(itemsPerPage: perPage, folder: folder, site: site, tagPages: tagPages).assemble(
         result, images: images)
 }
