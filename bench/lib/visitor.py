@@ -159,15 +159,18 @@ PHOTO_PAINTED = """(target => new Promise(resolve => {{
 }}))({target})"""
 
 # Added to every document before its own scripts: marks each image for Element Timing as it enters the page (a
-# mutation observer's callback runs before the next paint).
+# mutation observer's callback runs before the next paint). It must cost the page next to nothing: a node the parser
+# adds has no children yet, so only a subtree a script adds whole is searched. (Searching every added node's subtree
+# with querySelectorAll took 15–20 ms of the throttled main thread per parser chunk of Vitrine's grid, 30–60 ms
+# before its LCP: seen with --trace on 2026-11-27, the harness's cost, not the page's.)
 MARK_IMAGES = """
 new MutationObserver(records => {
+  const mark = img => { if (!img.hasAttribute('elementtiming')) img.setAttribute('elementtiming', 'bench'); };
   for (const record of records) {
     for (const node of record.addedNodes) {
       if (node.nodeType !== 1) continue;
-      for (const img of [node, ...node.querySelectorAll('img')]) {
-        if (img.tagName === 'IMG' && !img.hasAttribute('elementtiming')) img.setAttribute('elementtiming', 'bench');
-      }
+      if (node.tagName === 'IMG') mark(node);
+      else if (node.firstElementChild) for (const img of node.getElementsByTagName('img')) mark(img);
     }
   }
 }).observe(document, {childList: true, subtree: true});
@@ -532,7 +535,7 @@ class EveryPage:
 class Load:
     """One cold load in a fresh Chromium (a profile of its own, deleted after): the grid, then the click."""
 
-    def __init__(self, log_dir: Path):
+    def __init__(self, log_dir: Path, trace: bool = False):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
@@ -543,7 +546,10 @@ class Load:
             options.add_argument(arg)
         options.add_argument(f"--user-data-dir={self.profile}")
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-        options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
+        prefs = {"enableNetwork": True, "enablePage": False}
+        if trace:  # chromedriver then traces from the start and hands the events over with each read of the log
+            prefs["traceCategories"] = TRACE_CATEGORIES
+        options.add_experimental_option("perfLoggingPrefs", prefs)
         # chromedriver would otherwise hold every command, a click's or a poll's, until a navigation has loaded;
         # open() waits for the grid instead.
         options.page_load_strategy = "none"
@@ -554,6 +560,7 @@ class Load:
         self.requests: dict[str, dict] = {}  # CDP requestId -> what the performance log said of it
         self.last_event = time.monotonic()
         self.every_page: EveryPage | None = None
+        self.trace_events: list[dict] = []
 
     def close(self) -> None:
         OTHER_WORK.take()
@@ -589,6 +596,9 @@ class Load:
         for entry in self.driver.get_log("performance"):
             message = json.loads(entry["message"])["message"]
             method, params = message.get("method", ""), message.get("params", {})
+            if method == "Tracing.dataCollected":
+                self.trace_events.append(params)
+                continue
             if not method.startswith("Network."):
                 continue
             self.last_event = time.monotonic()
@@ -626,13 +636,20 @@ def served_file(root: Path, url: str) -> Path:
     return root / urllib.parse.unquote(urllib.parse.urlsplit(url).path).lstrip("/")
 
 
-def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_ms: int, throttle: str) -> dict:
-    """One cold load of the tool's grid at the viewport, then a click on its first tile."""
-    load = Load(log_dir)
+def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_ms: int, throttle: str,
+            trace: Path | None = None) -> dict:
+    """One cold load of the tool's grid at the viewport, then a click on its first tile; with `trace`, the grid
+    load's Chromium trace is written there and its main thread's work up to LCP summed up in the result."""
+    load = Load(log_dir, trace=trace is not None)
     try:
         load.emulate(width, throttle)
         load.open(base + tool.grid)
         grid = load.driver.execute_async_script(GRID_FIGURES, tool.tiles)
+        lcp_work = None
+        if trace is not None:
+            load.read_network()
+            trace.write_text(json.dumps({"traceEvents": load.trace_events}), encoding="utf-8")
+            lcp_work = main_thread_before_lcp(load.trace_events)
         images = load.image_urls()
         grid_images = [r for r in grid["resources"] if r["name"] in images]
         loaded_tiles = {i for i, t in enumerate(grid["tiles"])
@@ -660,7 +677,7 @@ def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_
             "tiles": len(grid["tiles"]), "tiles_loaded": len(loaded_tiles),
             "bytes_per_picture": image_bytes / len(loaded_tiles) if loaded_tiles else None,
             "navigation": grid["navigation"], "viewport": [grid["innerWidth"], grid["innerHeight"], grid["dpr"]],
-            "sharpness": sharpness, **click,
+            "sharpness": sharpness, **click, "lcp_work": lcp_work,
             # what the grid page loaded and when (ms from its navigation): what LCP waited for
             "timeline": [{"name": r["name"].rsplit("/", 1)[-1], "type": r["initiatorType"],
                           "start": round(r["startTime"]), "first_byte": round(r["responseStart"]),
@@ -669,6 +686,66 @@ def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_
         }
     finally:
         load.close()
+
+
+# What a trace holds (--trace): the main thread's tasks and what they did, resources, LCP's candidates, decodes.
+TRACE_CATEGORIES = ",".join([
+    "devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "loading", "blink.user_timing",
+    "v8.execute", "disabled-by-default-devtools.timeline.frame", "latencyInfo",
+])
+
+
+def main_thread_before_lcp(events: list[dict]) -> dict | None:
+    """Where the renderer's main thread spent the time up to the grid's last LCP candidate: its events' own time
+    (without their children's) by name, from navigation start and from the end of the LCP image's download, and
+    the image decodes on any thread in the second window. Nil when the trace has no candidate."""
+    candidates = sorted((e for e in events if e.get("name") == "largestContentfulPaint::Candidate"),
+                        key=lambda e: e["ts"])
+    if not candidates:
+        return None
+    lcp = candidates[-1]
+    pid, tid = lcp["pid"], lcp["tid"]
+    starts = [e["ts"] for e in events if e.get("name") == "navigationStart" and e.get("pid") == pid
+              and e["ts"] <= lcp["ts"]]
+    navigation = max(starts) if starts else min(e["ts"] for e in events if e.get("pid") == pid and "ts" in e)
+    data = (lcp.get("args") or {}).get("data") or {}
+    images = [e for e in events if e.get("name") == "LargestImagePaint::Candidate" and e["ts"] == lcp["ts"]]
+    lcp_url = ((images[0].get("args") or {}).get("data") or {}).get("imageUrl", "") if images else ""
+    # The candidate's own figures, in ms from the navigation (Chromium puts them there for an image).
+    image_end = navigation + data["imageLoadEnd"] * 1000 if "imageLoadEnd" in data else None
+
+    def own_times(start: float, end: float, on_main: bool) -> dict[str, float]:
+        spans = sorted((e for e in events if e.get("ph") == "X" and "dur" in e
+                        and ((e.get("pid"), e.get("tid")) == (pid, tid)) == on_main
+                        and e["ts"] < end and e["ts"] + e["dur"] > start),
+                       key=lambda e: (e["ts"], -e["dur"]))
+        totals: dict[str, float] = collections.defaultdict(float)
+        stack: list[tuple[dict, float]] = []  # (event, its children's time so far)
+
+        def pop() -> None:
+            event, children = stack.pop()
+            clipped = min(event["ts"] + event["dur"], end) - max(event["ts"], start)
+            totals[event["name"]] += max(0.0, clipped - children) / 1000
+            if stack:
+                stack[-1] = (stack[-1][0], stack[-1][1] + max(0.0, clipped))
+
+        for event in spans:
+            while stack and stack[-1][0]["ts"] + stack[-1][0]["dur"] <= event["ts"]:
+                pop()
+            stack.append((event, 0.0))
+        while stack:
+            pop()
+        return dict(sorted(((k, round(v, 1)) for k, v in totals.items() if v >= 0.5), key=lambda kv: -kv[1]))
+
+    result = {"lcp_ms": round((lcp["ts"] - navigation) / 1000), "lcp_url": lcp_url.rsplit("/", 1)[-1],
+              "image_discovered_ms": data.get("imageDiscoveryTime"), "image_start_ms": data.get("imageLoadStart"),
+              "from_navigation": own_times(navigation, lcp["ts"], True)}
+    if image_end is not None:
+        result["image_end_ms"] = round((image_end - navigation) / 1000)
+        result["after_image"] = own_times(image_end, lcp["ts"], True)
+        result["after_image_other_threads"] = {k: v for k, v in own_times(image_end, lcp["ts"], False).items()
+                                               if "ecode" in k or "Raster" in k or "Image" in k}
+    return result
 
 
 def click_to_photo(load: Load, tool: Tool, hover_ms: int) -> dict:
@@ -792,7 +869,19 @@ def progress(r: dict) -> str:
     """One load's figures, as the run goes."""
     return (f"LCP {fmt(r['lcp_ms'])} ms, {fmt(r['image_bytes'] / 1000, ' KB', 1)} for {r['tiles_loaded']} of "
             f"{r['tiles']} pictures, click {fmt(r['click_ms'])} ms ({r['click_by']}; poll {fmt(r['click_poll_ms'])} "
-            f"ms), CLS {r['cls']:.3f}, sharpness {fmt((r['sharpness'] or {}).get('ratio'), '', 2)}")
+            f"ms), CLS {r['cls']:.3f}, sharpness {fmt((r['sharpness'] or {}).get('ratio'), '', 2)}"
+            + (lcp_work_line(r["lcp_work"]) if r.get("lcp_work") else ""))
+
+
+def lcp_work_line(work: dict) -> str:
+    """--trace's summary of one load: the main thread's largest items after the LCP image arrived."""
+    after = work.get("after_image")
+    if after is None:
+        return f"\n      trace: LCP {work['lcp_ms']} ms ({work['lcp_url'] or 'text'}); from navigation: " + ", ".join(
+            f"{k} {v}" for k, v in list(work["from_navigation"].items())[:8])
+    return (f"\n      trace: {work['lcp_url']} in at {work['image_end_ms']} ms, LCP {work['lcp_ms']} ms; main thread "
+            "after it: " + ", ".join(f"{k} {v}" for k, v in list(after.items())[:8])
+            + "; other threads: " + ", ".join(f"{k} {v}" for k, v in work["after_image_other_threads"].items()))
 
 
 class OtherWork:
@@ -1049,6 +1138,10 @@ def main() -> int:
     parser.add_argument("--throttle", choices=("relay", "devtools"), default="relay",
                         help="the slow network: relay (default) a TCP relay of ours that every request goes through; "
                         "devtools: Network.emulateNetworkConditions on every page (prerendered ones too)")
+    parser.add_argument("--trace", action="store_true",
+                        help="record each grid load's Chromium trace (.build/visitor/traces/) and sum up its main "
+                        "thread's work up to LCP in results.json (`lcp_work`); tracing slows the page, so the "
+                        "figures of such a run are for finding where the time goes, not for the table")
     parser.add_argument("--self-check", action="store_true",
                         help="one load of each tool at 1440 and two controls (no throttling; a prerendered "
                         "preview page), then check that every figure is there and plausible; exit 1 if not")
@@ -1098,7 +1191,11 @@ def main() -> int:
         for number in range(args.runs):  # alternating the tools and viewports: a load change hits all alike
             for width in widths:
                 for tool in tools:
-                    r = measure(tool, width, base, logs, WORK, args.hover, args.throttle)
+                    trace = None
+                    if args.trace:
+                        (WORK / "traces").mkdir(exist_ok=True)
+                        trace = WORK / "traces" / f"{tool.key}-{width}-{number + 1}.json"
+                    r = measure(tool, width, base, logs, WORK, args.hover, args.throttle, trace)
                     runs_by_tool[tool.key][width].append(r)
                     print(f"   {tool.label} at {width}, run {number + 1}: {progress(r)}", flush=True)
         if args.self_check:
