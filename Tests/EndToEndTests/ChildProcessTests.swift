@@ -25,7 +25,7 @@ import VitrineTestSupport
         #expect(await killedItself.wait().termination == .killed(by: SIGTERM))
         #expect(killedItself.terminationStatus == SIGTERM, "as Foundation's Process gives it")
 
-        let sleeper = try ChildProcess(URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"])
+        let sleeper = try ChildProcess(URL(fileURLWithPath: "/bin/sleep"), arguments: ["3600"])
         #expect(sleeper.isRunning)
         #expect(sleeper.send(SIGKILL))
         #expect(await sleeper.wait().termination == .killed(by: SIGKILL))
@@ -98,9 +98,9 @@ import VitrineTestSupport
         #expect(pipe(&leaked) == 0)
         defer { close(leaked[0]) }
         let pipeName = try #require(Self.link(of: leaked[1], in: getpid()))
-        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"])
+        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sleep"), arguments: ["3600"])
         let witness = try ChildProcess(
-            URL(fileURLWithPath: "/bin/sleep"), arguments: ["60"], standardOutput: .descriptor(leaked[1]))
+            URL(fileURLWithPath: "/bin/sleep"), arguments: ["3600"], standardOutput: .descriptor(leaked[1]))
         defer {
             child.send(SIGKILL)
             witness.send(SIGKILL)
@@ -162,7 +162,7 @@ import VitrineTestSupport
 
     /// More children are waited for at once than the cooperative pool has threads, and the pool still runs the
     /// code that lets them end: no wait holds a thread.
-    @Test(.timeLimit(.minutes(1))) func waitingHoldsNoCooperativeThread() async throws {
+    @Test(.timeLimit(.minutes(10))) func waitingHoldsNoCooperativeThread() async throws {
         let gate = try ChildPipe.make()
         let count = 4 * ProcessInfo.processInfo.activeProcessorCount + 4
         let children = try (0..<count).map { _ in
