@@ -116,4 +116,54 @@ import Testing
         }
         #expect(checked > 80)
     }
+
+    /// Where `text` names Foundation's `Process` outside comments and string literals: the numbers of those lines.
+    /// `ChildProcess`, `VitrineProcess` and `ProcessInfo` are other names.
+    static func linesNamingFoundationsProcess(_ text: String) -> [Int] {
+        var found: [Int] = []
+        var inMultilineString = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.ranges(of: "\"\"\"").count % 2 == 1 {
+                inMultilineString.toggle()
+                continue
+            }
+            guard !inMultilineString else { continue }
+            let withoutStrings = line.replacing(#/"(?:[^"\\]|\\.)*"/#, with: "")
+            let code = withoutStrings.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let names = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+            if names.contains("Process") { found.append(index + 1) }
+        }
+        return found
+    }
+
+    /// Foundation's `Process.run()` over-reads a buffer in Swift 6.3.1 (swift-corelibs-foundation#5472) and once
+    /// crashed the test process: the tests start children through VitrineTestSupport's `ChildProcess` alone.
+    @Test func testsStartChildrenThroughChildProcessAlone() throws {
+        let tests = VitrineProcess.packageRoot.appendingPathComponent("Tests")
+        let walker = try #require(FileManager.default.enumerator(atPath: tests.path))
+        var checked = 0
+        for case let relative as String in walker where relative.hasSuffix(".swift") {
+            let text = try String(contentsOf: tests.appendingPathComponent(relative), encoding: .utf8)
+            let lines = Self.linesNamingFoundationsProcess(text)
+            #expect(lines.isEmpty, "Tests/\(relative):\(lines) uses Foundation's Process: use ChildProcess")
+            checked += 1
+        }
+        #expect(checked > 80)
+    }
+
+    @Test func theProcessScanFindsEveryWayOfNamingIt() {
+        let uses = [
+            "let process = Process()", "try Foundation.Process.run(url, arguments: []).waitUntilExit()",
+            "func start(_ child: Process) {}  // a comment", "let handle = (process as Process).processIdentifier",
+        ]
+        #expect(Self.linesNamingFoundationsProcess(uses.joined(separator: "\n")) == [1, 2, 3, 4])
+        let quotes = String(repeating: "\"", count: 3)
+        let others = [
+            "let child = try ChildProcess(url)", "let outcome = try await VitrineProcess.run([\"--help\"])",
+            "let name = ProcessInfo.processInfo.processName", "// Foundation's Process crashed once.",
+            "#expect(message.contains(\"Process\"))", "@Test func stopsTheTransformNotTheProcess() {}",
+            "let program = " + quotes, "let task = Process()", quotes,
+        ]
+        #expect(Self.linesNamingFoundationsProcess(others.joined(separator: "\n")).isEmpty)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VitrineTestSupport
 
 /// The library's public interface (docs/architecture.md, "The library's public interface") is enough for a program
 /// outside the package to do what `vitrine` does, and nothing else is reachable from there: a program is type-checked
@@ -27,19 +28,9 @@ import Testing
             arguments += ["-Xcc", "-fmodule-map-file=\(folder.appendingPathComponent("module.modulemap").path)"]
         }
         arguments += ["-Xcc", "-I/usr/include/libxml2", file.path]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let exited = AsyncStream<Void> { continuation in
-            process.terminationHandler = { _ in continuation.finish() }
-        }
-        try process.run()
-        let messages = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        for await _ in exited {}
-        return (process.terminationStatus, messages)
+        let output = try await ChildProcess.output(
+            of: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, mergingErrors: true)
+        return (output.exit.termination.status, output.text)
     }
 
     @Test func aProgramOutsideThePackageCanDoWhatTheCommandLineDoes() async throws {

@@ -39,14 +39,11 @@ import VitrineTestSupport
             func run(_ extra: [String], fullOutput: Bool) async throws -> (status: Int32, stderr: String) {
                 let log = scenario.workspace.url.appendingPathComponent("stderr-\(UUID().uuidString)")
                 _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-                let process = Process()
-                process.executableURL = VitrineProcess.binary
-                process.arguments = scenario.arguments(extra)
-                process.standardInput = FileHandle.nullDevice
-                process.standardOutput = fullOutput ? full : FileHandle.nullDevice
-                process.standardError = fullOutput ? try FileHandle(forWritingTo: log) : full
-                _ = try await VitrineProcess.start(process).value
+                let full = ChildProcess.Stream.file(URL(fileURLWithPath: "/dev/full"))
+                let process = try ChildProcess(
+                    VitrineProcess.binary, arguments: scenario.arguments(extra),
+                    standardOutput: fullOutput ? full : .null, standardError: fullOutput ? .file(log) : full)
+                await process.wait()
                 return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
             }
             #expect(try await run([], fullOutput: false).status == 0)

@@ -38,7 +38,7 @@ import VitrineTestSupport
 
     /// The processor time `process` has used so far (user and system), from /proc: unlike the time on the clock, a
     /// busy machine does not stretch it.
-    static func processorSeconds(of process: Process) throws -> Double {
+    static func processorSeconds(of process: ChildProcess) throws -> Double {
         let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
         // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the
         // 14th and 15th of the line, the 12th and 13th after the name.

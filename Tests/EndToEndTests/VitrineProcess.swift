@@ -1,11 +1,14 @@
 import Foundation
 import SampleAPI
 import Testing
+import VitrineTestSupport
 
 /// The built `vitrine` executable, run as a user would, with its output captured.
 struct VitrineProcess {
     struct Outcome {
+        /// The exit status, or the number of the signal that killed the process (as `terminationStatus`).
         var status: Int32
+        var termination: ChildProcess.Termination
         var stdout: String
         var stderr: String
         /// When the process was reaped, taken on the thread that saw it exit, so a busy test process does not add its
@@ -25,17 +28,15 @@ struct VitrineProcess {
 
     /// A `vitrine` process started in the background, to be signalled or waited for.
     final class Running {
-        let process: Process
+        let process: ChildProcess
         let scratch: URL
-        let exited: Task<Date, Never>
 
-        init(process: Process, scratch: URL, exited: Task<Date, Never>) {
+        init(process: ChildProcess, scratch: URL) {
             self.process = process
             self.scratch = scratch
-            self.exited = exited
         }
 
-        func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+        func send(_ signal: Int32) { process.send(signal) }
 
         /// What the process has printed on stdout so far, and lines to wait for.
         var stdout: PrintedLines { PrintedLines(file: scratch.appendingPathComponent("stdout")) }
@@ -47,22 +48,20 @@ struct VitrineProcess {
         func wait(atMost limit: Duration = .seconds(600)) async throws -> Outcome {
             let guardian = Task { [process] in
                 guard (try? await Task.sleep(for: limit)) != nil, process.isRunning else { return }
-                Issue.record("\(process.arguments ?? []) still ran after \(limit): killed")
-                kill(process.processIdentifier, SIGKILL)
+                Issue.record("\(process.arguments) still ran after \(limit): killed")
+                process.send(SIGKILL)
             }
             defer { guardian.cancel() }
-            let exitedAt = await exited.value
+            let exit = await process.wait()
             defer { try? FileManager.default.removeItem(at: scratch) }
             return Outcome(
-                status: process.terminationStatus,
+                status: process.terminationStatus, termination: exit.termination,
                 stdout: try String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8),
                 stderr: try String(contentsOf: scratch.appendingPathComponent("stderr"), encoding: .utf8),
-                exited: exitedAt)
+                exited: exit.time)
         }
     }
 
-    /// Starts `vitrine` (or `executable`) with `arguments`, an environment without any API key unless given, in
-    /// `directory` (default: a scratch folder), and returns at once.
     /// `vitrine serve` on `folder`, started, with its base URL from the line it prints once it listens.
     static func serve(_ folder: String) async throws -> (running: Running, url: String) {
         let running = try launch(["serve", folder, "--port", "0"])
@@ -71,6 +70,16 @@ struct VitrineProcess {
         return (running, try #require(base, "vitrine serve did not say where it listens"))
     }
 
+    /// The environment a `vitrine` run gets: this process's without any API key, a cache of its own under
+    /// `scratch`, and `extra`.
+    static func environment(_ extra: [String: String] = [:], scratch: URL) -> [String: String] {
+        var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
+        base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
+        return base.merging(extra) { $1 }
+    }
+
+    /// Starts `vitrine` (or `executable`) with `arguments`, an environment without any API key unless given, in
+    /// `directory` (default: a scratch folder), and returns at once.
     static func launch(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
         executable: URL = binary
@@ -80,37 +89,15 @@ struct VitrineProcess {
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let stdout = scratch.appendingPathComponent("stdout")
-        let stderr = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasSuffix("_API_KEY") }
-        base["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg").path
-        process.environment = base.merging(environment) { $1 }
-        process.currentDirectoryURL = directory ?? scratch
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        process.standardInput = FileHandle.nullDevice
-        let exited = try start(process)
-        return Running(process: process, scratch: scratch, exited: exited)
-    }
-
-    /// Starts `process` and returns a task that finishes with the time it exited, without blocking a thread meanwhile
-    /// (the sample API the process talks to runs on the same cooperative threads as the tests).
-    static func start(_ process: Process) throws -> Task<Date, Never> {
-        let (stream, continuation) = AsyncStream<Date>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        process.terminationHandler = { _ in
-            continuation.yield(Date())
-            continuation.finish()
-        }
-        try process.run()
-        return Task {
-            var exited = Date()
-            for await date in stream { exited = date }
-            return exited
+        do {
+            let process = try ChildProcess(
+                executable, arguments: arguments, environment: Self.environment(environment, scratch: scratch),
+                in: directory ?? scratch, standardOutput: .file(scratch.appendingPathComponent("stdout")),
+                standardError: .file(scratch.appendingPathComponent("stderr")))
+            return Running(process: process, scratch: scratch)
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw error
         }
     }
 
@@ -132,8 +119,7 @@ struct PrintedLines {
 
     /// Waits until a line holding `text` has been printed and returns it; nil (and the test fails) if none has been
     /// after five minutes, a limit that only keeps a broken run from hanging the suite. (The file is read every
-    /// 20 ms: a pipe would say so at once, but a pipe's write end leaks into every child another test starts at the
-    /// same moment, and the stream then never ends.)
+    /// 20 ms; a file, unlike a pipe, keeps what was printed for the outcome and never fills.)
     func line(containing text: String) async -> String? {
         let limit = ContinuousClock.now + .seconds(300)
         while ContinuousClock.now < limit {

@@ -160,11 +160,8 @@ import VitrineTestSupport
         let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
         let copy = folder.url.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: copy) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/cp")
-        process.arguments = ["-a", folder.url.path, copy.path]
-        try process.run()
-        process.waitUntilExit()
+        let copying = try ChildProcess(URL(fileURLWithPath: "/bin/cp"), arguments: ["-a", folder.url.path, copy.path])
+        #expect(await copying.wait().termination == .exited(0))
         // The copies are new files, so their bytes are hashed once before they are trusted.
         let copied = CacheStore(root: copy)
         let lookup = await copied.imageRecords(for: Array(records.keys), snapshot: snapshot)
