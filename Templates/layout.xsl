@@ -6,6 +6,8 @@
     page  the @id of the element to render: a <page> (grid.xsl), an <entry> (preview.xsl)
           or the <site> of a home page (home.xsl)
     root  the relative prefix from the rendered page to the output root: '', '../', '../../'
+    styles  the text of this theme's vitrine.css, to put in the page itself; empty when it may not be
+          (larger than 64 KiB, or holding "</style"): then every page links it
 
   The page skeleton is the template for "/" below. It renders the element named by
   $page ($current) through these modes, which grid.xsl and preview.xsl implement:
@@ -24,6 +26,7 @@
 
   <xsl:param name="page" select="''"/>
   <xsl:param name="root" select="''"/>
+  <xsl:param name="styles" select="''"/>
 
   <xsl:key name="by-id" match="*[@id]" use="@id"/>
 
@@ -64,7 +67,17 @@
         <title><xsl:apply-templates select="$current" mode="title"/></title>
         <meta name="color-scheme" content="light dark"/>
         <meta name="generator" content="Vitrine"/>
-        <link rel="stylesheet" href="{concat($root, 'assets/vitrine.css')}"/>
+        <xsl:choose>
+          <!-- A page of one photo links the stylesheet: there is one per photo, and the page a visitor comes
+               from has fetched the file (vitrine.js). Any other page has it inline, so that its first layout waits
+               for no other request: the grid's first picture is painted as soon as it arrives. -->
+          <xsl:when test="$styles != '' and not($current/self::entry)">
+            <style data-href="{concat($root, 'assets/vitrine.css')}"><xsl:value-of select="$styles"/></style>
+          </xsl:when>
+          <xsl:otherwise>
+            <link rel="stylesheet" href="{concat($root, 'assets/vitrine.css')}"/>
+          </xsl:otherwise>
+        </xsl:choose>
         <xsl:if test="/gallery/search | /site/search">
           <!-- The search box needs search.js: without JavaScript it is not shown (the tag index is the way). -->
           <noscript><style>.site-search { display: none; }</style></noscript>

@@ -374,15 +374,21 @@
     d.head.appendChild(rules);
   }
 
-  // Warm the cache with the next page and its image once this page is done.
-  function prefetch() {
-    if (savingData()) return;
-    var a = d.querySelector('a[rel~="next"]');
-    if (!a || !a.href) return;
+  function prefetchFile(href) {
     var link = d.createElement('link');
     link.rel = 'prefetch';
-    link.href = a.href;
+    link.href = href;
     d.head.appendChild(link);
+  }
+  // Warm the cache with the next page and its image once this page is done, and with the stylesheet the other
+  // pages link when this one has it inline.
+  function prefetch() {
+    if (savingData()) return;
+    var styles = d.querySelector('style[data-href]');
+    if (styles) prefetchFile(styles.getAttribute('data-href'));
+    var a = d.querySelector('a[rel~="next"]');
+    if (!a || !a.href) return;
+    prefetchFile(a.href);
     var src = a.getAttribute('data-prefetch');
     if (src) {
       var img = new Image();

@@ -15,6 +15,8 @@ package final class PageRenderer {
     package let limits: TemplateLimits
     private var stylesheets: [GalleryModel.PageJob.Kind: CompiledStylesheet] = [:]
     private let security: XSLTSecurity
+    /// The `styles` parameter of every transform: ``inlineStyles(of:)`` of the theme.
+    private let styles: String
 
     /// Compiles the stylesheets of `kinds` at once, so that a broken template stops a run before any download;
     /// other kinds compile when first used.
@@ -24,6 +26,7 @@ package final class PageRenderer {
         self.theme = theme
         self.limits = limits
         security = try XSLTSecurity(theme: theme.origin)
+        styles = Self.inlineStyles(of: theme)
         for kind in kinds { _ = try stylesheet(for: kind) }
     }
 
@@ -36,9 +39,37 @@ package final class PageRenderer {
         let depth = job.href.split(separator: "/").count - 1
         let root = String(repeating: "../", count: depth)
         let bytes = try stylesheet(for: job.kind).apply(
-            to: model, parameters: [("page", job.id), ("root", root)], security: security, limits: limits,
-            page: job.href)
+            to: model, parameters: [("page", job.id), ("root", root), ("styles", styles)],
+            security: security, limits: limits, page: job.href)
         return RenderedPage(href: job.href, bytes: bytes)
+    }
+
+    /// The theme's stylesheet (`vitrine.css`) as the text a page's templates may put inline (`$styles`), so that
+    /// the page lays out before any other request is answered; empty where the page must link it instead: when
+    /// it is not UTF-8, holds a NUL or a byte order mark, is larger than ``maximumInlineStyleBytes``, or holds
+    /// `</style` in any case, which would end a `style` element early.
+    package static func inlineStyles(of theme: Theme) -> String {
+        guard let bytes = theme.files["vitrine.css"], bytes.count <= maximumInlineStyleBytes, !bytes.contains(0),
+            !bytes.starts(with: [0xEF, 0xBB, 0xBF]), !containsStyleEndTag(bytes),
+            let text = String(validating: bytes, as: UTF8.self)
+        else { return "" }
+        return text
+    }
+
+    /// The largest stylesheet put inline: each page that does carries all of it (BENCHMARKS.md, "Figures behind
+    /// the code").
+    package static let maximumInlineStyleBytes = 64 << 10
+
+    private static func containsStyleEndTag(_ bytes: [UInt8]) -> Bool {
+        let tag = Array("</style".utf8)
+        guard bytes.count >= tag.count else { return false }
+        for start in 0...(bytes.count - tag.count) where bytes[start] == tag[0] {
+            // ASCII letters only: HTML's end tag names match without regard to ASCII case.
+            if tag.indices.allSatisfy({ bytes[start + $0] | (tag[$0] >= 0x61 ? 0x20 : 0) == tag[$0] }) {
+                return true
+            }
+        }
+        return false
     }
 
     /// Whether `theme` has the stylesheets of tag pages: a theme made before them gets none (nor the links to them).

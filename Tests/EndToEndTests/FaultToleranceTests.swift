@@ -253,7 +253,7 @@ import VitrineTestSupport
                 let html = try scenario.site.page(page)
                 let links =
                     html.strings("//a/@href") + html.strings("//link[not(@rel = 'icon')]/@href")
-                    + html.strings("//@src")
+                    + html.strings("//style/@data-href") + html.strings("//@src")
                     + html.strings("//@srcset")
                 #expect(html.strings("//link[@rel = 'icon']/@href").allSatisfy { $0 == "data:," })
                 #expect(

@@ -21,7 +21,7 @@ struct SiteInspector {
         let html = try page(relative)
         let raw =
             html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href")
-            + html.strings("//script/@src") + html.strings("//img/@srcset")
+            + html.strings("//style/@data-href") + html.strings("//script/@src") + html.strings("//img/@srcset")
         let base = root.appendingPathComponent(relative).deletingLastPathComponent()
         return raw.flatMap {
             $0.split(separator: ",").map {

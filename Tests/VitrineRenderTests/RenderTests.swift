@@ -17,7 +17,7 @@ import VitrineTestSupport
         let html = try render(.init(kind: .grid, id: "c1-p1", href: "index.html"))
         let links =
             html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href")
-            + html.strings("//script/@src")
+            + html.strings("//style/@data-href") + html.strings("//script/@src")
         #expect(links.contains("items/101-original.html"))
         #expect(links.contains("page-2.html"))
         #expect(links.contains("assets/vitrine.css"))
