@@ -166,26 +166,22 @@
     return li;
   }
 
-  // How many tiles the results' first screen can hold: the grid's columns times the rows from the list's top to
-  // the window's bottom. It reads the layout, so it is measured when there is none to do: after a frame, before
-  // the rest of the tiles are added, and kept for the next keys (once more when the window changes size).
-  var screenful = 16, screenFor = '';
-  function measureScreen() {
-    screenFor = window.innerWidth + 'x' + window.innerHeight;
-    screenful = firstScreen();
-  }
-  function firstScreen() {
+  // How many tiles a key draws in its own frame: the results' first row (the grid's columns); the rest of the page
+  // comes after that frame. Every new tile in a key's frame is styled, laid out and painted before the results show,
+  // so the frame holds as few as fill the first row. The columns are read from the layout only when there is none to
+  // do: once the page is idle after its load, and after a key's frame when the window has changed width; never in a
+  // key's own task (which would force a layout), so a key before the first measure draws a fixed count.
+  var firstRow = 4, rowFor = -1;
+  function measureRow() {
+    rowFor = window.innerWidth;
     try {
       var style = getComputedStyle(list);
-      if (style.display.indexOf('grid') < 0) return 16;
-      var columns = style.gridTemplateColumns.split(' ').length;
-      var width = parseFloat(style.gridTemplateColumns) || list.clientWidth;
-      var tile = drawn.length ? drawn[0].tile.getBoundingClientRect().height : width * 2 / 3;
-      var pitch = tile + (parseFloat(style.rowGap) || 0);
-      var rows = Math.ceil((window.innerHeight - Math.max(0, list.getBoundingClientRect().top)) / Math.max(pitch, 40));
-      if (columns > 0 && rows > 0) return columns * rows;
-    } catch (err) { /* not a grid (another theme): a fixed count */ }
-    return 16;
+      var columns = style.display.indexOf('grid') < 0 ? 0 : style.gridTemplateColumns.split(' ').length;
+      firstRow = columns > 0 ? columns : 4;
+    } catch (err) { firstRow = 4; /* not a grid (another theme): a fixed count */ }
+  }
+  function idle(task, timeout) {
+    if (window.requestIdleCallback) window.requestIdleCallback(task, {timeout: timeout}); else setTimeout(task, 0);
   }
 
   // Makes the list show the first `count` of `want` (entries in the index's order), reusing the tiles it has: a tile
@@ -237,17 +233,17 @@
         afterFrameAsked = false;
         writeAddress();
         if (!list.hasAttribute('aria-busy')) return;
-        measureScreen();
+        if (rowFor !== window.innerWidth) measureRow();
         draw(matches, shown, Infinity);
         pictures();
         list.removeAttribute('aria-busy');
         more.hidden = shown >= matches.length;
       };
-      if (window.requestIdleCallback) window.requestIdleCallback(rest, {timeout: 200}); else setTimeout(rest, 0);
+      idle(rest, 200);
     });
   }
 
-  // Draws the results' first screen now and the rest of the page after the next frame.
+  // Draws the results' first row now and the rest of the page after the next frame.
   function drawResults(limit) {
     var busy = !draw(matches, shown, limit) || unpictured.length > 0 || addressPending !== null;
     if (busy) list.setAttribute('aria-busy', 'true'); else list.removeAttribute('aria-busy');
@@ -292,13 +288,12 @@
     }
     lastFolded = folded;
     lastMatches = found;
-    if (screenFor !== window.innerWidth + 'x' + window.innerHeight) measureScreen();
     matches = found;
     shown = Math.min(matches.length, pageSize);
     say(matches.length === 0 ? 'No images match “' + query + '”.'
       : matches.length === 1 ? '1 image matches “' + query + '”.'
         : matches.length + ' images match “' + query + '”.');
-    drawResults(screenful);
+    drawResults(firstRow);
   }
 
   function queryOfAddress() {
@@ -369,6 +364,7 @@
   });
 
   window.vitrineFold = fold;
+  idle(function () { if (rowFor < 0) measureRow(); }, 1000);
   var initial = queryOfAddress();
   if (initial) {
     box.value = initial.slice(0, maximumQuery);
