@@ -222,8 +222,10 @@
     remember(pending.q, pending.push);
   }
 
-  // After the next frame, when the browser is idle: the address, the rest of the tiles, and the pictures. Until then
-  // the list is marked busy (aria-busy) and "Show more results" waits.
+  // After the next frame, when the browser is idle: the address, then the rest of the tiles with their pictures, a
+  // row at a time, each row a task of its own, so that a key typed meanwhile waits for one row at most (a new tile's
+  // picture request alone takes several ms of a slow phone's main thread). Until the last row the list is marked
+  // busy (aria-busy) and "Show more results" waits.
   var afterFrameAsked = false;
   function afterFrame() {
     if (afterFrameAsked) return;
@@ -234,8 +236,9 @@
         writeAddress();
         if (!list.hasAttribute('aria-busy')) return;
         if (rowFor !== window.innerWidth) measureRow();
-        draw(matches, shown, Infinity);
+        var complete = draw(matches, shown, drawn.length + firstRow);
         pictures();
+        if (!complete) { afterFrameAsked = true; idle(rest, 200); return; }
         list.removeAttribute('aria-busy');
         more.hidden = shown >= matches.length;
       };
