@@ -6,8 +6,8 @@
     page  the @id of the element to render: a <page> (grid.xsl), an <entry> (preview.xsl)
           or the <site> of a home page (home.xsl)
     root  the relative prefix from the rendered page to the output root: '', '../', '../../'
-    styles  the text of this theme's vitrine.css, to put in the page itself; empty when it may not be
-          (larger than 64 KiB, or holding "</style"): then every page links it
+    styles  the text of this theme's vitrine.css, to put in the page itself; empty when a style
+          element cannot hold it whole (Templates/README.md says when): then every page links it
 
   The page skeleton is the template for "/" below. It renders the element named by
   $page ($current) through these modes, which grid.xsl and preview.xsl implement:
