@@ -60,16 +60,10 @@ package final class PageRenderer {
     /// the code").
     package static let maximumInlineStyleBytes = 64 << 10
 
+    /// Whether `bytes` hold `</style` in any case. Setting bit 0x20 of every byte lowers ASCII capitals and keeps
+    /// `<` and `/`; the few other bytes it turns into one of these can only make a stylesheet linked, never inline.
     private static func containsStyleEndTag(_ bytes: [UInt8]) -> Bool {
-        let tag = Array("</style".utf8)
-        guard bytes.count >= tag.count else { return false }
-        for start in 0...(bytes.count - tag.count) where bytes[start] == tag[0] {
-            // ASCII letters only: HTML's end tag names match without regard to ASCII case.
-            if tag.indices.allSatisfy({ bytes[start + $0] | (tag[$0] >= 0x61 ? 0x20 : 0) == tag[$0] }) {
-                return true
-            }
-        }
-        return false
+        bytes.map { $0 | 0x20 }.firstRange(of: Array("</style".utf8)) != nil
     }
 
     /// Whether `theme` has the stylesheets of tag pages: a theme made before them gets none (nor the links to them).
