@@ -84,6 +84,28 @@ def common_tag(site) -> str:
     return max(sorted(counts), key=lambda t: counts[t])
 
 
+def assert_axe_clean_in_both_schemes(browser, url: str, query: str, axe_source) -> None:
+    """axe finds nothing on the search page at `url` once its results for `query` are in, light and dark."""
+    for scheme in ("light", "dark"):
+        browser.color_scheme(scheme)
+        browser.open(url)
+        wait_settled(browser, query)
+        result = run_axe(browser, axe_source)
+        assert not result["violations"], format_violations(result["violations"])
+
+
+def assert_valid_as_drawn(browser, vnu, page: Path) -> None:
+    """vnu finds no error in the open page as it is drawn now (written to `page`), less the Speculation Rules that
+    vitrine.js adds to every page, whose type the checker does not know (the files test_html.py checks have none)."""
+    html = browser.js("""
+      const copy = document.documentElement.cloneNode(true);
+      copy.querySelectorAll('script[type="speculationrules"]').forEach(s => s.remove());
+      return '<!DOCTYPE html>' + copy.outerHTML;""")
+    page.write_text(html, encoding="utf-8")
+    errors = run_vnu(vnu, [page])
+    assert not errors, errors[:10]
+
+
 def press(browser, *keys):
     ActionChains(browser.driver).send_keys(*keys).perform()
 
@@ -292,12 +314,7 @@ def test_results_layout_axe_and_no_layout_shift(width, browser, pages, axe_sourc
         for grid in (site.pages[1], next(iter(site.entries))):
             browser.open(pages.url(origin, site, grid))
             assert browser.driver.execute_async_script(CLS) == 0, grid
-    for scheme in ("light", "dark"):
-        browser.color_scheme(scheme)
-        browser.open(search_url(pages, "http", site, query))
-        wait_settled(browser, query)
-        result = run_axe(browser, axe_source)
-        assert not result["violations"], format_violations(result["violations"])
+    assert_axe_clean_in_both_schemes(browser, search_url(pages, "http", site, query), query, axe_source)
 
 
 def test_the_page_with_results_is_valid_html(browser, pages, vnu, workdir):
@@ -305,16 +322,7 @@ def test_the_page_with_results_is_valid_html(browser, pages, vnu, workdir):
     query = common_tag(site)
     browser.open(search_url(pages, "http", site, query))
     wait_settled(browser, query)
-    # As the page is once the results are in; less the Speculation Rules that vitrine.js adds to every page, whose
-    # type the checker does not know (the HTML files it checks in test_html.py have none).
-    html = browser.js("""
-      const copy = document.documentElement.cloneNode(true);
-      copy.querySelectorAll('script[type="speculationrules"]').forEach(s => s.remove());
-      return '<!DOCTYPE html>' + copy.outerHTML;""")
-    page = workdir / "search-with-results.html"
-    page.write_text(html, encoding="utf-8")
-    errors = run_vnu(vnu, [page])
-    assert not errors, errors[:10]
+    assert_valid_as_drawn(browser, vnu, workdir / "search-with-results.html")
 
 
 def test_hostile_text_in_the_index_is_shown_as_text_and_only_site_links_are_followed(browser, pages, workdir):

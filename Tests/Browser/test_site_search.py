@@ -13,10 +13,17 @@ import xml.etree.ElementTree as ET
 import pytest
 from selenium.webdriver.common.by import By
 
-from browserlib import ORIGINS, run_vnu
-from test_axe import format_violations, run_axe
+from browserlib import ORIGINS
 from test_layout import MEASURE
-from test_search import INDEX_LOADS, RESULTS, SHOWN, simple_fold, wait_settled
+from test_search import (
+    INDEX_LOADS,
+    RESULTS,
+    SHOWN,
+    assert_axe_clean_in_both_schemes,
+    assert_valid_as_drawn,
+    simple_fold,
+    wait_settled,
+)
 
 GALLERY_NAMES = "return [...document.querySelectorAll('#search-results .result-gallery bdi')].map(s => s.textContent)"
 
@@ -176,17 +183,5 @@ def test_site_results_layout_axe_and_vnu(width, browser, pages, axe_source, vnu,
         wait_settled(browser, query)
         m = browser.js(MEASURE)
         assert m["scrollWidth"] <= m["innerWidth"], m["wide"]
-    for scheme in ("light", "dark"):
-        browser.color_scheme(scheme)
-        browser.open(search_url(pages, "http", site, query))
-        wait_settled(browser, query)
-        result = run_axe(browser, axe_source)
-        assert not result["violations"], format_violations(result["violations"])
-    html = browser.js("""
-      const copy = document.documentElement.cloneNode(true);
-      copy.querySelectorAll('script[type="speculationrules"]').forEach(s => s.remove());
-      return '<!DOCTYPE html>' + copy.outerHTML;""")
-    page = workdir / f"site-search-with-results-{width}.html"
-    page.write_text(html, encoding="utf-8")
-    errors = run_vnu(vnu, [page])
-    assert not errors, errors[:10]
+    assert_axe_clean_in_both_schemes(browser, search_url(pages, "http", site, query), query, axe_source)
+    assert_valid_as_drawn(browser, vnu, workdir / f"site-search-with-results-{width}.html")
