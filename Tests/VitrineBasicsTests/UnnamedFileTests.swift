@@ -82,6 +82,18 @@ import VitrineTestSupport
         #expect(try names(in: folder).isEmpty)
     }
 
+    /// Replacing a file by path with a temporary folder (the cache's, which its sweeper looks in): the temporary
+    /// name goes there, made when missing, and not beside the file, where no sweeper would find it after a kill.
+    @Test func aReplacementByPathNamesItsTemporaryInTheTemporaryFolder() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("urls/ab/entry.json")
+        let temporary = folder.url.appendingPathComponent("tmp")
+        try AtomicFile.write(Array("{}".utf8), to: url, temporaryFolder: temporary)
+        try AtomicFile.write(Array("{\"b\":2}".utf8), to: url, temporaryFolder: temporary)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "{\"b\":2}")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
     /// `AtomicFile` takes the same way by path, in folders it has to create too.
     @Test func atomicWritesByPathLeaveNoTemporaryName() throws {
         let folder = try TemporaryFolder()

@@ -24,7 +24,7 @@ package enum AtomicFile {
         }
         if try UnnamedFile.write(
             in: AT_FDCWD, folderPath: directory.path, name: url.path, durable: durable, keepingExisting: false,
-            path: url.path, fill: filled) != nil
+            path: url.path, temporaryFolder: temporaryFolder?.path, fill: filled) != nil
         {
             return
         }

@@ -16,10 +16,11 @@ enum UnnamedFile {
     /// `name`, in the folder `folderPath`), durably when `durable`: linked to the name when it is free; when
     /// something is there, linked to a temporary name beside it and renamed over it, or, with `keepingExisting`,
     /// refused. Returns the file's stamp, or nil when no unnamed file can be made there (nothing was written then).
-    /// `path` names the file in errors.
+    /// `path` names the file in errors. `temporaryFolder` (a path, with `AT_FDCWD`) is where the temporary name
+    /// goes instead, a folder on the same file system that the writer's sweeper of interrupted writes looks in.
     static func write(
         in folder: Int32, folderPath: String = ".", name: String, durable: Bool, keepingExisting: Bool,
-        path: String, fill: (Int32) throws(FileWriteError) -> Void
+        path: String, temporaryFolder: String? = nil, fill: (Int32) throws(FileWriteError) -> Void
     ) throws(FileWriteError) -> FileStamp? {
         guard canLink else { return nil }
         let descriptor = openat(folder, folderPath, vitrine_open_tmpfile_flag() | O_WRONLY | O_CLOEXEC, 0o644)
@@ -33,8 +34,15 @@ enum UnnamedFile {
             do {
                 try link(descriptor, in: folder, as: name)
             } catch .fileExists where !keepingExisting {
-                let temporary = temporaryName(beside: name)
-                try link(descriptor, in: folder, as: temporary)
+                let temporary = temporaryName(beside: temporaryFolder.map { "\($0)/\(lastPart(of: name))" } ?? name)
+                do {
+                    try link(descriptor, in: folder, as: temporary)
+                } catch .noSuchFileOrDirectory where temporaryFolder != nil {
+                    // The temporary folder is made when first needed, as the named temporary file's way does.
+                    try? FileManager.default.createDirectory(
+                        atPath: temporaryFolder!, withIntermediateDirectories: true)
+                    try link(descriptor, in: folder, as: temporary)
+                }
                 do {
                     try SystemCall.run { renameat(folder, temporary, folder, name) }
                 } catch {
@@ -60,10 +68,12 @@ enum UnnamedFile {
 
     /// A hidden name beside `name` (a name or a path) that the sweeper of temporary files knows.
     private static func temporaryName(beside name: String) -> String {
-        let slash = name.lastIndex(of: "/")
-        let folder = slash.map { String(name[...$0]) } ?? ""
-        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
-        return "\(folder).\(base).vitrine-\(TemporaryFileSweeper.suffix())"
+        let folder = name.lastIndex(of: "/").map { String(name[...$0]) } ?? ""
+        return "\(folder).\(lastPart(of: name)).vitrine-\(TemporaryFileSweeper.suffix())"
+    }
+
+    private static func lastPart(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
     /// Gives the unnamed file open as `descriptor` the name `name` in `folder`; fails (`EEXIST`) when the name is
