@@ -1,4 +1,5 @@
 import Synchronization
+import VitrineBasics
 import VitrineModel
 import VitrineRender
 import VitrineSources
@@ -66,7 +67,8 @@ package final class EarlyPages: Sendable {
 /// Renders a gallery's pages early from the images downloaded so far (``EarlyPages``): each snapshot of the
 /// downloads' outcomes is laid out as the final model is, the images still on their way standing in as a
 /// placeholder file, and every page whose view shows no placeholder and is not held yet is rendered, with
-/// stylesheets of its own, one page at a time so that the downloads' own work goes on between them.
+/// stylesheets of its own, on a thread in the idle scheduling class (`IdleThread`): it takes only processor time
+/// that neither the downloads nor anything else on the machine wants.
 struct EarlyRendering: Sendable {
     let layout: GalleryLayout
     let result: SourceResult
@@ -81,18 +83,21 @@ struct EarlyRendering: Sendable {
         sha256: String(repeating: "0", count: 64), format: .jpeg, byteCount: 0, width: 1, height: 1)
     static let placeholderPath = GalleryAssembler.localPath(of: placeholder)
 
-    /// Renders from each snapshot as it comes (a later one replaces one not started yet), until the snapshots end,
-    /// the task is cancelled or the budget is spent.
-    func run(_ snapshots: AsyncStream<[String: ImageOutcome]>) async {
+    /// Starts rendering on an idle thread from the snapshots offered to `snapshots` (a later one replaces one not
+    /// started yet) until they end or the budget is spent; it stops after the page it is on once they end.
+    func start(_ snapshots: NewestValue<[String: ImageOutcome]>) {
+        IdleThread.start { run(snapshots) }
+    }
+
+    func run(_ snapshots: NewestValue<[String: ImageOutcome]>) {
         guard let renderer = try? PageRenderer(theme: theme, kinds: []) else { return }
-        for await outcomes in snapshots {
-            if Task.isCancelled || pages.isFull { return }
+        while let outcomes = snapshots.take() {
+            if pages.isFull { return }
             var images = outcomes
             for url in urls where images[url] == nil { images[url] = .stored(Self.placeholder) }
             let views = layout.layOut(result, images: images, notices: notices).views
             for view in views where !Self.showsPlaceholder(view) && !pages.holds(view) {
-                await Task.yield()
-                if Task.isCancelled { return }
+                if snapshots.hasEnded { return }
                 guard let page = try? renderer.render(view.job, model: ModelDocument.make(view)) else { continue }
                 if !pages.keep(page, inputs: view.inputs) { return }
             }

@@ -288,14 +288,10 @@ public struct GalleryPipeline: Sendable {
             -> ImageDownloader.Result
     ) async throws -> ImageDownloader.Result {
         guard let early else { return try await download(nil) }
-        let (snapshots, continuation) = AsyncStream.makeStream(
-            of: [String: ImageOutcome].self, bufferingPolicy: .bufferingNewest(1))
-        let renders = Task { await early.run(snapshots) }
-        defer {
-            continuation.finish()
-            renders.cancel()
-        }
-        return try await download { continuation.yield($0) }
+        let snapshots = NewestValue<[String: ImageOutcome]>()
+        early.start(snapshots)
+        defer { snapshots.end() }
+        return try await download { snapshots.offer($0) }
     }
 
     /// The copies of `originals` in `formats`, re-encoded or from the cache, once libvips is known to load.

@@ -83,9 +83,11 @@ import VitrineTestSupport
         let during = try await build(
             in: folder, "during", early: early,
             fetcher: HoldingFetcher(heldBack: 8, total: Self.imageCount) { early.counts.rendered > 0 })
+        // A page the idle thread was still rendering as the downloads ended may come after the build rendered it
+        // itself: it is rendered and not taken.
         let counts = early.counts
-        #expect(counts.rendered > 0)
-        #expect(counts.taken == counts.rendered)
+        #expect(counts.taken > 0)
+        #expect(counts.taken <= counts.rendered)
         #expect(during.summary == after.summary)
         #expect(during.files.keys.sorted() == after.files.keys.sorted())
         let differing = after.files.keys.filter { after.files[$0] != during.files[$0] }

@@ -1,4 +1,4 @@
-internal import CFileFlags
+internal import CLinux
 import Foundation
 import SystemPackage
 
