@@ -65,6 +65,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Linux constants Swift does not import (O_TMPFILE, SCHED_IDLE), for the file layer and the early pages.
+        .systemLibrary(name: "CLinux"),
         // libvips, loaded at run time by the builds that re-encode images (Sources/CVips/shim.h says why).
         .systemLibrary(name: "CVips", providers: [.apt(["libvips42"])]),
         .systemLibrary(
@@ -103,7 +105,7 @@ let package = Package(
         // The pipeline, one target per stage; every dependency points down (docs/architecture.md).
         .target(
             name: "VitrineBasics",
-            dependencies: ["CCrypto", systemPackage]
+            dependencies: ["CCrypto", "CLinux", systemPackage]
         ),
         .target(name: "VitrineHTTP", dependencies: ["VitrineBasics", "CCurl"]),
         .target(

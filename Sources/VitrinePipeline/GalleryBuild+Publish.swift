@@ -44,7 +44,8 @@ extension GalleryBuild {
         let modelFiles = modelFiles(of: galleries, writer: output.writer)
         var rendered = RenderedGalleries(galleries: galleries)
         do {
-            let pages = PageWriter(pool: PageRendererPool(startingWith: renderer), writer: output.writer)
+            let pages = PageWriter(
+                pool: PageRendererPool(startingWith: renderer), writer: output.writer, early: earlyPages)
             try await output.writer.placeImages(placements) {
                 try await renderPages(of: &rendered, renderer: pages, output)
             }

@@ -40,6 +40,8 @@ struct GalleryBuild {
     let salt: String
     let fingerprint: String
     let records: OutputRecordPaths
+    /// The pages rendered while the images download, which the pages' step takes instead of rendering them.
+    let earlyPages: EarlyPages?
 
     init(pipeline: GalleryPipeline, parts: [SitePart], site: SitePlan?, options: BuildOptions, mode: Mode = .whole) {
         self.pipeline = pipeline
@@ -57,6 +59,7 @@ struct GalleryBuild {
         fingerprint = GalleryPipeline.fingerprint(
             of: parts, site: site, options: options, cache: pipeline.cache, salt: salt, shard: shard)
         records = pipeline.cache.outputRecords(for: options.output)
+        earlyPages = pipeline.earlyPagesOfABuild()
     }
 
     var progress: @Sendable (ProgressEvent) -> Void { pipeline.progress }
@@ -230,7 +233,7 @@ struct GalleryBuild {
                 galleries.append(
                     try await pipeline.prepare(
                         plan, site: link, policy: policy, snapshot: { await found.imageIndex.value.snapshot },
-                        survey: { await found.survey.value }, salt: salt, options: options))
+                        survey: { await found.survey.value }, salt: salt, options: options, earlyPages: earlyPages))
             case .random(let plan):
                 galleries.append(
                     try await pipeline.prepare(plan, site: link, policy: policy, options: options, at: scheduleNow))

@@ -19,6 +19,9 @@ public struct GalleryPipeline: Sendable {
     /// From how many pages to render a build renders them on every core (tests lower it, or raise it past any
     /// build, to compare both ways).
     package var pagesRenderedOnEveryCoreFrom = PageWriter.onEveryCoreFrom
+    /// Where a build keeps the pages it renders while its images download; nil renders none early (tests compare
+    /// both ways). Asked once a build.
+    package var earlyPagesOfABuild: @Sendable () -> EarlyPages? = { EarlyPages() }
 
     /// A pipeline that fetches through `fetcher`, keeps answers and images in `cache` as `policy` says, reports on
     /// `progress`, and reads random pages' schedules on `now`.
@@ -175,7 +178,7 @@ public struct GalleryPipeline: Sendable {
     func prepare(
         _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy,
         snapshot: @Sendable () async -> ImageIndexSnapshot?, survey: @Sendable () async -> OutputFolderSurvey,
-        salt: String, options: BuildOptions
+        salt: String, options: BuildOptions, earlyPages: EarlyPages? = nil
     ) async throws -> Prepared {
         var summary = BuildSummary()
         progress(.searching(plan.label))
@@ -209,11 +212,26 @@ public struct GalleryPipeline: Sendable {
         let urls = Self.imageURLs(of: result)
         // A frozen rebuild proves that the cache alone can rebuild the output, so it takes nothing back from it.
         let recovery = options.frozen ? nil : OutputImageRecovery(survey: await survey(), cache: cache)
+        let layout = GalleryLayout(
+            assembler: GalleryAssembler(
+                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site,
+                tagPages: PageRenderer.rendersTags(options.theme)),
+            changesHref: options.history == nil ? nil : plan.folder + Self.changesPage,
+            hasSearch: PageRenderer.rendersSearch(options.theme), folder: plan.folder, salt: salt)
+        // Pages are rendered early from the images downloaded so far, unless the final model will have copies in
+        // other formats (made after the downloads), which no early page could show.
+        let early = (options.formats.isEmpty ? earlyPages : nil).map {
+            EarlyRendering(
+                layout: layout, result: result, notices: notices, urls: urls, theme: options.theme, pages: $0)
+        }
         let images = try await step("downloading the images" + Self.of(plan.folder)) {
-            try await ImageDownloader(
-                fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-                snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress
-            ).download(urls)
+            try await Self.rendering(early) { checkpoint in
+                try await ImageDownloader(
+                    fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
+                    snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress,
+                    checkpoint: checkpoint
+                ).download(urls)
+            }
         }
         summary.imagesDownloaded = images.downloaded
         summary.imagesFromCache = images.fromCache
@@ -245,14 +263,9 @@ public struct GalleryPipeline: Sendable {
             stamps.merge(encoded.stamps) { first, _ in first }
         }
         let (model, views) = try await step("laying out the pages" + Self.of(plan.folder)) {
-            var assembler = GalleryAssembler(
-                itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site,
-                tagPages: PageRenderer.rendersTags(options.theme))
-            assembler.encodings = encoded.copies
-            var model = assembler.assemble(result, images: images.outcomes, notices: notices)
-            if options.history != nil { model.changesHref = plan.folder + Self.changesPage }
-            if PageRenderer.rendersSearch(options.theme) { model.search = GalleryModel.Search(folder: plan.folder) }
-            return (model, model.pages(salt: salt))
+            var layout = layout
+            layout.assembler.encodings = encoded.copies
+            return layout.layOut(result, images: images.outcomes, notices: notices)
         }
         let keepsArchive = plan.keepAll && options.history != nil && result.groups.isEmpty
         return Prepared(
@@ -265,6 +278,20 @@ public struct GalleryPipeline: Sendable {
                 ? ArchiveAssembler(itemsPerPage: plan.itemsPerPage, folder: plan.folder, tileShape: plan.tileShape)
                 : nil,
             archiveHosts: keepsArchive ? ArchiveImageHosts(endpoints: plan.source.endpoints, imageURLs: urls) : nil)
+    }
+
+    /// Runs `download` while `early` renders pages from the snapshots of its outcomes that it hands to the
+    /// checkpoint it is given; the early rendering stops (after the page it is on) when the downloads end.
+    static func rendering(
+        _ early: EarlyRendering?,
+        while download: (_ checkpoint: (@Sendable ([String: ImageOutcome]) -> Void)?) async throws
+            -> ImageDownloader.Result
+    ) async throws -> ImageDownloader.Result {
+        guard let early else { return try await download(nil) }
+        let snapshots = NewestValue<[String: ImageOutcome]>()
+        early.start(snapshots)
+        defer { snapshots.end() }
+        return try await download { snapshots.offer($0) }
     }
 
     /// The copies of `originals` in `formats`, re-encoded or from the cache, once libvips is known to load.

@@ -34,6 +34,14 @@ struct ImageDownloader: Sendable {
     /// a whole one, back into the cache.
     var recover: @Sendable (String) -> (record: CacheStore.ImageRecord, stamp: FileStamp)? = { _ in nil }
     var progress: @Sendable (ProgressEvent) -> Void
+    /// Given the outcomes so far, now and then while images download (about every ``checkpointShare`` of them,
+    /// and at least ``checkpointMinimum`` apart), for the pages rendered early (`EarlyRendering`).
+    var checkpoint: (@Sendable ([String: ImageOutcome]) -> Void)? = nil
+
+    /// The share of the downloads between two checkpoints, and the fewest: each costs a layout of the whole
+    /// gallery (BENCHMARKS.md, "Figures behind the code").
+    static let checkpointShare = 12
+    static let checkpointMinimum = 32
 
     func download(_ urls: [String]) async throws -> Result {
         var result = Result()
@@ -54,6 +62,8 @@ struct ImageDownloader: Sendable {
         let total = urls.count
         var done = total - pending.count
         progress(.images(done: done, total: total))
+        let checkpointEvery = max(Self.checkpointMinimum, pending.count / Self.checkpointShare)
+        var sinceCheckpoint = 0
         try await withThrowingTaskGroup(of: (String, ImageOutcome, FileStamp?).self) { group in
             var next = pending.makeIterator()
             for _ in 0..<inFlight {
@@ -68,6 +78,11 @@ struct ImageDownloader: Sendable {
                 }
                 done += 1
                 progress(.images(done: done, total: total))
+                sinceCheckpoint += 1
+                if let checkpoint, sinceCheckpoint >= checkpointEvery {
+                    checkpoint(result.outcomes)
+                    sinceCheckpoint = 0
+                }
                 if let url = next.next() { group.addTask { try await fetchOne(url) } }
             }
         }

@@ -11,6 +11,8 @@ struct PageWriter {
     /// Renders the pages, each with stylesheets no other render is using meanwhile.
     let pool: PageRendererPool
     let writer: OutputWriter
+    /// Pages rendered while the images downloaded: a page made from the same inputs takes their bytes.
+    var early: EarlyPages? = nil
 
     /// A page to render: its view, with the gallery (by index) whose report counts it.
     struct PendingPage: Sendable {
@@ -67,13 +69,14 @@ struct PageWriter {
         guard pages.count >= threshold else {
             for pending in pages {
                 try Task.checkCancellation()
-                try written(pending.gallery, Self.made(pending.view, with: pool))
+                try written(pending.gallery, Self.made(pending.view, with: pool, early: early))
             }
             return
         }
         pages.reverse()
         MemoryTuning.returnFreedMemory()
         let lender = pool
+        let early = self.early
         try await InOrderWork.run(
             next: { () -> [PendingPage]? in
                 guard !pages.isEmpty else { return nil }
@@ -84,7 +87,8 @@ struct PageWriter {
                 for pending in run {
                     let result =
                         Task.isCancelled
-                        ? .failure(CancellationError()) : Result { try Self.made(pending.view, with: lender) }
+                        ? .failure(CancellationError())
+                        : Result { try Self.made(pending.view, with: lender, early: early) }
                     made.append((pending.gallery, result))
                     if case .failure = result { break }
                 }
@@ -98,8 +102,14 @@ struct PageWriter {
             })
     }
 
-    /// A gallery's page rendered from its view, on whichever thread calls it.
-    private static func made(_ view: GalleryModel.PageView, with pool: PageRendererPool) throws -> MadePage {
+    /// A gallery's page rendered from its view, on whichever thread calls it, or taken from the pages rendered
+    /// early from the same inputs.
+    private static func made(
+        _ view: GalleryModel.PageView, with pool: PageRendererPool, early: EarlyPages?
+    ) throws -> MadePage {
+        if let bytes = early?.take(view.job.href, inputs: view.inputs) {
+            return MadePage(page: RenderedPage(href: view.job.href, bytes: bytes), inputs: view.inputs)
+        }
         let page = try render(view.job, theme: pool.theme) { () throws(TemplateError) in
             try pool.render(view.job) { ModelDocument.make(view) }
         }

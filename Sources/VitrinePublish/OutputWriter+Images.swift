@@ -54,9 +54,15 @@ extension OutputWriter {
         written.reserveCapacity(written.count + placements.count)
         for placement in placements where try needsCopy(placement) { copies.append(placement) }
         let root = files.root
-        async let copied = Self.copy(copies, through: RootedFiles(root: root))
+        // Two runs of copies, each on a task of its own: once the pages are written (most of them may have been
+        // rendered while the images downloaded) both cores copy.
+        let half = copies.count / 2
+        let (first, second) = (Array(copies[..<half]), Array(copies[half...]))
+        async let firstCopied = Self.copy(first, through: RootedFiles(root: root))
+        async let secondCopied = Self.copy(second, through: RootedFiles(root: root))
         try await meanwhile()
-        for (placement, outcome) in zip(copies, await copied) { try record(outcome, of: placement) }
+        let outcomes = await firstCopied + secondCopied
+        for (placement, outcome) in zip(copies, outcomes) { try record(outcome, of: placement) }
     }
 
     private func record(_ outcome: CopyOutcome, of placement: ImagePlacement) throws {

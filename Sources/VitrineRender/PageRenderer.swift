@@ -5,6 +5,11 @@ import VitrineModel
 package struct RenderedPage: Sendable {
     package var href: String
     package var bytes: [UInt8]
+
+    package init(href: String, bytes: [UInt8]) {
+        self.href = href
+        self.bytes = bytes
+    }
 }
 
 /// Renders pages from their XML model: one transform per page, each stylesheet compiled once, when a page of its

@@ -3,8 +3,10 @@ import SystemPackage
 
 /// Writes files so that a reader, or a run killed at any moment, sees either the old bytes or the new ones.
 package enum AtomicFile {
-    /// Writes `bytes` to a temporary file (beside `url`, or in `temporaryFolder` on the same file system), then
-    /// renames it over `url`: a killed process leaves the old bytes or the new ones. `durable` also flushes the bytes
+    /// Writes `bytes` to a file with no name in `url`'s folder and links it to `url` once it is whole
+    /// (``UnnamedFile``), or, where no such file can be made, to a temporary file (beside `url`, or in
+    /// `temporaryFolder` on the same file system) renamed over `url`: a killed process leaves the old bytes or the
+    /// new ones. `durable` also flushes the bytes
     /// to disk before the rename, so that a power cut does too; it costs a disk flush per file, so only records
     /// that other files are checked against (the output manifest) ask for it. Readers of the other files check
     /// their sizes (the cache's index, the manifest) and treat a short file as missing. Missing folders are created
@@ -13,6 +15,19 @@ package enum AtomicFile {
         _ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil, durable: Bool = false
     ) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
+        let filled = { (descriptor: Int32) throws(FileWriteError) in
+            do {
+                try bytes.withUnsafeBytes { try SystemCall.writeAll(descriptor, $0) }
+            } catch {
+                throw FileWriteError(path: url.path, reason: "\(error)")
+            }
+        }
+        if try UnnamedFile.write(
+            in: AT_FDCWD, folderPath: directory.path, name: url.path, durable: durable, keepingExisting: false,
+            path: url.path, temporaryFolder: temporaryFolder?.path, fill: filled) != nil
+        {
+            return
+        }
         let scratch = temporaryFolder ?? directory
         let temporary = scratch.appendingPathComponent(
             ".\(url.lastPathComponent).vitrine-\(TemporaryFileSweeper.suffix())")

@@ -111,8 +111,8 @@ package final class RootedFiles {
     }
 
     /// Writes `bytes` as a new file at `relativePath`, as ``write(_:to:durable:)`` does, but only where nothing is
-    /// yet: the finished temporary file is linked to the name (`linkat`, which fails rather than replace whatever is
-    /// there, even something put there a moment ago), then its temporary name is removed. A name that is taken
+    /// yet: the finished file is linked to the name (`linkat`, which fails rather than replace whatever is there,
+    /// even something put there a moment ago), then its temporary name, if it had one, is removed. A name that is taken
     /// fails the write and leaves what is there as it was. Returns the new file's stamp.
     @discardableResult
     package func create(_ bytes: some ContiguousBytes, at relativePath: String, durable: Bool = false)
@@ -222,8 +222,9 @@ package final class RootedFiles {
 
     // MARK: Internals
 
-    /// Puts a file filled by `fill` at `relativePath` through a temporary file: renamed over whatever is there, or
-    /// with `keepingExisting` linked to the name only if it is free.
+    /// Puts a file filled by `fill` at `relativePath`: a file with no name until it is whole (``UnnamedFile``), or,
+    /// where none can be made, a temporary file; renamed over whatever is there, or with `keepingExisting` linked
+    /// to the name only if it is free.
     private func replace(
         _ relativePath: String, durable: Bool, keepingExisting: Bool = false,
         fill: (Int32) throws(FileWriteError) -> Void
@@ -237,6 +238,12 @@ package final class RootedFiles {
             throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.noSuchFileOrDirectory.description)
         case .failure(.failed(let code)):
             throw FileWriteError(path: "\(root)/\(relativePath)", reason: code.description)
+        }
+        if let stamp = try UnnamedFile.write(
+            in: folder, name: name, durable: durable, keepingExisting: keepingExisting,
+            path: "\(root)/\(relativePath)", fill: fill)
+        {
+            return stamp
         }
         let temporary = ".\(name).vitrine-\(TemporaryFileSweeper.suffix())"
         let descriptor: Int32
