@@ -32,7 +32,6 @@
   var matches = [];
   var shown = 0;          // how many of the matches the list is to show: a page, and a page more each "Show more"
   var drawn = [];         // the entries whose tiles are in the list, in its order
-  var unpictured = [];    // entries whose tiles were made and whose pictures are not asked for yet
   // The last query searched (folded) and its matches: a query that extends it (the next key typed) can only match
   // fewer, so it looks only among those.
   var lastFolded = null;
@@ -46,7 +45,6 @@
     items = null;
     list.textContent = '';
     drawn = [];
-    unpictured = [];
     more.hidden = true;
     say('Search is unavailable: its index could not be loaded.');
   }
@@ -115,14 +113,13 @@
     a.className = 'frame';
     a.href = item.href;
     if (item.src) {
-      // Its address and alt text come after the frame (see pictures): starting a picture's request costs the page
+      // Its address and alt text come after the frame (see picture): starting a picture's request costs the page
       // several milliseconds, which a key's frame does not wait for.
       var img = d.createElement('img');
-      img.loading = 'lazy';
       img.decoding = 'async';
       if (item.width > 0 && item.height > 0) { img.width = item.width; img.height = item.height; }
       a.appendChild(img);
-      unpictured.push(item);
+      item.pictured = false;
     } else {
       var ph = d.createElement('span');
       ph.className = 'ph';
@@ -183,34 +180,75 @@
   function idle(task, timeout) {
     if (window.requestIdleCallback) window.requestIdleCallback(task, {timeout: timeout}); else setTimeout(task, 0);
   }
+  // Idle time only, however long it takes to come: an idle callback past its timeout runs as an ordinary task, so
+  // it could come before a key typed meanwhile has its frame. Where there are no idle callbacks, a task of 8 ms.
+  function whenIdle(task) {
+    if (window.requestIdleCallback) { window.requestIdleCallback(task); return; }
+    setTimeout(function () {
+      var end = Date.now() + 8;
+      task({timeRemaining: function () { return Math.max(0, end - Date.now()); }});
+    }, 0);
+  }
 
   // Makes the list show the first `count` of `want` (entries in the index's order), reusing the tiles it has: a tile
   // no longer wanted goes, one still wanted stays as it is (its picture loaded), a missing one is added if it is among
   // the first `limit`, else left for a later call. Returns whether the list is complete.
   function draw(want, count, limit) {
-    var kept = [], k = 0, complete = true;
+    var kept = [], k = 0, complete = true, old = 0;
     for (var j = 0; j < count; j++) {
       var w = want[j];
       while (k < drawn.length && drawn[k].n < w.n) list.removeChild(drawn[k++].tile);
-      if (k < drawn.length && drawn[k] === w) { kept.push(w); k++; continue; }
+      if (k < drawn.length && drawn[k] === w) { kept.push(w); k++; old++; continue; }
       if (j >= limit) { complete = false; continue; }
       if (!w.tile) w.tile = tile(w);
       list.insertBefore(w.tile, k < drawn.length ? drawn[k].tile : null);
       kept.push(w);
     }
     while (k < drawn.length) list.removeChild(drawn[k++].tile);
+    if (old !== drawn.length || old !== kept.length) laidOut = false;  // a tile removed or added
     drawn = kept;
     return complete;
   }
 
-  // Gives the tiles made since the last call their pictures (the address, so the request, and the alt text).
-  function pictures() {
-    for (var i = 0; i < unpictured.length; i++) {
-      var item = unpictured[i], img = item.tile.querySelector('img');
-      img.alt = item.caption || 'Untitled image';
-      img.src = item.src;
+  // Gives a tile its picture: the alt text and the address, so the request; `lazy`, when the browser is to ask for
+  // it only as the tile nears the window. A picture asked for at once is in flight until it has loaded or failed,
+  // or for a second at most (a stalled request holds nothing up).
+  var inFlight = [];
+  var farDown = 2500;  // px below the window: past where Chromium asks for a lazy picture at once, on any connection
+  function picture(item, lazy) {
+    var img = item.tile.querySelector('img');
+    if (lazy) img.loading = 'lazy';
+    else {
+      var flight = {until: Date.now() + 1000};
+      var landed = function () {
+        flight.until = 0;
+        if (list.hasAttribute('aria-busy')) afterFrame();
+      };
+      img.addEventListener('load', landed);
+      img.addEventListener('error', landed);
+      inFlight.push(flight);
     }
-    unpictured = [];
+    img.alt = item.caption || 'Untitled image';
+    img.src = item.src;
+    item.pictured = true;
+  }
+  // How many more pictures may be asked for now: six in flight at most (as many as a browser opens connections to one
+  // HTTP/1.1 host), so that their answers, each a task of a few ms of the main thread as it comes in, come a few at a
+  // time rather than all at once into a key's frame.
+  var flightsAtOnce = 6;
+  var stalledCheck = false;
+  function room() {
+    var now = Date.now();
+    inFlight = inFlight.filter(function (f) { return f.until > now; });
+    if (inFlight.length >= flightsAtOnce && !stalledCheck) {
+      stalledCheck = true;
+      setTimeout(function () { stalledCheck = false; if (list.hasAttribute('aria-busy')) afterFrame(); }, 1000);
+    }
+    return flightsAtOnce - inFlight.length;
+  }
+  function unpictured() {
+    for (var i = 0; i < drawn.length; i++) if (drawn[i].pictured === false) return drawn[i];
+    return null;
   }
 
   // The query typed whose address is not written yet ({q, push}; see the input event).
@@ -222,33 +260,52 @@
     remember(pending.q, pending.push);
   }
 
-  // After the next frame, when the browser is idle: the address, then the rest of the tiles with their pictures, a
-  // row at a time, each row a task of its own, so that a key typed meanwhile waits for one row at most (a new tile's
-  // picture request alone takes several ms of a slow phone's main thread). Until the last row the list is marked
+  // After the next frame, in the browser's idle time only (see whenIdle): the address, then the pictures of the tiles
+  // drawn, as many as the idle period has room for and a few in flight at most (see room), then the next row
+  // of tiles; each idle period after a frame, so that a key typed meanwhile waits for a row or a few pictures at most
+  // (a picture's request alone takes several ms of a slow phone's main thread). A picture is asked for once a frame
+  // has drawn its tile, its layout done (so the request forces no style or layout), and at once rather than lazily:
+  // a lazy picture's request starts inside the next frame's own work, which may be a key's; only a tile far down
+  // (farDown) gets it lazily, for when the visitor scrolls. Until the last picture is asked for, the list is marked
   // busy (aria-busy) and "Show more results" waits.
   var afterFrameAsked = false;
+  var laidOut = false;  // no key searched, no tile added or removed, since the last frame
   function afterFrame() {
     if (afterFrameAsked) return;
     afterFrameAsked = true;
     requestAnimationFrame(function () {
-      var rest = function () {
-        afterFrameAsked = false;
-        writeAddress();
-        if (!list.hasAttribute('aria-busy')) return;
-        if (rowFor !== window.innerWidth) measureRow();
-        var complete = draw(matches, shown, drawn.length + firstRow);
-        pictures();
-        if (!complete) { afterFrameAsked = true; idle(rest, 200); return; }
-        list.removeAttribute('aria-busy');
-        more.hidden = shown >= matches.length;
-      };
-      idle(rest, 200);
+      laidOut = true;
+      whenIdle(rest);
     });
+  }
+  function rest(deadline) {
+    afterFrameAsked = false;
+    // A key typed since the frame (the idle time between its event and its frame): its frame first.
+    if (!laidOut) { afterFrame(); return; }
+    writeAddress();
+    if (!list.hasAttribute('aria-busy')) return;
+    if (rowFor !== window.innerWidth) measureRow();
+    var item, first = true;
+    while ((item = unpictured()) && (first || deadline.timeRemaining() > 4)) {
+      var far = item.tile.getBoundingClientRect().top > window.innerHeight + farDown;
+      if (!far && room() <= 0) break;
+      picture(item, far);
+      first = false;
+    }
+    // A row of tiles at most: every new tile is styled and laid out in the next frame, which may be a key's.
+    var complete = draw(matches, shown, first || deadline.timeRemaining() > 4 ? drawn.length + firstRow : 0);
+    if (!complete) { afterFrame(); return; }
+    if (unpictured()) {
+      if (room() > 0) afterFrame();  // else a picture that lands asks again
+      return;
+    }
+    list.removeAttribute('aria-busy');
+    more.hidden = shown >= matches.length;
   }
 
   // Draws the results' first row now and the rest of the page after the next frame.
   function drawResults(limit) {
-    var busy = !draw(matches, shown, limit) || unpictured.length > 0 || addressPending !== null;
+    var busy = !draw(matches, shown, limit) || unpictured() !== null || addressPending !== null;
     if (busy) list.setAttribute('aria-busy', 'true'); else list.removeAttribute('aria-busy');
     more.hidden = busy || shown >= matches.length;
     if (busy) afterFrame();
@@ -257,13 +314,14 @@
   function showMore(count) {
     shown = Math.min(matches.length, shown + (typeof count === 'number' ? count : pageSize));
     draw(matches, shown, Infinity);
-    pictures();
+    for (var i = 0; i < drawn.length; i++) if (drawn[i].pictured === false) picture(drawn[i], true);
     list.removeAttribute('aria-busy');
     more.hidden = shown >= matches.length;
   }
 
   // Shows the entries whose text holds every word of `query`, in the gallery's order.
   function run(query) {
+    laidOut = false;
     query = String(query).slice(0, maximumQuery);
     var terms = fold(query).split(' ').filter(Boolean);
     list.setAttribute('data-query', query);

@@ -460,3 +460,44 @@ def test_reused_tiles_stay_right_as_a_query_shrinks_and_grows_again(origin, brow
                       ".filter(li => li.vitrineMark).length") > 0
     assert browser.js(TILES) == expected_tiles(site, first[:3])
     assert not browser.console_problems()
+
+
+
+# Each result picture's tile: how far below the window's bottom it starts, whether the browser is to ask for its
+# picture lazily, whether it has its address; and the most picture requests of the page that were open at once (from
+# the resource timings).
+PICTURES = """
+const pictures = [...document.querySelectorAll('#search-results img')];
+const tiles = pictures.map(img => [img.closest('li').getBoundingClientRect().top - window.innerHeight,
+                                   img.loading === 'lazy', !!img.getAttribute('src')]);
+const sources = new Set(pictures.map(img => img.src));
+const spans = performance.getEntriesByType('resource').filter(e => sources.has(e.name))
+  .map(e => [e.startTime, e.responseEnd]);
+let most = 0;
+for (const [start] of spans) most = Math.max(most, spans.filter(([s, end]) => s <= start && start < end).length);
+return {tiles: tiles, requests: spans.length, most: most};
+"""
+FAR_DOWN = 2500  # search.js: a tile this far below the window gets its picture lazily
+IN_FLIGHT = 6  # search.js: at most this many pictures asked for at once are in flight
+
+
+def test_pictures_come_a_few_at_a_time_and_lazily_only_far_down(browser, pages):
+    site = pages.sites["albums"]
+    word = words_of(site)[0]
+    assert len(expected(site, word)) > SHOWN
+    browser.viewport(375, 500)
+    browser.open(search_url(pages, "http", site, "zzzzzz"))  # the index loaded, no results
+    wait_settled(browser, "zzzzzz")
+    browser.driver.execute_async_script(IDLE)  # the page has measured its grid's columns
+    type_query(browser, word)
+    wait_settled(browser, word)
+    found = browser.js(PICTURES)
+    tiles = found["tiles"]
+    assert len(tiles) == SHOWN and all(asked for _, _, asked in tiles)
+    # Asked for at once from the page's idle time (a lazy picture's request starts inside a frame, which may be a
+    # key's), but for the tiles far down, which wait for the visitor to scroll.
+    assert [lazy for _, lazy, _ in tiles] == [below > FAR_DOWN for below, _, _ in tiles], tiles
+    assert not tiles[0][1] and tiles[-1][1], tiles
+    # No more than a few of them in flight at once.
+    assert found["requests"] > IN_FLIGHT and found["most"] <= IN_FLIGHT, found
+    assert not browser.console_problems()

@@ -116,7 +116,7 @@ def driver():
 
 def measure(url: str, queries: list[str], runs: int, width: int) -> dict:
     """A fresh Chromium per run: the page opened cold with ?q= (time to the first results), then each query typed."""
-    cold, keys, scripts = [], {q: [] for q in queries}, {q: [] for q in queries}
+    cold, marks, keys, scripts = [], [], {q: [] for q in queries}, {q: [] for q in queries}
     counts = {}
     for _ in range(runs):
         browser = driver()
@@ -134,6 +134,11 @@ def measure(url: str, queries: list[str], runs: int, width: int) -> dict:
             # from navigation start to the results, as the page measured it
             cold.append(browser.execute_script(
                 "return performance.now() - performance.getEntriesByType('navigation')[0].startTime"))
+            # when the index had come and when the page's load event ended (the typing starts after both)
+            marks.append(browser.execute_script(
+                "const n = performance.getEntriesByType('navigation')[0];"
+                "const i = performance.getEntriesByType('resource').find(e => e.name.includes('search-index'));"
+                "return {index: i ? i.responseEnd - n.startTime : null, load: n.loadEventEnd - n.startTime};"))
             for query in queries:
                 for n in range(1, len(query) + 1):
                     result = browser.execute_async_script(TYPE, query[:n])
@@ -143,7 +148,7 @@ def measure(url: str, queries: list[str], runs: int, width: int) -> dict:
                 browser.execute_async_script(TYPE, "")
         finally:
             quit_driver(browser)
-    return {"cold_ms": cold, "keys_ms": keys, "script_ms": scripts, "counts": counts}
+    return {"cold_ms": cold, "cold_marks_ms": marks, "keys_ms": keys, "script_ms": scripts, "counts": counts}
 
 
 def main() -> int:
@@ -159,6 +164,9 @@ def main() -> int:
     parser.add_argument("--trace", action="store_true",
                         help="instead of the timing runs, one traced run of the albums queries: where each key's "
                              "frame goes (trace-report.md, and trace.json for DevTools' Performance panel)")
+    parser.add_argument("--cold", action="store_true",
+                        help="with --trace: the queries typed as the timing runs type them (right after the cold "
+                             "load's first results, a key a frame, no pause)")
     args = parser.parse_args()
     binary = args.binary
     if not binary:
@@ -191,8 +199,9 @@ def main() -> int:
             from search_trace import report, trace
             rows = trace(f"http://127.0.0.1:{nginx.port}/{'site' if args.site else 'albums'}/search.html",
                          QUERIES["albums"], args.width,
-                         WORK / "trace.json")
-            text = (f"bench/search --trace, {results['date']}, load average {load_before:.2f} before, "
+                         WORK / "trace.json", cold=args.cold)
+            text = (f"bench/search --trace{' --cold' if args.cold else ''}, {results['date']}, "
+                    f"load average {load_before:.2f} before, "
                     f"{load_average():.2f} after; CPU {CPU_SLOWDOWN}x slower, {args.width} px\n\n{report(rows)}\n")
             (WORK / "trace-report.md").write_text(text)
             print(text)

@@ -130,7 +130,20 @@ def main_thread(events: list[dict]) -> tuple[int, int]:
     return pid, marks[0]["tid"]
 
 
-def trace(url: str, queries: list[str], width: int, out: Path) -> list[dict]:
+def rows_of(events: list[dict], keys: list[str], typed: list[dict]) -> list[dict]:
+    """Each key's row (`keys`, the box's value at each key): its page figures and its frame's trace split by kind (the
+    marks paired in order)."""
+    pid, tid = main_thread(events)
+    starts = sorted(e["ts"] for e in events if e.get("name") == "key-start" and e.get("ph") in ("R", "I", "n", "b", "X"))
+    frames = sorted(e["ts"] for e in events if e.get("name") == "key-frame" and e.get("ph") in ("R", "I", "n", "b", "X"))
+    return [{"query": keys[n], "frame ms": typed[n]["frame"], "script ms (page)": typed[n]["script"],
+             "results": typed[n]["results"], **breakdown(events, s, f, pid, tid)}
+            for n, (s, f) in enumerate(zip(starts, frames))]
+
+
+def trace(url: str, queries: list[str], width: int, out: Path, cold: bool = False) -> list[dict]:
+    """With `cold`, the queries are typed as the timing runs type them (measure in search.py): right after the cold
+    load's first results, a key a frame, no pause, the box emptied after each. Else with pauses."""
     from browserlib import quit_driver
     from search import driver
 
@@ -148,6 +161,13 @@ def trace(url: str, queries: list[str], width: int, out: Path) -> list[dict]:
             if time.monotonic() > deadline:
                 raise RuntimeError("no results within 60 s")
             time.sleep(0.005)
+        if cold:
+            keys = [k for q in queries for k in [*(q[:n] for n in range(1, len(q) + 1)), ""]]
+            typed = [browser.execute_async_script(TYPE, key) for key in keys]
+            time.sleep(1)
+            all_events = tracer.stop()
+            out.write_text(json.dumps({"traceEvents": all_events}))
+            return [r for r in rows_of(all_events, keys, typed) if r["query"]]
         time.sleep(1)
         all_events = tracer.stop()
         for query in queries:
@@ -160,13 +180,7 @@ def trace(url: str, queries: list[str], width: int, out: Path) -> list[dict]:
                 time.sleep(0.3)  # lets the tiles after the frame and the images come in, as between a person's keys
             events = tracer.stop()
             all_events.extend(events)
-            pid, tid = main_thread(events)
-            starts = sorted(e["ts"] for e in events if e.get("name") == "key-start" and e.get("ph") in ("R", "I", "n", "b", "X"))
-            frames = sorted(e["ts"] for e in events if e.get("name") == "key-frame" and e.get("ph") in ("R", "I", "n", "b", "X"))
-            for n, (s, f) in enumerate(zip(starts, frames)):
-                part = breakdown(events, s, f, pid, tid)
-                rows.append({"query": query[:n + 1], "frame ms": typed[n]["frame"], "script ms (page)": typed[n]["script"],
-                             "results": typed[n]["results"], **part})
+            rows += rows_of(events, [query[:n] for n in range(1, len(query) + 1)], typed)
     finally:
         tracer.close()
         quit_driver(browser)
