@@ -44,8 +44,8 @@ extension OutputWriter {
     }
 
     /// Places each image as ``placeImage(from:sha256:byteCount:cachedStamp:urls:at:)`` does while `meanwhile` runs
-    /// beside it: which copies are needed is decided first, then they are made on a task of their own, through a
-    /// file handle of its own, and recorded once both are over. `meanwhile` may use this writer for other paths,
+    /// beside it: which copies are needed is decided first, then they are made on two tasks of their own (half of
+    /// them each), each through file handles of its own, and recorded once all are over. `meanwhile` may use this writer for other paths,
     /// never these (the build renders its pages meanwhile: pages and images are in different folders, so neither
     /// waits for the other's folder lock in the kernel). An error of `meanwhile` is thrown once the copies have
     /// stopped (they stop early then, as when the task is cancelled); a copy's, once `meanwhile` is over.

@@ -6,11 +6,11 @@ package enum AtomicFile {
     /// Writes `bytes` to a file with no name in `url`'s folder and links it to `url` once it is whole
     /// (``UnnamedFile``), or, where no such file can be made, to a temporary file (beside `url`, or in
     /// `temporaryFolder` on the same file system) renamed over `url`: a killed process leaves the old bytes or the
-    /// new ones. `durable` also flushes the bytes
-    /// to disk before the rename, so that a power cut does too; it costs a disk flush per file, so only records
-    /// that other files are checked against (the output manifest) ask for it. Readers of the other files check
-    /// their sizes (the cache's index, the manifest) and treat a short file as missing. Missing folders are created
-    /// when the first attempt finds them missing, not checked before every file.
+    /// new ones. `durable` also flushes the bytes to disk before the name is given, so that a power cut does too;
+    /// it costs a disk flush per file, so only records that other files are checked against (the output manifest)
+    /// ask for it. Readers of the other files check their sizes (the cache's index, the manifest) and treat a short
+    /// file as missing. Missing folders are created when the first attempt finds them missing, not checked before
+    /// every file.
     package static func write<Bytes: ContiguousBytes>(
         _ bytes: Bytes, to url: URL, temporaryFolder: URL? = nil, durable: Bool = false
     ) throws(FileWriteError) {
