@@ -22,6 +22,7 @@ import VitrineTestSupport
         let moduleMaps = [
             root.appendingPathComponent("Sources/CCrypto"), root.appendingPathComponent("Sources/CCurl"),
             root.appendingPathComponent("Sources/CXSLT"), root.appendingPathComponent("Sources/CVips"),
+            root.appendingPathComponent("Sources/CLinux"),
             scratch.appendingPathComponent("checkouts/swift-system/Sources/CSystem/include"),
         ]
         for folder in moduleMaps {
