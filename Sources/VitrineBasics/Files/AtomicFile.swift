@@ -30,7 +30,7 @@ package enum AtomicFile {
         }
         let scratch = temporaryFolder ?? directory
         let temporary = scratch.appendingPathComponent(
-            ".\(url.lastPathComponent).vitrine-\(TemporaryFileSweeper.suffix())")
+            TemporaryFileSweeper.temporaryName(for: url.lastPathComponent))
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
         let openTemporary = { () throws(Errno) -> Int32 in try SystemCall.run { open(temporary.path, flags, 0o644) } }
         let descriptor: Int32

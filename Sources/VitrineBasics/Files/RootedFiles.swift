@@ -245,7 +245,7 @@ package final class RootedFiles {
         {
             return stamp
         }
-        let temporary = ".\(name).vitrine-\(TemporaryFileSweeper.suffix())"
+        let temporary = TemporaryFileSweeper.temporaryName(for: name)
         let descriptor: Int32
         do {
             descriptor = try SystemCall.run {

@@ -12,6 +12,9 @@ package enum TemporaryFileSweeper {
     /// The part of a temporary file's name after `.vitrine-`: this process's id and a random number.
     static func suffix() -> String { "\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
 
+    /// A hidden name for a temporary file of `name` (a file name, no folder) that the sweeper knows.
+    static func temporaryName(for name: String) -> String { ".\(name).vitrine-\(suffix())" }
+
     /// Removes orphaned temporary files anywhere below `root`; returns how many.
     @discardableResult
     package static func sweep(_ root: URL) -> Int {

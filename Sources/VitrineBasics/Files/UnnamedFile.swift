@@ -69,7 +69,7 @@ enum UnnamedFile {
     /// A hidden name beside `name` (a name or a path) that the sweeper of temporary files knows.
     private static func temporaryName(beside name: String) -> String {
         let folder = name.lastIndex(of: "/").map { String(name[...$0]) } ?? ""
-        return "\(folder).\(lastPart(of: name)).vitrine-\(TemporaryFileSweeper.suffix())"
+        return folder + TemporaryFileSweeper.temporaryName(for: lastPart(of: name))
     }
 
     private static func lastPart(of path: String) -> String {
