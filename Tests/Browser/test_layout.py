@@ -65,6 +65,32 @@ def test_layout(kind, origin, width, browser, pages):
     assert not browser.console_problems()
 
 
+# The width the page's body is laid out in, then again once the page is too short to scroll (the root's clientWidth
+# would not do: Chromium gives it without the kept gutter).
+LAID_OUT_WIDTH = """
+const doc = document.documentElement, main = document.querySelector('main');
+const width = () => document.body.getBoundingClientRect().width;
+const long = width(), scrolls = doc.scrollHeight > doc.clientHeight;
+main.style.display = 'none';
+const short = width();
+main.style.display = '';
+return {long, short, scrolls};
+"""
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if not k.endswith(("-preview", "-preview-variant", "-missing",
+                                                                      "-hotlinked", "-photo"))])
+def test_a_scrollbar_that_comes_later_moves_nothing(kind, browser, pages):
+    """A long page is painted before it is whole, when it needs no scrollbar yet; the scrollbar that comes with the
+    rest must not narrow what was painted (a layout shift of every tile, seen in Chromium under load)."""
+    site, href = pages.resolve(kind)
+    browser.viewport(800, 300)
+    browser.open(pages.url("http", site, href))
+    m = browser.js(LAID_OUT_WIDTH)
+    assert m["scrolls"], "the page is too short at 300 px to show what a scrollbar does"
+    assert m["long"] == m["short"], f"laid out in {m['long']} px while it scrolls, {m['short']} px when short"
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_reflow_at_320(kind, browser, pages):
     """WCAG 1.4.10 (reflow): nothing scrolls sideways at 320 CSS px."""
