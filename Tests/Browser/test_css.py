@@ -5,11 +5,14 @@ from browserlib import REPO, run_vnu
 
 # What vnu's CSS grammar does not know (each used where browsers without it ignore it, see vitrine.css): CSS
 # Containment 3's container queries (`container-type`, the `cqw`/`cqh` units, and so the `width` that uses them),
-# CSS Box Sizing 4's `contain-intrinsic-size`, and CSS Overflow 4's unprefixed `line-clamp`. Each message of the
+# CSS Box Sizing 4's `contain-intrinsic-size`, CSS Overflow 4's unprefixed `line-clamp`, and CSS Overflow 3's
+# `scrollbar-gutter` (a browser without it may shift a long page once, as before it). Each message of the
 # checker is named whole, with the text of the line it is about, so that no other error hides behind one of them.
 NOT_KNOWN_TO_THE_CHECKER = {
     ("CSS: “contain-intrinsic-size”: Property “contain-intrinsic-size” doesn't exist.", "contain-intrinsic-size: auto 20rem;"),
     ("CSS: “line-clamp”: Property “line-clamp” doesn't exist.", "line-clamp: 2;"),
+    ("CSS: “scrollbar-gutter”: Property “scrollbar-gutter” doesn't exist.", "scrollbar-gutter: stable;"),
+    ("CSS: “scrollbar-gutter”: Property “scrollbar-gutter” doesn't exist.", "scrollbar-gutter: auto;"),
     ("CSS: “width”: Unknown dimension.", "@supports (width: 1cqh) {"),
     ("CSS: “container-type”: Property “container-type” doesn't exist.", "container-type: size;"),
     ("CSS: “width”: Parse Error.", "width: min(100cqw, 100cqh * var(--w) / var(--h));"),

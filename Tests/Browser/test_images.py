@@ -64,13 +64,16 @@ probe.sizes = arguments[0];
 probe.srcset = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw== 1w';
 """
 # The same width to the fraction of a pixel, for the theme's sizes ("(min-width: Npx) LENGTH, ..., LENGTH"): the
-# first entry whose media condition holds, its length laid out as a box's width.
+# first entry whose media condition holds, its length laid out as a box's width. `sizes` reads vw as a hundredth of
+# the viewport with its scrollbar, which the page's own vw is not (its root keeps a scrollbar's room), so vw is given
+# in pixels.
 SIZES_EXACT = """
 for (const part of arguments[0].split(',')) {
   const m = part.trim().match(/^(\\([^)]*\\))\\s+(.+)$/);
   if (m && !matchMedia(m[1]).matches) continue;
+  const length = (m ? m[2] : part.trim()).replace(/([\\d.]+)vw/g, (_, n) => '(' + n + ' * ' + innerWidth + 'px / 100)');
   const box = document.createElement('div');
-  box.style.cssText = 'position:absolute;visibility:hidden;width:' + (m ? m[2] : part.trim());
+  box.style.cssText = 'position:absolute;visibility:hidden;width:calc(' + length + ')';
   document.body.append(box);
   const width = box.getBoundingClientRect().width;
   box.remove();
