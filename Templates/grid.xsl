@@ -12,6 +12,22 @@
 
   <xsl:template match="page" mode="body-class">grid-page</xsl:template>
 
+  <!-- The tiles' sizes attribute, by the collection's layout. -->
+  <xsl:variable name="tile-sizes">
+    <xsl:choose>
+      <xsl:when test="$current/../@layout = 'square'"><xsl:value-of select="$tile-sizes-square"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="$tile-sizes-natural"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:variable>
+
+  <!-- The first tile's picture is asked for from the head, before the rest of a long page is read: it is the
+       likely largest paint, and reading the page takes a slow phone a while. -->
+  <xsl:template match="page" mode="preload">
+    <xsl:apply-templates select="(../item[@page = current()/@number])[1]" mode="tile">
+      <xsl:with-param name="preload" select="true()"/>
+    </xsl:apply-templates>
+  </xsl:template>
+
   <!-- The tag a tile is shown for (tag.xsl sets it to the tag's name): the tile shows the entry with that tag. -->
   <xsl:variable name="shown-tag" select="''"/>
 
@@ -121,104 +137,130 @@
   <!-- Tiles of the first row on a phone load at once, the first with high priority (the likely LCP image);
        the others are lazy, so the first ones get the bandwidth. -->
   <xsl:template match="item" mode="tile">
+    <!-- true(): the head's preload of the tile's picture instead of the tile -->
+    <xsl:param name="preload" select="false()"/>
     <xsl:variable name="eager" select="position() &lt;= 2"/>
     <xsl:variable name="first" select="position() = 1"/>
     <!-- The entry shown: on a tag page the first one with the tag, else the first one with images, else the first. -->
     <xsl:variable name="tagged" select="entry[not(missing)][tag = $shown-tag]"/>
     <xsl:variable name="main" select="($tagged | (entry[not(missing)] | entry[not(../entry[not(missing)])])[not($tagged)])[1]"/>
-    <li class="tile" id="{@id}">
-      <figure>
-        <a class="frame" href="{concat($root, $main/@href)}">
-          <xsl:for-each select="$main">
-            <xsl:choose>
-              <xsl:when test="missing">
-                <span class="ph">
-                  <span class="ph-text">
-                    <strong>No image</strong>
-                    <span class="ph-why"><xsl:value-of select="missing"/></span>
-                  </span>
-                </span>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:call-template name="image">
-                  <xsl:with-param name="role" select="'tile'"/>
-                  <xsl:with-param name="eager" select="$eager"/>
-                  <xsl:with-param name="first" select="$first"/>
-                  <xsl:with-param name="sizes">
-                    <xsl:choose>
-                      <xsl:when test="$current/../@layout = 'square'"><xsl:value-of select="$tile-sizes-square"/></xsl:when>
-                      <xsl:otherwise><xsl:value-of select="$tile-sizes-natural"/></xsl:otherwise>
-                    </xsl:choose>
-                  </xsl:with-param>
-                </xsl:call-template>
-              </xsl:otherwise>
-            </xsl:choose>
-          </xsl:for-each>
-        </a>
-        <xsl:if test="normalize-space($main/caption) != '' or $main/credit or $main/license or entry[count(. | $main) != 1] or @last-seen">
-          <figcaption>
-            <xsl:for-each select="$main">
-              <xsl:if test="normalize-space(caption) != ''">
-                <span class="caption" dir="auto"><xsl:value-of select="normalize-space(caption)"/></span>
-              </xsl:if>
-              <xsl:call-template name="credit">
-                <xsl:with-param name="element" select="'span'"/>
-              </xsl:call-template>
-              <xsl:if test="not(credit or license)">
-                <xsl:call-template name="last-seen"/>
-              </xsl:if>
-            </xsl:for-each>
-            <xsl:if test="entry[count(. | $main) != 1]">
-              <span class="variants">
-                <xsl:for-each select="entry[count(. | $main) != 1]">
-                  <xsl:variable name="label">
-                    <xsl:call-template name="label-of">
-                      <xsl:with-param name="key" select="@variant"/>
-                    </xsl:call-template>
-                  </xsl:variable>
-                  <xsl:choose>
-                    <xsl:when test="missing">
-                      <span class="novariant">
-                        <xsl:text>no </xsl:text>
-                        <xsl:value-of select="translate($label, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"/>
-                        <xsl:text> match</xsl:text>
+    <xsl:choose>
+      <xsl:when test="$preload">
+        <xsl:for-each select="$main[not(missing)]">
+          <xsl:call-template name="image">
+            <xsl:with-param name="role" select="'tile'"/>
+            <xsl:with-param name="first" select="true()"/>
+            <xsl:with-param name="sizes" select="string($tile-sizes)"/>
+            <xsl:with-param name="preload" select="true()"/>
+          </xsl:call-template>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:otherwise>
+        <li class="tile" id="{@id}">
+          <figure>
+            <a class="frame" href="{concat($root, $main/@href)}">
+              <xsl:for-each select="$main">
+                <xsl:choose>
+                  <xsl:when test="missing">
+                    <span class="ph">
+                      <span class="ph-text">
+                        <strong>No image</strong>
+                        <span class="ph-why"><xsl:value-of select="missing"/></span>
                       </span>
-                    </xsl:when>
-                    <xsl:otherwise>
-                      <a class="variant" href="{concat($root, @href)}">
-                        <xsl:value-of select="$label"/>
-                        <span class="vh"> version of image <xsl:value-of select="../@position"/></span>
-                      </a>
-                    </xsl:otherwise>
-                  </xsl:choose>
+                    </span>
+                  </xsl:when>
+                  <xsl:otherwise>
+                    <xsl:call-template name="image">
+                      <xsl:with-param name="role" select="'tile'"/>
+                      <xsl:with-param name="eager" select="$eager"/>
+                      <xsl:with-param name="first" select="$first"/>
+                      <xsl:with-param name="sizes" select="string($tile-sizes)"/>
+                    </xsl:call-template>
+                  </xsl:otherwise>
+                </xsl:choose>
+              </xsl:for-each>
+            </a>
+            <xsl:if test="normalize-space($main/caption) != '' or $main/credit or $main/license or entry[count(. | $main) != 1] or @last-seen">
+              <figcaption>
+                <xsl:for-each select="$main">
+                  <xsl:if test="normalize-space(caption) != ''">
+                    <span class="caption" dir="auto"><xsl:value-of select="normalize-space(caption)"/></span>
+                  </xsl:if>
+                  <xsl:call-template name="credit">
+                    <xsl:with-param name="element" select="'span'"/>
+                  </xsl:call-template>
+                  <xsl:if test="not(credit or license)">
+                    <xsl:call-template name="last-seen"/>
+                  </xsl:if>
                 </xsl:for-each>
-              </span>
+                <xsl:if test="entry[count(. | $main) != 1]">
+                  <span class="variants">
+                    <xsl:for-each select="entry[count(. | $main) != 1]">
+                      <xsl:variable name="label">
+                        <xsl:call-template name="label-of">
+                          <xsl:with-param name="key" select="@variant"/>
+                        </xsl:call-template>
+                      </xsl:variable>
+                      <xsl:choose>
+                        <xsl:when test="missing">
+                          <span class="novariant">
+                            <xsl:text>no </xsl:text>
+                            <xsl:value-of select="translate($label, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"/>
+                            <xsl:text> match</xsl:text>
+                          </span>
+                        </xsl:when>
+                        <xsl:otherwise>
+                          <a class="variant" href="{concat($root, @href)}">
+                            <xsl:value-of select="$label"/>
+                            <span class="vh"> version of image <xsl:value-of select="../@position"/></span>
+                          </a>
+                        </xsl:otherwise>
+                      </xsl:choose>
+                    </xsl:for-each>
+                  </span>
+                </xsl:if>
+              </figcaption>
             </xsl:if>
-          </figcaption>
-        </xsl:if>
-      </figure>
-    </li>
+          </figure>
+        </li>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <!-- A photo of an album: the picture, its title laid over the bottom of it. -->
   <xsl:template match="item[../@kind = 'album']" mode="tile">
+    <xsl:param name="preload" select="false()"/>
     <xsl:variable name="main" select="entry[1]"/>
     <xsl:variable name="eager" select="position() &lt;= 2"/>
     <xsl:variable name="first" select="position() = 1"/>
-    <li class="tile" id="{@id}">
-      <a class="frame" href="{concat($root, $main/@href)}">
+    <xsl:choose>
+      <xsl:when test="$preload">
         <xsl:for-each select="$main">
           <xsl:call-template name="image">
             <xsl:with-param name="role" select="'tile'"/>
-            <xsl:with-param name="eager" select="$eager"/>
-            <xsl:with-param name="first" select="$first"/>
-            <xsl:with-param name="decorative" select="true()"/>
+            <xsl:with-param name="first" select="true()"/>
             <xsl:with-param name="sizes" select="$tile-sizes-album"/>
+            <xsl:with-param name="preload" select="true()"/>
           </xsl:call-template>
-          <span class="overlay"><span class="overlay-text"><xsl:call-template name="caption-or-position"/></span></span>
         </xsl:for-each>
-      </a>
-    </li>
+      </xsl:when>
+      <xsl:otherwise>
+        <li class="tile" id="{@id}">
+          <a class="frame" href="{concat($root, $main/@href)}">
+            <xsl:for-each select="$main">
+              <xsl:call-template name="image">
+                <xsl:with-param name="role" select="'tile'"/>
+                <xsl:with-param name="eager" select="$eager"/>
+                <xsl:with-param name="first" select="$first"/>
+                <xsl:with-param name="decorative" select="true()"/>
+                <xsl:with-param name="sizes" select="$tile-sizes-album"/>
+              </xsl:call-template>
+              <span class="overlay"><span class="overlay-text"><xsl:call-template name="caption-or-position"/></span></span>
+            </xsl:for-each>
+          </a>
+        </li>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
 </xsl:stylesheet>

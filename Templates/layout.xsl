@@ -61,6 +61,7 @@
         <!-- The one charset declaration: libxslt's html output method updates this
              element in place instead of inserting a second one. -->
         <meta http-equiv="Content-Type" content="text/html; charset=UTF-8"/>
+        <xsl:apply-templates select="$current" mode="preload"/>
         <!-- no favicon: an empty one keeps browsers from asking the server root for /favicon.ico -->
         <link rel="icon" href="data:,"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -95,6 +96,8 @@
           <xsl:apply-templates select="$current" mode="main"/>
         </main>
         <xsl:call-template name="site-footer"/>
+        <!-- after the page, which a slow phone reads first: search engines read it anywhere -->
+        <xsl:apply-templates select="$current" mode="rights-data"/>
       </body>
     </html>
   </xsl:template>
@@ -107,6 +110,10 @@
   <xsl:template match="*" mode="title"><xsl:value-of select="/gallery/title"/></xsl:template>
   <xsl:template match="*" mode="body-class"/>
   <xsl:template match="*" mode="head"/>
+  <!-- The head's first element: a <link rel="preload"> for the page's likely largest paint, if it has one. -->
+  <xsl:template match="*" mode="preload"/>
+  <!-- The page's schema.org JSON-LD (what its pictures are, under which license, whom to credit). -->
+  <xsl:template match="*" mode="rights-data"/>
   <!-- Every other page's card: its title, and the random page's picture. -->
   <xsl:template match="*" mode="card">
     <xsl:if test="$base-url">
@@ -492,6 +499,9 @@
     <xsl:param name="decorative" select="false()"/>
     <!-- true() for the one image most likely to be the largest painted (the first tile, the preview's picture) -->
     <xsl:param name="first" select="false()"/>
+    <!-- true(): instead of the picture, the head's <link rel="preload"> for the file the picture will take in the
+         first format it offers (a browser without that format preloads nothing and loses nothing) -->
+    <xsl:param name="preload" select="false()"/>
     <!-- srcset candidates: every rendition with a file or URL and a width, one per width (the first in the
          model's order: tile, full, alternates) -->
     <xsl:variable name="candidates" select="image[@src or @url][floor(number(@width)) &gt; 0]"/>
@@ -530,6 +540,49 @@
           </img>
         </xsl:variable>
         <xsl:choose>
+          <xsl:when test="$preload and $formats">
+            <xsl:variable name="type" select="string($formats[1]/@type)"/>
+            <xsl:for-each select="$formats[@type = $type]">
+              <xsl:variable name="denser" select="preceding-sibling::encoding[@type = $type][@min-density][1]"/>
+              <link rel="preload" as="image" type="{$type}" fetchpriority="high">
+                <xsl:choose>
+                  <xsl:when test="@min-density">
+                    <xsl:attribute name="media"><xsl:value-of select="concat('(min-resolution: ', floor(number(@min-density)), 'dppx)')"/></xsl:attribute>
+                  </xsl:when>
+                  <xsl:when test="$denser">
+                    <xsl:attribute name="media"><xsl:value-of select="concat('not all and (min-resolution: ', floor(number($denser/@min-density)), 'dppx)')"/></xsl:attribute>
+                  </xsl:when>
+                </xsl:choose>
+                <xsl:choose>
+                  <xsl:when test="$several">
+                    <xsl:attribute name="imagesrcset">
+                      <xsl:call-template name="srcset">
+                        <xsl:with-param name="candidates" select="$candidates"/>
+                        <xsl:with-param name="type" select="$type"/>
+                        <xsl:with-param name="density" select="string(@min-density)"/>
+                      </xsl:call-template>
+                    </xsl:attribute>
+                    <xsl:attribute name="imagesizes"><xsl:value-of select="$sizes"/></xsl:attribute>
+                  </xsl:when>
+                  <xsl:otherwise>
+                    <xsl:variable name="density" select="string(@min-density)"/>
+                    <xsl:variable name="copy" select="($img/encoding[@type = $type and string(@min-density) = $density] | $img/encoding[@type = $type and not(@min-density)])[1]"/>
+                    <xsl:attribute name="href"><xsl:value-of select="concat($root, ($copy | $img[not($copy)])/@src)"/></xsl:attribute>
+                  </xsl:otherwise>
+                </xsl:choose>
+              </link>
+            </xsl:for-each>
+          </xsl:when>
+          <xsl:when test="$preload">
+            <link rel="preload" as="image" fetchpriority="high" href="{concat($img/@url, substring(concat($root, $img/@src), 1, 100000 * number(not($img/@url))))}">
+              <xsl:if test="$several">
+                <xsl:attribute name="imagesrcset">
+                  <xsl:call-template name="srcset"><xsl:with-param name="candidates" select="$candidates"/></xsl:call-template>
+                </xsl:attribute>
+                <xsl:attribute name="imagesizes"><xsl:value-of select="$sizes"/></xsl:attribute>
+              </xsl:if>
+            </link>
+          </xsl:when>
           <xsl:when test="$formats">
             <picture>
               <xsl:for-each select="$formats">
@@ -918,12 +971,16 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The rights data and card of a page showing one entry (preview and photo pages). -->
-  <xsl:template match="entry" mode="card">
+  <!-- The rights data of a page showing one entry (preview and photo pages). -->
+  <xsl:template match="entry" mode="rights-data">
     <xsl:if test="image[@src or @url]">
       <xsl:variable name="object"><xsl:call-template name="image-object"/></xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$object"/></xsl:call-template>
     </xsl:if>
+  </xsl:template>
+
+  <!-- The card of a page showing one entry. -->
+  <xsl:template match="entry" mode="card">
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:variable name="description">
@@ -940,8 +997,8 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The rights data and card of a grid page: the collection, and an ImageObject per picture on the page. -->
-  <xsl:template match="page" mode="card">
+  <!-- The rights data of a grid page: the collection, and an ImageObject per picture on the page. -->
+  <xsl:template match="page" mode="rights-data">
     <xsl:variable name="items" select="../item[@page = current()/@number]"/>
     <xsl:variable name="name"><xsl:call-template name="collection-name"><xsl:with-param name="c" select=".."/></xsl:call-template></xsl:variable>
     <xsl:variable name="url"><xsl:call-template name="page-url"><xsl:with-param name="href" select="@href"/></xsl:call-template></xsl:variable>
@@ -959,6 +1016,11 @@
       </xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$json"/></xsl:call-template>
     </xsl:if>
+  </xsl:template>
+
+  <!-- The card of a grid page. -->
+  <xsl:template match="page" mode="card">
+    <xsl:variable name="items" select="../item[@page = current()/@number]"/>
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:call-template name="preview-card">

@@ -32,6 +32,14 @@
     <xsl:value-of select="/gallery/title | /site/title"/>
   </xsl:template>
 
+  <xsl:template match="tag/page" mode="preload">
+    <xsl:apply-templates select="(/gallery/collection/item | /site/gallery/item)[1]" mode="tile">
+      <xsl:with-param name="preload" select="true()"/>
+    </xsl:apply-templates>
+  </xsl:template>
+  <!-- The rights data of the pictures is on their grid and preview pages. -->
+  <xsl:template match="tag/page" mode="rights-data"/>
+
   <!-- Only the card, with the first tile as a grid page's: the rights data of the pictures is on their grid and
        preview pages. -->
   <xsl:template match="tag/page" mode="card">

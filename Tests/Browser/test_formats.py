@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from browserlib import ORIGINS
-from test_images import sizes_width, srcset_candidates
+from test_images import first_tile_preloads, sizes_width, srcset_candidates
 
 PICTURES = """
 return [...document.querySelectorAll('main picture')].map(p => {
@@ -114,3 +114,25 @@ def test_a_pressed_tile_starts_the_avif_its_preview_takes(new_browser, pages):
         assert not browser.console_problems()
     finally:
         browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
+@pytest.mark.parametrize("dpr", [1, 2])
+def test_the_head_preloads_the_very_avif_the_first_tile_takes(dpr, new_browser, pages):
+    """With other formats the head preloads the first format's files only (a browser without AVIF preloads nothing
+    rather than a file it would not show): one link per AVIF source, each for the screens its source is for."""
+    site = pages.sites["placeholders"]
+    # which downloads failed is the scheduler's choice: the grid page, or else a tag page, whose first tile has a file
+    firsts = [(h, site.items_on(n)[0].main) for n, h in sorted(site.pages.items())]
+    firsts += [(h, shown[0]) for h, shown in site.tag_pages.items() if shown]
+    href = next(h for h, entry in firsts if entry.shown_src("tile"))
+    m = first_tile_preloads(new_browser, pages, site, href, 375, dpr)
+    avif = [s for s in m["sources"] if s["type"] == "image/avif"]
+    assert [s["media"] for s in avif] == ["(min-resolution: 2dppx)", ""], m["sources"]
+    assert [(l["type"], l["media"], l["srcset"], l["sizes"]) for l in m["links"]] == [
+        ("image/avif", "(min-resolution: 2dppx)", avif[0]["srcset"], avif[0]["sizes"]),
+        ("image/avif", "not all and (min-resolution: 2dppx)", avif[1]["srcset"], avif[1]["sizes"])]
+    assert all(link["at"] < m["style"] for link in m["links"]), m["links"]
+    assert m["current"].endswith(".avif")
+    assert m["byLink"] == [m["current"]], f"the links fetched {m['byLink']}, the tile shows {m['current']}"
+    assert m["fetched"].count(m["current"]) == 1, "the tile's picture was fetched twice"
+    assert not new_browser.console_problems()

@@ -175,6 +175,59 @@ def test_every_size_the_model_has_is_a_candidate_and_only_the_first_tiles_load_a
     assert picture["loading"] is None and picture["priority"] == "high"
 
 
+# The head's preloads, where they stand in it, the first tile's picture, and what was fetched for a link.
+PRELOADS = """
+const head = [...document.head.children];
+const picture = document.querySelector('main .tile picture'), img = document.querySelector('main .tile img');
+return {
+  links: head.filter(l => l.matches('link[rel=preload]')).map(l => ({
+    at: head.indexOf(l), as: l.getAttribute('as'), type: l.getAttribute('type'), media: l.getAttribute('media'),
+    srcset: l.getAttribute('imagesrcset'), sizes: l.getAttribute('imagesizes'), href: l.getAttribute('href'),
+    priority: l.getAttribute('fetchpriority')})),
+  style: head.findIndex(e => e.matches('style, link[rel=stylesheet]')),
+  sources: picture ? [...picture.querySelectorAll('source')].map(s => ({
+    type: s.type, media: s.media, srcset: s.getAttribute('srcset'), sizes: s.getAttribute('sizes')})) : [],
+  img: {src: img.getAttribute('src'), srcset: img.getAttribute('srcset'), sizes: img.getAttribute('sizes')},
+  current: img.currentSrc, complete: img.complete,
+  byLink: performance.getEntriesByType('resource')
+    .filter(e => e.initiatorType === 'link' && !/\\.(css|html|js)$/.test(new URL(e.name).pathname))
+    .map(e => e.name),
+  fetched: performance.getEntriesByType('resource').map(e => e.name),
+};
+"""
+
+
+def first_tile_preloads(browser, pages, site, href: str, width: int, dpr: int) -> dict:
+    """A grid page opened afresh at that screen, once its first tile has its picture (what links fetched but
+    vitrine.js's prefetches of the next page and its stylesheet)."""
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": dpr, "mobile": width < 700})
+    browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        browser.open(pages.url("http", site, href))
+        browser.wait(lambda d: d.execute_script(
+            "const i = document.querySelector('main .tile img'); return i && i.complete"), 20, "the first tile")
+        return browser.js(PRELOADS)
+    finally:
+        browser.driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
+@pytest.mark.parametrize("kind,width,dpr", [("pixabay-grid", 1440, 1), ("pixabay-grid", 375, 3),
+                                            ("pixabay-tag-grid", 375, 2), ("albums-album", 1440, 1)])
+def test_the_head_first_asks_for_the_very_file_the_first_tile_takes(kind, width, dpr, new_browser, pages):
+    """A long grid page takes a slow phone a while to read: its head starts with a preload of the first tile's
+    picture, with the tile's own candidates and sizes, before the inline stylesheet; the browser fetches that file
+    once, for the link, and the tile shows it."""
+    m = first_tile_preloads(new_browser, pages, *pages.resolve(kind), width, dpr)
+    (link,) = m["links"]
+    assert link["as"] == "image" and link["priority"] == "high" and link["type"] is None, link
+    assert link["at"] < m["style"], f"the preload comes after the stylesheet: {link['at']} >= {m['style']}"
+    assert (link["srcset"], link["sizes"], link["href"]) == (m["img"]["srcset"], m["img"]["sizes"], m["img"]["src"])
+    assert m["byLink"] == [m["current"]], f"the link fetched {m['byLink']}, the tile shows {m['current']}"
+    assert m["fetched"].count(m["current"]) == 1, "the tile's picture was fetched twice"
+    assert not new_browser.console_problems()
+
+
 CURRENT = """
 return [...document.querySelectorAll('main img')].map(img => ({
   current: img.currentSrc, srcset: img.getAttribute('srcset') || '', sizes: img.getAttribute('sizes') || '',
