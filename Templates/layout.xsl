@@ -620,7 +620,8 @@
           <xsl:otherwise><xsl:copy-of select="$picture"/></xsl:otherwise>
         </xsl:choose>
       </xsl:when>
-      <xsl:otherwise>
+      <!-- a picture that is not there has nothing to preload -->
+      <xsl:when test="not($preload)">
         <span class="ph">
           <xsl:if test="$sized">
             <xsl:attribute name="style">--w:<xsl:value-of select="$w"/>;--h:<xsl:value-of select="$h"/></xsl:attribute>
@@ -633,7 +634,7 @@
             <xsl:if test="$alt != ''"><span class="vh">: <bdi><xsl:value-of select="$alt"/></bdi></span></xsl:if>
           </span>
         </span>
-      </xsl:otherwise>
+      </xsl:when>
     </xsl:choose>
   </xsl:template>
 

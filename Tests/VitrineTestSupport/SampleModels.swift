@@ -3,8 +3,11 @@ import VitrineModel
 import VitrineSources
 import VitrineStore
 
-/// A small gallery: three items over two pages, one missing variant, one failed image, hostile text.
-package func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</script> & ü \u{7}bell") -> GalleryModel {
+/// A small gallery: three items over two pages, one missing variant, one failed image, hostile text; the tile
+/// images of the items in `failedTiles` (1...3) failed too.
+package func sampleGallery(
+    hostileCaption: String = "<script>alert(\"x\")</script> & ü \u{7}bell", failedTiles: Set<Int> = []
+) -> GalleryModel {
     let record = CacheStore.ImageRecord(sha256: String(repeating: "ab", count: 32), format: .jpeg, byteCount: 10)
     let items = (1...3).map { index -> SourceItem in
         let picture = SourceEntry.found(
@@ -24,6 +27,7 @@ package func sampleGallery(hostileCaption: String = "<script>alert(\"x\")</scrip
         images["https://cdn/\(index)_1280.jpg"] = .stored(record)
     }
     images["https://cdn/broken.jpg"] = .failed(reason: "Download failed: HTTP 404")
+    for index in failedTiles { images["https://cdn/\(index)_640.jpg"] = .failed(reason: "Download failed: HTTP 404") }
     return GalleryAssembler(itemsPerPage: 2).assemble(
         result, images: images, notices: [.init(kind: .info, text: "A notice")])
 }
