@@ -565,9 +565,9 @@
                     <xsl:attribute name="imagesizes"><xsl:value-of select="$sizes"/></xsl:attribute>
                   </xsl:when>
                   <xsl:otherwise>
-                    <xsl:variable name="density" select="string(@min-density)"/>
-                    <xsl:variable name="copy" select="($img/encoding[@type = $type and string(@min-density) = $density] | $img/encoding[@type = $type and not(@min-density)])[1]"/>
-                    <xsl:attribute name="href"><xsl:value-of select="concat($root, ($copy | $img[not($copy)])/@src)"/></xsl:attribute>
+                    <xsl:attribute name="href">
+                      <xsl:call-template name="copy-in-format"><xsl:with-param name="img" select="$img"/></xsl:call-template>
+                    </xsl:attribute>
                   </xsl:otherwise>
                 </xsl:choose>
               </link>
@@ -602,10 +602,7 @@
                         </xsl:call-template>
                       </xsl:when>
                       <xsl:otherwise>
-                        <xsl:variable name="type" select="string(@type)"/>
-                        <xsl:variable name="density" select="string(@min-density)"/>
-                        <xsl:variable name="copy" select="($img/encoding[@type = $type and string(@min-density) = $density] | $img/encoding[@type = $type and not(@min-density)])[1]"/>
-                        <xsl:value-of select="concat($root, ($copy | $img[not($copy)])/@src)"/>
+                        <xsl:call-template name="copy-in-format"><xsl:with-param name="img" select="$img"/></xsl:call-template>
                       </xsl:otherwise>
                     </xsl:choose>
                   </xsl:attribute>
@@ -638,6 +635,16 @@
     </xsl:choose>
   </xsl:template>
 
+
+  <!-- The file of `img` in the format of the context <encoding> (its type, and its screens' density if it has one):
+       its copy for those screens, else its copy for any, else the image's own file. -->
+  <xsl:template name="copy-in-format">
+    <xsl:param name="img"/>
+    <xsl:variable name="type" select="string(@type)"/>
+    <xsl:variable name="density" select="string(@min-density)"/>
+    <xsl:variable name="copy" select="($img/encoding[@type = $type and string(@min-density) = $density] | $img/encoding[@type = $type and not(@min-density)])[1]"/>
+    <xsl:value-of select="concat($root, ($copy | $img[not($copy)])/@src)"/>
+  </xsl:template>
 
   <!-- A srcset of `candidates` (the renditions of an entry with a width), one per width, by width: of equal widths
        the first in the model's order. With `type`, each candidate's file in that format where it has one (with
