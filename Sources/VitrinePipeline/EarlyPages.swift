@@ -22,8 +22,14 @@ package final class EarlyPages: Sendable {
     /// How many bytes of pages it holds at most; past it, no more pages are rendered early (BENCHMARKS.md, "Figures
     /// behind the code").
     package let budget: Int
+    /// Whether the pages are rendered in the idle scheduling class, as a build does; false only where the rendering
+    /// must run on a machine kept busy (a test under load).
+    package let rendersWhenIdle: Bool
 
-    package init(budget: Int = EarlyPages.standardBudget) { self.budget = budget }
+    package init(budget: Int = EarlyPages.standardBudget, rendersWhenIdle: Bool = true) {
+        self.budget = budget
+        self.rendersWhenIdle = rendersWhenIdle
+    }
 
     /// The budget of a build: the pages of about 2,000 items.
     package static let standardBudget = 24 << 20
@@ -86,7 +92,7 @@ struct EarlyRendering: Sendable {
     /// Starts rendering on an idle thread from the snapshots offered to `snapshots` (a later one replaces one not
     /// started yet) until they end or the budget is spent; it stops after the page it is on once they end.
     func start(_ snapshots: NewestValue<[String: ImageOutcome]>) {
-        IdleThread.start { run(snapshots) }
+        IdleThread.start(idle: pages.rendersWhenIdle) { run(snapshots) }
     }
 
     func run(_ snapshots: NewestValue<[String: ImageOutcome]>) {

@@ -7,11 +7,12 @@ import Testing
 /// Work that may be thrown away runs on a thread of its own in the idle scheduling class, and takes the newest of
 /// the values offered to it.
 @Suite struct IdleThreadTests {
-    @Test func theWorkRunsOnAThreadOfItsOwnInTheIdleClass() async {
+    @Test(arguments: [true, false])
+    func theWorkRunsOnAThreadOfItsOwnInTheClassAskedFor(idle: Bool) async {
         let seen = Mutex<(idle: Bool, main: Bool)?>(nil)
         let done = DispatchSemaphore(value: 0)
         #expect(!IdleThread.isCallingThreadIdle)
-        IdleThread.start {
+        IdleThread.start(idle: idle) {
             seen.withLock { $0 = (IdleThread.isCallingThreadIdle, Thread.isMainThread) }
             done.signal()
         }
@@ -21,7 +22,7 @@ import Testing
                 continuation.resume()
             }
         }
-        #expect(seen.withLock { $0?.idle } == true)
+        #expect(seen.withLock { $0?.idle } == idle)
         #expect(seen.withLock { $0?.main } == false)
     }
 

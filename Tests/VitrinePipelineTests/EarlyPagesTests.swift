@@ -75,9 +75,13 @@ import VitrineTestSupport
     /// The two images of every item.
     static let imageCount = 60 * 2
 
+    /// Pages rendered early at the normal scheduling class: in the idle one, a machine kept busy by other work (a
+    /// CI runner, the whole suite under load) would give the rendering no time, and these tests would see no page.
+    static func earlyPages() -> EarlyPages { EarlyPages(rendersWhenIdle: false) }
+
     @Test func pagesRenderedWhileTheImagesDownloadAreTheBytesOfPagesRenderedAfter() async throws {
         let folder = try TemporaryFolder()
-        let early = EarlyPages()
+        let early = Self.earlyPages()
         let after = try await build(
             in: folder, "after", early: nil, fetcher: HoldingFetcher(heldBack: 0, total: Self.imageCount) { true })
         let during = try await build(
@@ -99,7 +103,7 @@ import VitrineTestSupport
     /// known, are what a build that rendered after the downloads makes of the failures.
     @Test func imagesThatFailAfterPagesWereRenderedEarlyLeaveTheBytesOfABuildThatRenderedAfter() async throws {
         let folder = try TemporaryFolder()
-        let early = EarlyPages()
+        let early = Self.earlyPages()
         // The last items' images: the requests held back are the last ones sent.
         let failing: @Sendable (String) -> Bool = { url in
             (55..<60).contains { url.hasPrefix("https://cdn.example/\($0)_") }

@@ -7,10 +7,11 @@ import Synchronization
 /// the work beside it, its own downloads or the server they come from. Where the kernel refuses the class, the
 /// thread runs at the normal one.
 package enum IdleThread {
-    /// Starts `body` on a new idle thread; the caller does not wait for it.
-    package static func start(_ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new idle thread (a thread of the normal class when `idle` is false); the caller does not
+    /// wait for it.
+    package static func start(idle: Bool = true, _ body: @escaping @Sendable () -> Void) {
         Thread {
-            _ = vitrine_schedule_calling_thread_when_idle()
+            if idle { _ = vitrine_schedule_calling_thread_when_idle() }
             body()
         }.start()
     }
