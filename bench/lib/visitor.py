@@ -158,11 +158,11 @@ PHOTO_PAINTED = """(target => new Promise(resolve => {{
                                       bytes: fetched.encodedBodySize, transferSize: fetched.transferSize}} : null}};
 }}))({target})"""
 
-# Added to every document before its own scripts: marks each image for Element Timing as it enters the page (a
-# mutation observer's callback runs before the next paint). It must cost the page next to nothing: a node the parser
-# adds has no children yet, so only a subtree a script adds whole is searched. (Searching every added node's subtree
-# with querySelectorAll took 15–20 ms of the throttled main thread per parser chunk of Vitrine's grid, 30–60 ms
-# before its LCP: seen with --trace on 2026-11-27, the harness's cost, not the page's.)
+# Marks each image for Element Timing as it enters the page (a mutation observer's callback runs before the next
+# paint), so that the click's photo has a paint time of its own. Given to the grid's document and to every document
+# after it only once the grid has settled (Load.mark_images): its callback runs for every node the parser adds, and
+# on Vitrine's grid that was 60-90 ms of the throttled main thread before its LCP (seen with --trace on 2026-11-28),
+# the harness's cost, not the page's, and more on the page with more elements.
 MARK_IMAGES = """
 new MutationObserver(records => {
   const mark = img => { if (!img.hasAttribute('elementtiming')) img.setAttribute('elementtiming', 'bench'); };
@@ -521,7 +521,7 @@ class EveryPage:
                                                         "flatten": True, "filter": [{"type": "page"}]}, session)
                 elif target["type"] == "page":
                     self._send("Page.enable", {}, session)  # else a held page runs no script added on new documents
-                    for method, params in self.commands:
+                    for method, params in list(self.commands):
                         self._send(method, params, session)
                     self.pages.append({k: target.get(k) for k in ("type", "subtype", "url")})
                 self._send("Runtime.runIfWaitingForDebugger", {}, session)
@@ -578,7 +578,7 @@ class Load:
         """The viewport; the slow CPU unless throttle is "none" (the self-check's control), and with "devtools" the
         slow-4G network of DevTools (else the URL goes through SlowLink)."""
         height, dpr, mobile = VIEWPORTS[width]
-        commands = [("Page.addScriptToEvaluateOnNewDocument", {"source": MARK_IMAGES}), ("Network.enable", {})]
+        commands = [("Network.enable", {})]
         if throttle == "devtools":
             commands.append(("Network.emulateNetworkConditions", {
                 "offline": False, "latency": LATENCY_MS, "downloadThroughput": DOWNLOAD_BYTES_PER_S,
@@ -590,6 +590,14 @@ class Load:
         for method, params in commands:  # chromedriver's page
             self.cdp(method, params)
         self.every_page = EveryPage(self.driver, commands)  # every other page, prerendered ones first of all
+
+    def mark_images(self) -> None:
+        """From now on, every image that enters the grid's document or any later one (the click's page, prerendered
+        or not) is marked for Element Timing (MARK_IMAGES); a page already prerendered keeps its LCP entry."""
+        command = ("Page.addScriptToEvaluateOnNewDocument", {"source": MARK_IMAGES})
+        self.cdp(*command)
+        self.every_page.commands.append(command)
+        self.cdp("Runtime.evaluate", {"expression": MARK_IMAGES})
 
     def read_network(self) -> None:
         """Takes in the performance log's network events: which requests are in flight, their type and size."""
@@ -645,6 +653,7 @@ def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_
         load.emulate(width, throttle)
         load.open(base + tool.grid)
         grid = load.driver.execute_async_script(GRID_FIGURES, tool.tiles)
+        load.mark_images()
         lcp_work = None
         if trace is not None:
             load.read_network()
