@@ -63,7 +63,12 @@ package enum SearchIndex {
 
     /// The index script of `gallery`.
     package static func script(of gallery: GalleryModel) -> [UInt8] {
-        script(of: [(nil, entries(of: gallery))])
+        script(ofGallery: entries(of: gallery))
+    }
+
+    /// The index script of a gallery whose entries (`entries(of:)`) are `entries`.
+    package static func script(ofGallery entries: [Entry]) -> [UInt8] {
+        script(of: [(nil, entries)])
     }
 
     /// The index script of a site (`vitrine build`): every entry of every gallery, in the site's order, each page's

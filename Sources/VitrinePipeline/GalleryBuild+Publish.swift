@@ -60,14 +60,20 @@ extension GalleryBuild {
             let bytes = try await file.made?.value ?? ModelFile.bytes(of: file.model)
             try output.writer.write(bytes, to: file.path, inputs: file.inputs)
         }
+        // The entries of each index written, by gallery folder, which the site's index takes rather than make again.
+        var madeEntries: [String: [SearchIndex.Entry]] = [:]
         for gallery in galleries {
             guard case .gallery(let model) = gallery.content, let search = model.search else { continue }
             // The index is made of what the pages read, as the model file is: kept, not made again, when they are.
             let inputs = Self.searchIndexInputs(of: gallery)
             if output.writer.keep(search.indexHref, inputs: inputs) { continue }
-            try output.writer.write(SearchIndex.script(of: model), to: search.indexHref, inputs: inputs)
+            let entries = SearchIndex.entries(of: model)
+            madeEntries[gallery.folder] = entries
+            try output.writer.write(SearchIndex.script(ofGallery: entries), to: search.indexHref, inputs: inputs)
         }
-        if let site = output.siteModel, site.hasSearch { try writeSiteSearchIndex(of: galleries, site: site, output) }
+        if let site = output.siteModel, site.hasSearch {
+            try writeSiteSearchIndex(of: galleries, site: site, madeEntries: madeEntries, output)
+        }
         return rendered
     }
 
@@ -79,9 +85,11 @@ extension GalleryBuild {
     /// The site's search index, from the entries of every gallery that has a search: kept, not made again, when
     /// each gallery's title, first page and index inputs are what the file in place was made from (a merged
     /// gallery's, those its shard's manifest records for its index, else the digest of the entries it recorded), so
-    /// that a merge records what one build does.
+    /// that a merge records what one build does. `madeEntries` are the entries of the galleries' indexes this build
+    /// wrote, by folder.
     private func writeSiteSearchIndex(
-        of galleries: [GalleryPipeline.Prepared], site: SiteModel, _ output: PlannedOutput
+        of galleries: [GalleryPipeline.Prepared], site: SiteModel, madeEntries: [String: [SearchIndex.Entry]],
+        _ output: PlannedOutput
     ) throws {
         var hash = SHA256Hasher()
         hash.update("site-search-index \(SearchIndex.version)".utf8)
@@ -103,7 +111,9 @@ extension GalleryBuild {
         if output.writer.keep(SiteSearch.indexHref, inputs: inputs) { return }
         let script = SearchIndex.script(
             ofSite: parts.map { card, gallery in
-                SearchIndex.SiteGallery(title: card.title, href: card.href, entries: gallery.searchEntries ?? [])
+                SearchIndex.SiteGallery(
+                    title: card.title, href: card.href,
+                    entries: madeEntries[gallery.folder] ?? gallery.searchEntries ?? [])
             })
         try output.writer.write(script, to: SiteSearch.indexHref, inputs: inputs)
     }
@@ -233,7 +243,7 @@ extension GalleryBuild {
         }
         // Each "What's new" page from a view of its own snapshots.
         let paging = siteModel.historyPages
-        for number in paging.map { Array($0.newestFirst) } ?? [] {
+        for number in paging.map({ Array($0.newestFirst) }) ?? [] {
             try Task.checkCancellation()
             let view = siteModel.changesView(ofPage: number)
             let job = GalleryModel.PageJob(
