@@ -17,6 +17,7 @@ import datetime
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -299,15 +300,22 @@ def build_sigal(pictures: list[Path]) -> Path:
 
 def prerender_site(site: Path) -> str:
     """A copy of the demo whose grid has Chromium prerender the first tile's page at once (Speculation Rules): the
-    self-check's proof that a prerendered page's requests are slowed down too. Returns its grid page."""
+    self-check's proof that a prerendered page's requests are slowed down too. Returns its grid page. The copy's grid
+    runs no vitrine.js: the script would show the click's photo in a dialog of the grid page (since session 7), and
+    the prerendered page would never be activated."""
     copy = WORK / "prerender"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(site, copy)
     first = ET.parse(site / "gallery.xml").getroot().find("collection/item/entry").get("href")
     rules = json.dumps({"prerender": [{"urls": [first], "eagerness": "immediate"}]})
     index = copy / "index.html"
-    index.write_text(index.read_text(encoding="utf-8").replace(
-        "</head>", f'<script type="speculationrules">{rules}</script></head>', 1), encoding="utf-8")
+    html = index.read_text(encoding="utf-8")
+    script = re.search(r'<script src="assets/vitrine\.js"[^>]*></script>', html)
+    if not script:
+        raise RuntimeError("the demo's grid page has no vitrine.js to leave out of the prerendering control")
+    html = html.replace(script.group(0), "", 1)
+    index.write_text(html.replace("</head>", f'<script type="speculationrules">{rules}</script></head>', 1),
+                     encoding="utf-8")
     return "prerender/index.html"
 
 
