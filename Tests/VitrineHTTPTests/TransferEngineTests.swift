@@ -6,11 +6,14 @@ import Testing
 @testable import VitrineHTTP
 
 @Suite struct TransferEngineTests {
-    /// Runs `body` with a fresh sample API and engine, and tears both down.
+    /// Runs `body` with a fresh sample API and engine, and tears both down. The server runs on this process's
+    /// cooperative pool, which the suite's other tests share: on a machine kept busy it once sent nothing for the
+    /// 30 s of `vitrine`'s stall limit, so these tests, which are not about stalls, allow as long as the whole
+    /// transfer limit.
     func withServer(jobs: Int = 4, _ body: (TransferEngine, String) async throws -> Void) async throws {
         let server = SampleAPIServer()
         try await server.start()
-        let engine = TransferEngine(configuration: .init(concurrentTransfers: jobs))
+        let engine = TransferEngine(configuration: .init(concurrentTransfers: jobs, stallTimeoutSeconds: 300))
         do {
             try await body(engine, await server.baseURL)
         } catch {
@@ -181,7 +184,7 @@ import Testing
         let server = SampleAPIServer(configuration: .init(faults: [hold]))
         try await server.start()
         let base = await server.baseURL
-        let engine = TransferEngine(configuration: .init(concurrentTransfers: 1))
+        let engine = TransferEngine(configuration: .init(concurrentTransfers: 1, stallTimeoutSeconds: 300))
         let held = Task { try await engine.fetch(FetchRequest(url: "\(base)/get/1-city01_150.jpg?q=hold")) }
         let arrived = await server.requests { _ in true }
         try #require(arrived?.count == 1, "the held request has reached the server")
