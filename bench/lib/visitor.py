@@ -162,7 +162,7 @@ PHOTO_PAINTED = """(target => new Promise(resolve => {{
 # Marks each image for Element Timing as it enters the page (a mutation observer's callback runs before the next
 # paint), so that the click's photo has a paint time of its own. Given to the grid's document and to every document
 # after it only once the grid has settled (Load.mark_images): its callback runs for every node the parser adds, and
-# on Vitrine's grid that was 60-90 ms of the throttled main thread before its LCP (seen with --trace on 2026-11-28),
+# on Vitrine's grid that was 60-90 ms of the throttled main thread before its LCP (seen with --trace on 2026-11-27),
 # the harness's cost, not the page's, and more on the page with more elements.
 MARK_IMAGES = """
 new MutationObserver(records => {
