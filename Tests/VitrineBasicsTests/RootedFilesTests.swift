@@ -34,6 +34,26 @@ import VitrineTestSupport
         #expect(files.contents("linked/b.html", limit: 100) == nil)
     }
 
+    /// A path is split at its last slash: a file at the root, folders deep, a name in other scripts, and a path
+    /// made from a slice of a longer string.
+    @Test func findsFilesAtTheRootAndInFoldersWhateverTheirNames() throws {
+        let folder = try TemporaryFolder()
+        let paths = ["index.html", "images/3a94.jpg", "items/deep/er/Straße 東京.html", "a/b"]
+        for (number, path) in paths.enumerated() {
+            try put(String(repeating: "x", count: number + 1), path, in: folder)
+        }
+        let files = RootedFiles(root: folder.url.path)
+        for (number, path) in paths.enumerated() {
+            #expect(files.stamp(path)?.size == Int64(number + 1), "\(path)")
+        }
+        let longer = "items/deep/er/Straße 東京.html and more"
+        let slice = String(longer[..<longer.range(of: " and more")!.lowerBound])
+        #expect(files.stamp(slice)?.size == 3)
+        #expect(files.entry("items/deep") == .other)
+        #expect(files.entry("items/deep/") == .missing)
+        #expect(files.entry("nowhere/index.html") == .missing)
+    }
+
     @Test func neverWritesOrRemovesThroughALink() throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()

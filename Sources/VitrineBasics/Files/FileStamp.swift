@@ -62,12 +62,10 @@ package struct FileStamp: Equatable, Sendable {
 
     /// Reads the three numbers ``fields`` writes; nil for anything else.
     package init?(fields parts: ArraySlice<ArraySlice<UInt8>>) {
-        guard parts.count == 3 else { return nil }
-        var numbers: [Int64] = []
-        for part in parts {
-            guard let number = ASCIIDecimal.int64(part) else { return nil }
-            numbers.append(number)
-        }
-        self.init(size: numbers[0], modified: numbers[1], inode: UInt64(numbers[2]))
+        guard parts.count == 3, let size = ASCIIDecimal.int64(parts[parts.startIndex]),
+            let modified = ASCIIDecimal.int64(parts[parts.startIndex + 1]),
+            let inode = ASCIIDecimal.int64(parts[parts.startIndex + 2])
+        else { return nil }
+        self.init(size: size, modified: modified, inode: UInt64(inode))
     }
 }
