@@ -415,18 +415,12 @@ package final class RootedFiles {
 
     /// The folder part ("" at the root) and the name of a relative path.
     private static func split(_ relativePath: String) -> (folder: String, name: String) {
-        let utf8 = relativePath.utf8
-        // The bytes themselves where the string has them in one piece (a native string does): a build asks for the
-        // stamps of all its files, and the collection's own search, an index at a time, was a twentieth of a
-        // no-change rebuild's processor time (BENCHMARKS.md, "Figures behind the code").
-        let found: Int?? = utf8.withContiguousStorageIfAvailable { $0.lastIndex(of: UInt8(ascii: "/")) }
-        let slash: String.Index?
-        if let found {
-            slash = found.map { utf8.index(utf8.startIndex, offsetBy: $0) }
-        } else {
-            slash = utf8.lastIndex(of: UInt8(ascii: "/"))
-        }
-        guard let slash else { return ("", relativePath) }
+        let utf8 = relativePath.utf8, slashByte = UInt8(ascii: "/")
+        // Its bytes searched where it has them in one piece: the view's own search, an index at a time, was a
+        // twentieth of a no-change rebuild's processor time (BENCHMARKS.md, "Figures behind the code").
+        let offset = utf8.withContiguousStorageIfAvailable { $0.lastIndex(of: slashByte) }
+        let found = offset.map { $0.map { utf8.index(utf8.startIndex, offsetBy: $0) } } ?? utf8.lastIndex(of: slashByte)
+        guard let slash = found else { return ("", relativePath) }
         return (String(relativePath[..<slash]), String(relativePath[utf8.index(after: slash)...]))
     }
 }
