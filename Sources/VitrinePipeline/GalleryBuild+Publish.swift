@@ -42,12 +42,17 @@ extension GalleryBuild {
                 urls: urls.count < 2 ? urls : Set(urls).sorted(), path: path)
         }
         let modelFiles = modelFiles(of: galleries, writer: output.writer)
+        let searchIndexes = searchIndexesToMake(of: galleries, writer: output.writer)
+        var madeSearchIndexes: [MadeSearchIndex] = []
         var rendered = RenderedGalleries(galleries: galleries)
         do {
             let pages = PageWriter(
                 pool: PageRendererPool(startingWith: renderer), writer: output.writer, early: earlyPages)
             try await output.writer.placeImages(placements) {
+                // The search indexes are made of the model alone, on a task of their own beside the pages.
+                async let made = searchIndexes.map { $0.made() }
                 try await renderPages(of: &rendered, renderer: pages, output)
+                madeSearchIndexes = await made
             }
         } catch let changed as CachedImageChangedError {
             guard let placement = placements.first(where: { $0.source == changed.path }),
@@ -62,19 +67,52 @@ extension GalleryBuild {
         }
         // The entries of each index written, by gallery folder, which the site's index takes rather than make again.
         var madeEntries: [String: [SearchIndex.Entry]] = [:]
-        for gallery in galleries {
-            guard case .gallery(let model) = gallery.content, let search = model.search else { continue }
-            // The index is made of what the pages read, as the model file is: kept, not made again, when they are.
-            let inputs = Self.searchIndexInputs(of: gallery)
-            if output.writer.keep(search.indexHref, inputs: inputs) { continue }
-            let entries = SearchIndex.entries(of: model)
-            madeEntries[gallery.folder] = entries
-            try output.writer.write(SearchIndex.script(ofGallery: entries), to: search.indexHref, inputs: inputs)
+        for index in madeSearchIndexes {
+            madeEntries[index.folder] = index.entries
+            try output.writer.write(index.script, to: index.path, inputs: index.inputs)
         }
         if let site = output.siteModel, site.hasSearch {
             try writeSiteSearchIndex(of: galleries, site: site, madeEntries: madeEntries, output)
         }
         return rendered
+    }
+
+    /// A gallery's search index that the build makes: the ones whose file in place was made of the same inputs are
+    /// kept instead.
+    private struct SearchIndexToMake: Sendable {
+        var folder: String
+        var path: String
+        var inputs: String
+        var model: GalleryModel
+
+        func made() -> MadeSearchIndex {
+            let entries = SearchIndex.entries(of: model)
+            return MadeSearchIndex(
+                folder: folder, path: path, inputs: inputs, entries: entries,
+                script: SearchIndex.script(ofGallery: entries))
+        }
+    }
+
+    /// A gallery's search index as made, to be written.
+    private struct MadeSearchIndex: Sendable {
+        var folder: String
+        var path: String
+        var inputs: String
+        var entries: [SearchIndex.Entry]
+        var script: [UInt8]
+    }
+
+    /// The search indexes of `galleries` not kept in place: an index is made of what the pages read, as the model
+    /// file is, so it is kept, not made again, when they are.
+    private func searchIndexesToMake(of galleries: [GalleryPipeline.Prepared], writer: OutputWriter)
+        -> [SearchIndexToMake]
+    {
+        galleries.compactMap { gallery in
+            guard case .gallery(let model) = gallery.content, let search = model.search else { return nil }
+            let inputs = Self.searchIndexInputs(of: gallery)
+            if writer.keep(search.indexHref, inputs: inputs) { return nil }
+            return SearchIndexToMake(folder: gallery.folder, path: search.indexHref, inputs: inputs, model: model)
+        }
     }
 
     /// What a gallery's search index is made of: what its pages read, and the index's format.
@@ -137,7 +175,10 @@ extension GalleryBuild {
             let path = gallery.folder + "gallery.xml"
             let inputs = SHA256Hasher.hex(of: Self.pagesInputs(of: gallery))
             if writer.keep(path, inputs: inputs) { return nil }
-            let rendered = gallery.views.count { writer.inputsChanged($0.job.href, inputs: $0.inputs) }
+            // The pages rendered while the images downloaded are taken, not rendered again.
+            let rendered = gallery.views.count { view in
+                writer.inputsChanged(view.job.href, inputs: view.inputs) && earlyPages?.holds(view) != true
+            }
             return ModelFileJob(
                 path: path, inputs: inputs, model: model,
                 made: rendered <= Self.pagesRenderedBesideTheModel ? Task { try ModelFile.bytes(of: model) } : nil)
@@ -149,7 +190,8 @@ extension GalleryBuild {
         gallery.views.sorted { $0.job.id < $1.job.id }.map(\.inputs).joined()
     }
 
-    /// At most how many pages a gallery renders for its model file to be made beside them.
+    /// At most how many pages a gallery renders (not counting those rendered early) for its model file to be made
+    /// beside them.
     static let pagesRenderedBesideTheModel = 256
 
     /// Every page whose inputs changed or whose file is not as the previous build left it, with a random page's
@@ -321,13 +363,19 @@ extension GalleryBuild {
         return FinishedOutput(removed: removed, warnings: [warning])
     }
 
-    /// Saves where each image URL's file is in the cache, unless the previous build's index said it all already.
-    func saveImageIndex(_ rendered: RenderedGalleries, found: FoundOutput) async throws {
-        let galleries = rendered.galleries
-        guard !galleries.allSatisfy(\.imagesFromSnapshot) else { return }
+    /// Where each image URL's file is in the cache, as the index the next build of this folder reads: nil when the
+    /// previous build's index said it all already. Made while the pages render, as no step after the downloads
+    /// changes the cache's images.
+    func imageIndex(of galleries: [GalleryPipeline.Prepared]) -> [UInt8]? {
+        guard !galleries.allSatisfy(\.imagesFromSnapshot) else { return nil }
         let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
         let stamps = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.stamps) { first, _ in first } }
-        let newSnapshot = cache.snapshot(of: images, stamps: stamps).encoded()
+        return cache.snapshot(of: images, stamps: stamps).encoded()
+    }
+
+    /// Saves the image index (``imageIndex(of:)``) unless the one in place holds the same.
+    func saveImageIndex(_ newSnapshot: [UInt8]?, found: FoundOutput) async throws {
+        guard let newSnapshot else { return }
         if newSnapshot != (await found.imageIndex.value.bytes) {
             try? AtomicFile.write(
                 newSnapshot, to: URL(fileURLWithPath: cache.imageSnapshotPath(for: options.output)),

@@ -78,6 +78,7 @@ struct GalleryBuild {
         let output = try await step("planning the files") {
             try await planFiles(recorded, renderer: renderer, opened: opened)
         }
+        async let imageIndex = imageIndex(of: recorded.galleries)
         let rendered = try await step("rendering the pages and placing the images") {
             try await renderPagesAndPlaceImages(recorded.galleries, renderer: renderer, output: output)
         }
@@ -86,7 +87,8 @@ struct GalleryBuild {
         try await step("writing the history") { try writeHistory(recorded.history, output: output) }
         try await step("writing the shard's record") { try writeShardRecord(output) }
         let finished = try await step("finishing the output folder") { try finishOutput(rendered, output: output) }
-        try await step("saving the image index") { try await saveImageIndex(rendered, found: found) }
+        let madeImageIndex = await imageIndex
+        try await step("saving the image index") { try await saveImageIndex(madeImageIndex, found: found) }
         return Outcome(
             summary: await recordBuild(
                 rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output),
