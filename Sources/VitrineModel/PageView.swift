@@ -121,6 +121,9 @@ extension GalleryModel {
         heading.holdsCounts = false
         var positions: [String: Int] = [:]
         for (position, item) in collection.items.enumerated() { positions[item.id] = position }
+        // An item is on the page of each of its tags: its digest is taken once for all of them.
+        var part = ModelDigestBytes()
+        let itemDigests = Self.digests(of: collection.items, part: &part)
         var views: [PageView] = []
         var indexView = PageView(
             job: .init(kind: .tags, id: TagIndex.id, href: index.href), head: head, collections: [heading], below: [],
@@ -142,15 +145,48 @@ extension GalleryModel {
                     $0.number == 1 || $0.number == tag.pageCount || near.contains($0.number)
                 }
                 shown.items = Array(tag.items.dropFirst((page.number - 1) * perPage).prefix(perPage))
+                let shownPositions = shown.items.compactMap { positions[$0] }
                 var view = PageView(
                     job: .init(kind: .tag, id: page.id, href: page.href), head: head, collections: [heading],
-                    below: [], items: shown.items.compactMap { positions[$0].map { collection.items[$0] } },
-                    inputs: "", tags: ModelXML.TagList(tags: [shown], counts: true))
-                view.inputs = ModelXML.inputs(salt: salt + "\u{0}" + page.id) { ModelXML.write(view, to: &$0) }
+                    below: [], items: shownPositions.map { collection.items[$0] }, inputs: "",
+                    tags: ModelXML.TagList(tags: [shown], counts: true))
+                view.inputs = Self.inputs(
+                    of: view, salt: salt + "\u{0}" + page.id, itemDigests: shownPositions.map { itemDigests[$0] },
+                    part: &part)
                 views.append(view)
             }
         }
         return views
+    }
+
+    /// The digest of each of `items` as `ModelXML.write(item)` writes it, made in `part`.
+    static func digests(of items: [Item], part: inout ModelDigestBytes) -> [[UInt8]] {
+        items.map { item in
+            part.removeAll()
+            ModelXML.write(item, to: &part)
+            var hash = SHA256Hasher()
+            hash.update(part.bytes)
+            return hash.finalize()
+        }
+    }
+
+    /// The digest of `salt` and of all that `view` holds, as `ModelXML.write(view)` writes it, but for its items,
+    /// each taken by its digest in `itemDigests` (in the view's order): what a page whose items are also on other
+    /// pages reads, without writing an item again for each page.
+    static func inputs(
+        of view: PageView, salt: String, itemDigests: [[UInt8]], part: inout ModelDigestBytes
+    ) -> String {
+        var shell = view
+        shell.items = []
+        part.removeAll()
+        ModelXML.write(shell, to: &part)
+        var hash = SHA256Hasher()
+        hash.update("items by digest".utf8)
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: salt.utf8.count).littleEndian) { hash.update($0) }
+        hash.update(salt.utf8)
+        hash.update(part.bytes)
+        for digest in itemDigests { hash.update(digest) }
+        return hash.finalize().hexString
     }
 
     /// The gallery's "What's new" pages, newest first, when it has them (`HistoryPages`): each with the head, the top
@@ -228,13 +264,7 @@ private struct PageWalk {
         below.update(part.bytes)
         let belowDigest = below.finalize()
 
-        let itemDigests = collection.items.map { item in
-            part.removeAll()
-            ModelXML.write(item, to: &part)
-            var hash = SHA256Hasher()
-            hash.update(part.bytes)
-            return hash.finalize()
-        }
+        let itemDigests = GalleryModel.digests(of: collection.items, part: &part)
 
         // The collections above are read for their first pages (the breadcrumb, the back link), the page's own for
         // the pages near the one shown.

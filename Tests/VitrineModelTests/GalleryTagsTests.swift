@@ -130,6 +130,28 @@ import VitrineTestSupport
         #expect(grown["hh/tags/new.html"] != nil)
     }
 
+    @Test func aTagPagesDigestCoversAllOfEachItemItShowsAndItsPager() throws {
+        let digests = { (model: GalleryModel) in
+            Dictionary(uniqueKeysWithValues: model.pages(salt: "").map { ($0.job.href, $0.inputs) })
+        }
+        let tags = [["harbour"], ["ship"], ["harbour"], ["harbour"]]
+        let model = Self.gallery(tags, perPage: 2)
+        let before = digests(model)
+        let harbour = model.pages(salt: "").filter { $0.job.kind == .tag && $0.job.href.contains("harbour") }
+        #expect(harbour.count == 2 && Set(harbour.map(\.inputs)).count == 2)
+        // Item 3 (on harbour's second page) gets another address for its preview: a part of the item no caption
+        // shows, which only the item's whole digest holds.
+        var moved = model
+        moved.collections[0].items[3].entries[0].href += "?moved"
+        let after = digests(moved)
+        let second = try #require(harbour.last?.job.href)
+        #expect(after[second] != before[second])
+        for page in harbour.dropLast().map(\.job.href) + ["hh/tags/ship.html"] { #expect(after[page] == before[page]) }
+        // The same items under another salt (a theme of its own): every tag page changes.
+        let salted = Dictionary(uniqueKeysWithValues: model.pages(salt: "theme").map { ($0.job.href, $0.inputs) })
+        for page in harbour.map(\.job.href) { #expect(salted[page] != before[page]) }
+    }
+
     @Test func tenThousandDistinctTagsMakeTheirPagesInReasonableTime() throws {
         let tags = (0..<500).map { item in (0..<20).map { "t\(item)-\($0)" } }
         let clock = ContinuousClock()
