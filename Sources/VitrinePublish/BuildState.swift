@@ -55,7 +55,7 @@ package struct BuildState: Equatable {
     package func filesAreCurrent(in output: URL) async -> Bool {
         let changed = Atomic<Bool>(false)
         let files = files
-        await CoreSplit.mapParts(of: files.count, threshold: 1024) { part in
+        _ = await CoreSplit.mapParts(of: files.count, threshold: 1024) { part in
             let written = RootedFiles(root: output.path)
             for file in files[part] {
                 if changed.load(ordering: .relaxed) { return }
