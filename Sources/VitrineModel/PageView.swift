@@ -112,8 +112,9 @@ extension GalleryModel {
     /// grid page's), the attributes of the collection of its items and its first page but not its counts and other
     /// pages (which change with items the page does not show), and the items it shows. So an item's change
     /// re-renders the index when a count changes, and the pages of its tags only. Each digest is of the view, the
-    /// theme (`salt`) and the page's id.
-    package func tagPages(salt: String) -> [PageView] {
+    /// theme (`salt`) and the page's id; `itemDigests` are those of the first collection's items, which the walk of
+    /// the collections made (an item is on the page of each of its tags: its digest is taken once for all of them).
+    func tagPages(salt: String, itemDigests: [[UInt8]]) -> [PageView] {
         guard let index = tags, let collection = collections.first else { return [] }
         let head = self.head
         // The collection's first page stays: every page links it (the gallery's home).
@@ -121,9 +122,7 @@ extension GalleryModel {
         heading.holdsCounts = false
         var positions: [String: Int] = [:]
         for (position, item) in collection.items.enumerated() { positions[item.id] = position }
-        // An item is on the page of each of its tags: its digest is taken once for all of them.
         var part = ModelDigestBytes()
-        let itemDigests = Self.digests(of: collection.items, part: &part)
         var views: [PageView] = []
         var indexView = PageView(
             job: .init(kind: .tags, id: TagIndex.id, href: index.href), head: head, collections: [heading], below: [],
@@ -230,7 +229,8 @@ extension GalleryModel {
         hash.update(walk.part.bytes)
         let context = hash.finalize()
         for collection in collections { walk.visit(collection, above: [], context: context) }
-        return walk.views + tagPages(salt: salt) + searchPages(salt: salt)
+        let tagViews = tagPages(salt: salt, itemDigests: walk.firstItemDigests ?? [])
+        return walk.views + tagViews + searchPages(salt: salt)
     }
 }
 
@@ -240,6 +240,8 @@ private struct PageWalk {
     let head: GalleryModel.Head
     var part = ModelDigestBytes()
     var views: [GalleryModel.PageView] = []
+    /// The digests of the first collection's items, which its tag pages take too.
+    var firstItemDigests: [[UInt8]]?
 
     init(head: GalleryModel.Head) {
         self.head = head
@@ -265,6 +267,7 @@ private struct PageWalk {
         let belowDigest = below.finalize()
 
         let itemDigests = GalleryModel.digests(of: collection.items, part: &part)
+        if above.isEmpty && firstItemDigests == nil { firstItemDigests = itemDigests }
 
         // The collections above are read for their first pages (the breadcrumb, the back link), the page's own for
         // the pages near the one shown.
