@@ -48,7 +48,7 @@ extension GalleryBuild {
         do {
             let pages = PageWriter(
                 pool: PageRendererPool(startingWith: renderer), writer: output.writer, early: earlyPages)
-            try await output.writer.placeImages(placements) {
+            try await output.writer.placeImages(placements, staged: stagedImages) {
                 // The search indexes are made of the model alone, on a task of their own beside the pages.
                 async let made = searchIndexes.map { $0.made() }
                 try await renderPages(of: &rendered, renderer: pages, output)

@@ -42,6 +42,9 @@ struct GalleryBuild {
     let records: OutputRecordPaths
     /// The pages rendered while the images download, which the pages' step takes instead of rendering them.
     let earlyPages: EarlyPages?
+    /// The images downloaded for the output folder, written there with no name yet (`StagedFiles`), which the
+    /// images' step links into place rather than copying them from the cache.
+    let stagedImages: StagedFiles
 
     init(pipeline: GalleryPipeline, parts: [SitePart], site: SitePlan?, options: BuildOptions, mode: Mode = .whole) {
         self.pipeline = pipeline
@@ -60,7 +63,12 @@ struct GalleryBuild {
             of: parts, site: site, options: options, cache: pipeline.cache, salt: salt, shard: shard)
         records = pipeline.cache.outputRecords(for: options.output)
         earlyPages = pipeline.earlyPagesOfABuild()
+        stagedImages = StagedFiles(folder: options.output.path, capacity: Self.stagedImagesAtMost)
     }
+
+    /// The most images staged for the output folder, each an open descriptor until it is placed (BENCHMARKS.md,
+    /// "Figures behind the code").
+    static let stagedImagesAtMost = 65_536
 
     var progress: @Sendable (ProgressEvent) -> Void { pipeline.progress }
     var cache: CacheStore { pipeline.cache }
@@ -235,7 +243,8 @@ struct GalleryBuild {
                 galleries.append(
                     try await pipeline.prepare(
                         plan, site: link, policy: policy, snapshot: { await found.imageIndex.value.snapshot },
-                        survey: { await found.survey.value }, salt: salt, options: options, earlyPages: earlyPages))
+                        survey: { await found.survey.value }, salt: salt, options: options, earlyPages: earlyPages,
+                        stagedImages: stagedImages))
             case .random(let plan):
                 galleries.append(
                     try await pipeline.prepare(plan, site: link, policy: policy, options: options, at: scheduleNow))

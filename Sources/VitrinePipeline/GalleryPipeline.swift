@@ -178,7 +178,7 @@ public struct GalleryPipeline: Sendable {
     func prepare(
         _ plan: GalleryPlan, site: GalleryModel.SiteLink?, policy: CachePolicy,
         snapshot: @Sendable () async -> ImageIndexSnapshot?, survey: @Sendable () async -> OutputFolderSurvey,
-        salt: String, options: BuildOptions, earlyPages: EarlyPages? = nil
+        salt: String, options: BuildOptions, earlyPages: EarlyPages? = nil, stagedImages: StagedFiles? = nil
     ) async throws -> Prepared {
         var summary = BuildSummary()
         progress(.searching(plan.label))
@@ -229,7 +229,7 @@ public struct GalleryPipeline: Sendable {
                 try await ImageDownloader(
                     fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
                     snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress,
-                    checkpoint: checkpoint
+                    checkpoint: checkpoint, staged: stagedImages
                 ).download(urls)
             }
         }

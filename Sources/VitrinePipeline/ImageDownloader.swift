@@ -37,6 +37,8 @@ struct ImageDownloader: Sendable {
     /// Given the outcomes so far, now and then while images download (about every ``checkpointShare`` of them,
     /// and at least ``checkpointMinimum`` apart), for the pages rendered early (`EarlyRendering`).
     var checkpoint: (@Sendable ([String: ImageOutcome]) -> Void)? = nil
+    /// Where each downloaded image is also written, by its SHA-256, for the output folder to link rather than copy.
+    var staged: StagedFiles? = nil
 
     /// The share of the downloads between two checkpoints, and the fewest: each costs a layout of the whole
     /// gallery (BENCHMARKS.md, "Figures behind the code").
@@ -119,6 +121,7 @@ struct ImageDownloader: Sendable {
             return (url, .failed(reason: problem), nil)
         }
         let (record, stamp) = try cache.storeStampedImage(response.body, format: format, from: url)
+        staged?.stage(response.body, as: record.sha256)
         return (url, .stored(record), stamp)
     }
 }

@@ -48,8 +48,12 @@ extension OutputWriter {
     /// them each), each through file handles of its own, and recorded once all are over. `meanwhile` may use this writer for other paths,
     /// never these (the build renders its pages meanwhile: pages and images are in different folders, so neither
     /// waits for the other's folder lock in the kernel). An error of `meanwhile` is thrown once the copies have
-    /// stopped (they stop early then, as when the task is cancelled); a copy's, once `meanwhile` is over.
-    package func placeImages(_ placements: [ImagePlacement], meanwhile: () async throws -> Void) async throws {
+    /// stopped (they stop early then, as when the task is cancelled); a copy's, once `meanwhile` is over. An image
+    /// `staged` holds under its SHA-256 (written from the bytes the cache hashed, while it downloaded) is linked into
+    /// place instead of copied.
+    package func placeImages(
+        _ placements: [ImagePlacement], staged: StagedFiles? = nil, meanwhile: () async throws -> Void
+    ) async throws {
         var copies: [ImagePlacement] = []
         written.reserveCapacity(written.count + placements.count)
         for placement in placements where try needsCopy(placement) { copies.append(placement) }
@@ -58,8 +62,8 @@ extension OutputWriter {
         // rendered while the images downloaded) both cores copy.
         let half = copies.count / 2
         let (first, second) = (Array(copies[..<half]), Array(copies[half...]))
-        async let firstCopied = Self.copy(first, through: RootedFiles(root: root))
-        async let secondCopied = Self.copy(second, through: RootedFiles(root: root))
+        async let firstCopied = Self.copy(first, through: RootedFiles(root: root), staged: staged)
+        async let secondCopied = Self.copy(second, through: RootedFiles(root: root), staged: staged)
         try await meanwhile()
         let outcomes = await firstCopied + secondCopied
         for (placement, outcome) in zip(copies, outcomes) { try record(outcome, of: placement) }
@@ -89,7 +93,9 @@ extension OutputWriter {
     }
 
     /// Makes the copies in order through `files`, and stops at the first that fails or when the task is cancelled.
-    private static func copy(_ copies: [ImagePlacement], through files: RootedFiles) -> [CopyOutcome] {
+    private static func copy(
+        _ copies: [ImagePlacement], through files: RootedFiles, staged: StagedFiles? = nil
+    ) -> [CopyOutcome] {
         var outcomes: [CopyOutcome] = []
         outcomes.reserveCapacity(copies.count)
         var stopped = false
@@ -98,14 +104,25 @@ extension OutputWriter {
                 outcomes.append(.notCopied)
                 continue
             }
-            let outcome = copy(placement, through: files)
+            let outcome = copy(placement, through: files, staged: staged)
             if case .copied = outcome {} else { stopped = true }
             outcomes.append(outcome)
         }
         return outcomes
     }
 
-    private static func copy(_ placement: ImagePlacement, through files: RootedFiles) -> CopyOutcome {
+    private static func copy(
+        _ placement: ImagePlacement, through files: RootedFiles, staged: StagedFiles? = nil
+    ) -> CopyOutcome {
+        if let staged {
+            do {
+                if let stamp = try files.place(placement.sha256, from: staged, at: placement.path) {
+                    return .copied(stamp)
+                }
+            } catch {
+                return .failed(error)
+            }
+        }
         let descriptor: Int32
         do {
             descriptor = try SystemCall.open(placement.source, O_RDONLY | O_CLOEXEC)

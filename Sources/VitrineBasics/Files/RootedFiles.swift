@@ -229,16 +229,7 @@ package final class RootedFiles {
         _ relativePath: String, durable: Bool, keepingExisting: Bool = false,
         fill: (Int32) throws(FileWriteError) -> Void
     ) throws(FileWriteError) -> FileStamp {
-        let (folderPath, name) = Self.split(relativePath)
-        let folder: Int32
-        switch openFolder(folderPath, create: true) {
-        case .success(let open): folder = open
-        case .failure(.blocked(let path)): throw FileWriteError(path: relativePath, linkedFolder: path, under: root)
-        case .failure(.missing):
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: Errno.noSuchFileOrDirectory.description)
-        case .failure(.failed(let code)):
-            throw FileWriteError(path: "\(root)/\(relativePath)", reason: code.description)
-        }
+        let (folder, name) = try folderToWrite(relativePath)
         if let stamp = try UnnamedFile.write(
             in: folder, name: name, durable: durable, keepingExisting: keepingExisting,
             path: "\(root)/\(relativePath)", fill: fill)
@@ -327,7 +318,7 @@ package final class RootedFiles {
         }
     }
 
-    private enum FolderFailure: Error {
+    enum FolderFailure: Error {
         case missing
         case blocked(String)
         case failed(Errno)
@@ -335,7 +326,7 @@ package final class RootedFiles {
 
     /// The open folder at `path` below the root ("" for the root), opened one component at a time without
     /// following links, and created when `create` and missing.
-    private func openFolder(_ path: String, create: Bool) -> Result<Int32, FolderFailure> {
+    func openFolder(_ path: String, create: Bool) -> Result<Int32, FolderFailure> {
         if let lastFolder, path.utf8.elementsEqual(lastFolder.path.utf8) { return .success(lastFolder.descriptor) }
         if let open = folders[path] {
             lastFolder = (path, open)
@@ -414,7 +405,7 @@ package final class RootedFiles {
     }
 
     /// The folder part ("" at the root) and the name of a relative path.
-    private static func split(_ relativePath: String) -> (folder: String, name: String) {
+    static func split(_ relativePath: String) -> (folder: String, name: String) {
         let utf8 = relativePath.utf8, slashByte = UInt8(ascii: "/")
         // Its bytes searched where it has them in one piece: the view's own search, an index at a time, was a
         // twentieth of a no-change rebuild's processor time (BENCHMARKS.md, "Figures behind the code").

@@ -22,13 +22,29 @@ enum UnnamedFile {
         in folder: Int32, folderPath: String = ".", name: String, durable: Bool, keepingExisting: Bool,
         path: String, temporaryFolder: String? = nil, fill: (Int32) throws(FileWriteError) -> Void
     ) throws(FileWriteError) -> FileStamp? {
-        guard canLink else { return nil }
-        let descriptor = openat(folder, folderPath, vitrine_open_tmpfile_flag() | O_WRONLY | O_CLOEXEC, 0o644)
-        // Any failure to open (a file system without unnamed files, a full disk, no permission) is left to the
-        // named temporary file, which reports it as every other write does.
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = make(in: folder, folderPath: folderPath) else { return nil }
         defer { SystemCall.close(descriptor) }
         try fill(descriptor)
+        return try Self.name(
+            descriptor, in: folder, name: name, durable: durable, keepingExisting: keepingExisting, path: path,
+            temporaryFolder: temporaryFolder)
+    }
+
+    /// A new file with no name, open for writing, on the file system of the folder `folderPath` below `folder`; nil
+    /// when none can be made there (a file system without unnamed files, a full disk, no permission: the caller's
+    /// named way reports it as every other write does).
+    static func make(in folder: Int32, folderPath: String = ".") -> Int32? {
+        guard canLink else { return nil }
+        let descriptor = openat(folder, folderPath, vitrine_open_tmpfile_flag() | O_WRONLY | O_CLOEXEC, 0o644)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// Gives the whole unnamed file open as `descriptor` the name `name` in `folder`, as ``write(in:folderPath:name:
+    /// durable:keepingExisting:path:temporaryFolder:fill:)`` does once it is filled; returns its stamp.
+    static func name(
+        _ descriptor: Int32, in folder: Int32, name: String, durable: Bool, keepingExisting: Bool, path: String,
+        temporaryFolder: String? = nil
+    ) throws(FileWriteError) -> FileStamp {
         do throws(Errno) {
             if durable { try SystemCall.run { fsync(descriptor) } }
             do {
