@@ -323,8 +323,7 @@ public struct PixabaySource: ImageSource {
         -> [RemoteImage]
     {
         guard let webformat, let shownWidth = webformat.width, let shownHeight = webformat.height,
-            let name = webformat.url.split(separator: "/", omittingEmptySubsequences: false).last,
-            name.ranges(of: "_640.").count == 1
+            let (before, after) = aroundTheSize(in: webformat.url)
         else { return [] }
         var sizes: [(name: Int, width: Int, height: Int)] = [180, 340].filter { $0 < shownHeight }.map { size in
             (size, Int((Double(shownWidth) * Double(size) / Double(shownHeight)).rounded()), size)
@@ -334,12 +333,36 @@ public struct PixabaySource: ImageSource {
             let boxed = (width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
             if boxed.width > shownWidth, boxed.height > shownHeight { sizes.append((960, boxed.width, boxed.height)) }
         }
-        let stem = webformat.url.dropLast(name.count)
         return sizes.compactMap { size in
-            let url = String(stem) + name.replacing("_640.", with: "_\(size.name).")
+            let url = before + "_\(size.name)." + after
             guard RemoteURLPolicy.accepts(url) else { return nil }
             return RemoteImage(url: url, width: max(1, size.width), height: max(1, size.height))
         }
+    }
+
+    /// `url` before and after the `_640.` of its file's name (after its last `/`), when the name has exactly one.
+    /// On the bytes: the string algorithms' `ranges(of:)` and `replacing(_:with:)` took most of the time of
+    /// decoding a hit (BENCHMARKS.md, "Where W1's difference from curl is").
+    static func aroundTheSize(in url: String) -> (before: String, after: String)? {
+        let bytes = Array(url.utf8)
+        let marker = Array("_640.".utf8)
+        let nameStart = (bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
+        var found: Int?
+        var index = nameStart
+        while index + marker.count <= bytes.count {
+            if bytes[index..<index + marker.count].elementsEqual(marker) {
+                guard found == nil else { return nil }
+                found = index
+                index += marker.count
+            } else {
+                index += 1
+            }
+        }
+        guard let found else { return nil }
+        return (
+            String(decoding: bytes[..<found], as: UTF8.self),
+            String(decoding: bytes[(found + marker.count)...], as: UTF8.self)
+        )
     }
 
     /// The author's profile: the hit's `userURL`, else `https://pixabay.com/users/{user}-{user_id}/` when both are

@@ -242,6 +242,8 @@ public struct CacheStore: Sendable {
     func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> ImageLookup {
         let files = RootedFiles(root: root.path)
         var lookup = ImageLookup()
+        // A first build's cache has no index yet: one look rather than a failed open of the folder for every URL.
+        if case .missing = files.entry("urls") { return lookup }
         for (url, digest) in urls {
             let indexPath = "urls/\(digest.prefix(2))/\(digest).json"
             guard let bytes = files.contents(indexPath, limit: 4096),
