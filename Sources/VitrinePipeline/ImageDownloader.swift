@@ -35,7 +35,8 @@ struct ImageDownloader: Sendable {
     var recover: @Sendable (String) -> (record: CacheStore.ImageRecord, stamp: FileStamp)? = { _ in nil }
     var progress: @Sendable (ProgressEvent) -> Void
     /// Given the outcomes so far, now and then while images download (about every ``checkpointShare`` of them,
-    /// and at least ``checkpointMinimum`` apart), for the pages rendered early (`EarlyRendering`).
+    /// and toward the end after half of what is left, at least ``checkpointMinimum`` apart:
+    /// ``checkpointSpacing(every:left:)``), for the pages rendered early (`EarlyRendering`).
     var checkpoint: (@Sendable ([String: ImageOutcome]) -> Void)? = nil
     /// Where each downloaded image is also written, by its SHA-256, for the output folder to link rather than copy.
     var staged: StagedFiles? = nil
@@ -44,6 +45,13 @@ struct ImageDownloader: Sendable {
     /// gallery (BENCHMARKS.md, "Figures behind the code").
     static let checkpointShare = 12
     static let checkpointMinimum = 32
+
+    /// How many downloads after a checkpoint the next comes, when `left` are still to come: `every`, or half of
+    /// what is left once that is closer, so that the pages of the last items wait for fewer of them (a page that
+    /// shows an image still on its way is rendered after the downloads); never fewer than ``checkpointMinimum``.
+    static func checkpointSpacing(every: Int, left: Int) -> Int {
+        min(every, max(checkpointMinimum, left / 2))
+    }
 
     func download(_ urls: [String]) async throws -> Result {
         var result = Result()
@@ -66,6 +74,7 @@ struct ImageDownloader: Sendable {
         progress(.images(done: done, total: total))
         let checkpointEvery = max(Self.checkpointMinimum, pending.count / Self.checkpointShare)
         var sinceCheckpoint = 0
+        var nextCheckpoint = checkpointEvery
         try await withThrowingTaskGroup(of: (String, ImageOutcome, FileStamp?).self) { group in
             var next = pending.makeIterator()
             for _ in 0..<inFlight {
@@ -81,9 +90,10 @@ struct ImageDownloader: Sendable {
                 done += 1
                 progress(.images(done: done, total: total))
                 sinceCheckpoint += 1
-                if let checkpoint, sinceCheckpoint >= checkpointEvery {
+                if let checkpoint, sinceCheckpoint >= nextCheckpoint {
                     checkpoint(result.outcomes)
                     sinceCheckpoint = 0
+                    nextCheckpoint = Self.checkpointSpacing(every: checkpointEvery, left: total - done)
                 }
                 if let url = next.next() { group.addTask { try await fetchOne(url) } }
             }

@@ -54,4 +54,29 @@ import VitrineTestSupport
         #expect(result.downloaded == 30)
         #expect(fetcher.most == 6, "twice the fetcher's transfers were under way at once, and no more")
     }
+
+    /// A fetcher that answers every image at once with the same picture.
+    struct ImmediateFetcher: HTTPFetching {
+        var concurrentTransfers: Int { 1 }
+
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+            FetchResponse(status: 200, body: [UInt8](RandomPipelineTests.jpeg), effectiveURL: request.url)
+        }
+    }
+
+    /// The early pages get a snapshot about every twelfth of the downloads, then, toward the end, after half of what
+    /// is left (at least 32 apart): the pages of the last items wait for fewer of them.
+    @Test func checkpointsComeEveryTwelfthAndCloserTowardTheEnd() async throws {
+        let folder = try TemporaryFolder()
+        let seen = Mutex([Int]())
+        let downloader = ImageDownloader(
+            fetcher: ImmediateFetcher(), cache: CacheStore(root: folder.url), offline: false, maximumBytes: 1 << 20,
+            progress: { _ in }, checkpoint: { outcomes in seen.withLock { $0.append(outcomes.count) } })
+        let result = try await downloader.download((1...1_200).map { "https://cdn.example/\($0).jpg" })
+        #expect(result.downloaded == 1_200)
+        #expect(seen.withLock { $0 } == Array(stride(from: 100, through: 1_100, by: 100)) + [1_150, 1_182])
+        #expect(ImageDownloader.checkpointSpacing(every: 750, left: 8_000) == 750)
+        #expect(ImageDownloader.checkpointSpacing(every: 750, left: 750) == 375)
+        #expect(ImageDownloader.checkpointSpacing(every: 750, left: 20) == 32)
+    }
 }

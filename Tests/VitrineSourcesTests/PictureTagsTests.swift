@@ -80,4 +80,28 @@ import Testing
         }
         #expect(flickrTags == ["elbe", "hamburg"])
     }
+
+    /// The bytes' way for printable ASCII gives what the general way gives, for every such tag: spaces at the ends
+    /// and in runs, capitals, punctuation, and lengths on both sides of the limit.
+    @Test func printableASCIITagsAreNormalisedAsAnyTextIs() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("  aZ09-_.,'&+Hamburg Straße".utf8.filter { $0 < 0x80 })
+        var checked = 0
+        for _ in 0..<3_000 {
+            let length = [0, 1, 5, 99, 100, 101, 150, 250][next(8)] + next(3)
+            let raw = String(decoding: (0..<length).map { _ in alphabet[next(alphabet.count)] }, as: UTF8.self)
+            let fast = PictureTags.normalisePrintableASCII(raw)
+            #expect(fast != nil)
+            #expect((fast?.isEmpty == true ? nil : fast) == PictureTags.normaliseText(raw), "\(raw)")
+            checked += 1
+        }
+        #expect(checked == 3_000)
+        #expect(PictureTags.normalisePrintableASCII("Straße") == nil)
+        #expect(PictureTags.normalisePrintableASCII("tab\there") == nil)
+        #expect(PictureTags.normalise("  Big   City  ") == "big city")
+    }
 }
