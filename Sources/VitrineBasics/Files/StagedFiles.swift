@@ -15,23 +15,23 @@ package final class StagedFiles: Sendable {
         var folder: Int32 = -1
         var opened = false
         var files: [String: Int32] = [:]
-        var room: Int
+        var room = 0
     }
 
     private let folderPath: String
-    private let state: Mutex<State>
+    private let capacity: Int
+    private let state = Mutex(State())
 
     /// Descriptors left to everything else the process opens (sockets, folders, the files it reads and writes).
     package static let descriptorsKeptFree = 1_024
 
-    /// At most `capacity` files in the folder at `folderPath` (opened at the first ``stage(_:as:)``, following a
-    /// link there as the user's own path). The process's soft limit of open descriptors is raised toward its hard
-    /// limit to make room for them, as a process that never uses `select` may; fewer are staged where the hard
-    /// limit has no room.
+    /// At most `capacity` files in the folder at `folderPath`. Nothing happens until the first ``stage(_:as:)``,
+    /// which opens the folder (following a link there, as the user's own path) and raises the process's soft limit
+    /// of open descriptors toward its hard limit to make room for them, as a process that never uses `select` may;
+    /// fewer are staged where the hard limit has no room. A build that stages nothing changes no limit.
     package init(folder folderPath: String, capacity: Int) {
         self.folderPath = folderPath
-        let room = Self.makeRoom(for: max(0, capacity))
-        state = Mutex(State(room: room))
+        self.capacity = max(0, capacity)
     }
 
     deinit {
@@ -46,12 +46,12 @@ package final class StagedFiles: Sendable {
     @discardableResult
     package func stage(_ bytes: [UInt8], as key: String) -> Bool {
         let folder = state.withLock { state -> Int32? in
-            guard state.room > 0, state.files[key] == nil else { return nil }
             if !state.opened {
                 state.opened = true
                 state.folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if state.folder >= 0 { state.room = Self.makeRoom(for: capacity) }
             }
-            guard state.folder >= 0 else { return nil }
+            guard state.folder >= 0, state.room > 0, state.files[key] == nil else { return nil }
             state.room -= 1
             return state.folder
         }
