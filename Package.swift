@@ -43,23 +43,21 @@ let package = Package(
     dependencies: [
         // The command-line interface.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The HTTP server behind the bundled sample API (`vitrine demo`, tests, benchmarks).
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // The site config of `vitrine build` (vitrine.toml).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        // `vitrine serve`: NIO's HTTP/1 parser (llhttp) reads a request head in linear time and bounds its size,
-        // which FlyingFox's line reader does not (its time is quadratic in the length: BENCHMARKS.md, "Figures
-        // behind the code").
+        // The HTTP servers: `vitrine serve` and the bundled sample API (`vitrine demo`, tests, benchmarks). NIO's
+        // HTTP/1 parser (llhttp) reads a request head in linear time and bounds its size, which FlyingFox's line
+        // reader did not (its time was quadratic in the length: BENCHMARKS.md, "Figures behind the code"); and
+        // FlyingFox brought Foundation's URLSession into the binary, which links libcurl at every start.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Typed errno values for the file layer (VitrineBasics' SystemCall); already in the graph through swift-nio.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's header only, for its types and constants: the library is loaded at run time by the first
+        // transfer (Sources/CCurl/shim.h says why), so no `pkgConfig`, whose `-lcurl` would link it. Debian's
+        // header is in the compiler's own search path.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -135,8 +133,9 @@ let package = Package(
             name: "SampleAPI",
             dependencies: [
                 "CSampleImages",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(

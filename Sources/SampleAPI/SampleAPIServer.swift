@@ -1,6 +1,7 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import Synchronization
 
 /// One request the sample API received, for tests that count or inspect traffic.
@@ -26,32 +27,23 @@ package struct SampleAPIRequest: Sendable, Equatable {
 package enum SampleAPIServerError: Error, Sendable, Equatable {
     /// `start` was called while the server was starting or running.
     case alreadyRunning
-    /// The listening socket was not ready within two minutes.
-    case startTimedOut
     /// Another socket is bound to the port asked for.
     case portInUse(UInt16)
 }
 
 /// Image APIs on 127.0.0.1 serving bundled sample images: Pixabay's search, Flickr's REST photo lists and public
-/// feed, and a media-coverage thumbnail list, each in its provider's documented shape.
+/// feed, and a media-coverage thumbnail list, each in its provider's documented shape. It is served by swift-nio
+/// (its HTTP/1 parser and encoder), on one event-loop thread; each response is made on the cooperative pool.
 package final class SampleAPIServer: Sendable {
     /// The API key the sample API accepts unless configured otherwise.
     package static let demoKey = "sample-key"
 
     private struct Lifecycle {
         var isStarting = false
-        var server: HTTPServer?
-        var runTask: Task<Void, any Error>?
-        var runFailed = false
+        var channel: (any Channel)?
+        var group: MultiThreadedEventLoopGroup?
         var port: UInt16 = 0
     }
-
-    /// How long a handler may take before FlyingFox answers 500; `delay` faults extend it. Only a guard against a
-    /// handler that never returns: FlyingFox's 15 s were too few for images served beside a test suite that loads
-    /// both cores.
-    private static let handlerTimeout: TimeInterval = 300
-    /// How long `start` waits for the socket to listen before it gives up.
-    private static let startLimit: TimeInterval = 120
 
     private let service: SampleAPIService
     private let lifecycle = Mutex(Lifecycle())
@@ -64,73 +56,52 @@ package final class SampleAPIServer: Sendable {
     }
 
     deinit {
-        lifecycle.withLock { $0.runTask?.cancel() }
+        lifecycle.withLock { state in
+            state.channel?.close(promise: nil)
+            state.group?.shutdownGracefully { _ in }
+        }
     }
 
     /// Binds 127.0.0.1:`port` (0 picks a free port) and returns once the server accepts connections.
     package func start(port: UInt16 = 0) async throws {
         try lifecycle.withLock { state in
-            guard !state.isStarting, state.server == nil else { throw SampleAPIServerError.alreadyRunning }
+            guard !state.isStarting, state.channel == nil else { throw SampleAPIServerError.alreadyRunning }
             state.isStarting = true
         }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let service = self.service
+        let channel: any Channel
         do {
-            try await launch(port: port)
+            channel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // The head and body of a response go in separate writes: with Nagle's algorithm on, the body would
+                // wait for the client's delayed ACK of the head, about 40 ms on every request of a kept-alive
+                // connection.
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(SampleAPIChannelHandler(service: service))
+                    }
+                }
+                .bind(host: "127.0.0.1", port: Int(port)).get()
         } catch {
             lifecycle.withLock { $0.isStarting = false }
-            if case .failed(_, let code, _) = error as? SocketError, code == EADDRINUSE {
+            try? await group.shutdownGracefully()
+            if let error = error as? IOError, error.errnoCode == EADDRINUSE {
                 throw SampleAPIServerError.portInUse(port)
             }
             throw error
         }
-    }
-
-    private func launch(port: UInt16) async throws {
-        let server = HTTPServer(
-            address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port),
-            timeout: Self.handlerTimeout + service.faults.longestDelaySeconds,
-            logger: .disabled,
-            handler: SampleAPIHTTPHandler(service: service)
-        )
-        // Cleared before the task starts: a bind that fails at once must not have its mark cleared after it.
-        lifecycle.withLock { $0.runFailed = false }
-        // FlyingFox resumes the wait once the socket listens, and a run that fails (a port in use) ends it at once.
-        // The limit only keeps a start that never comes from hanging: beside a busy suite, 10 s were once too few.
-        let listening = Task { try await server.waitUntilListening(timeout: Self.startLimit) }
-        let runTask = Task { [weak self] in
-            do {
-                try await server.run()
-            } catch {
-                self?.markRunFailed()
-                listening.cancel()
-                throw error
-            }
-        }
-        lifecycle.withLock { $0.runTask = runTask }
-        do {
-            try await listening.value
-        } catch {
-            if lifecycle.withLock({ $0.runFailed }) {
-                try await runTask.value
-            }
-            await server.stop()
-            runTask.cancel()
-            throw SampleAPIServerError.startTimedOut
-        }
-        var boundPort = port
-        if case .ip4(_, let listeningPort) = await server.listeningAddress {
-            boundPort = listeningPort
-        }
+        let boundPort = UInt16(channel.localAddress?.port ?? Int(port))
         service.setPort(boundPort)
-        ConnectionSocket.listening(localPort: boundPort)?.disableNagle()
         lifecycle.withLock { state in
-            state.server = server
+            state.channel = channel
+            state.group = group
             state.port = boundPort
             state.isStarting = false
         }
-    }
-
-    private func markRunFailed() {
-        lifecycle.withLock { $0.runFailed = true }
     }
 
     /// The bound port (0 before the first `start`).
@@ -176,15 +147,16 @@ package final class SampleAPIServer: Sendable {
 
     /// Closes the listening socket and open connections, and waits until the server has shut down.
     package func stop() async {
-        let (server, runTask) = lifecycle.withLock { state in
+        let (channel, group) = lifecycle.withLock { state in
             defer {
-                state.server = nil
-                state.runTask = nil
+                state.channel = nil
+                state.group = nil
             }
-            return (state.server, state.runTask)
+            return (state.channel, state.group)
         }
-        await server?.stop()
-        _ = await runTask?.result
+        try? await channel?.close()
+        // Shutting the event loop down closes every connection still open, a stalled or trickling one included.
+        try? await group?.shutdownGracefully()
     }
 
     /// Every request received so far, in arrival order.
@@ -313,66 +285,6 @@ final class SampleAPIService: Sendable {
 
     func resetRequests() {
         log.withLock { $0.requests.removeAll() }
-    }
-}
-
-/// Adapts FlyingFox requests and responses to the sample API's own request and response values.
-struct SampleAPIHTTPHandler: HTTPHandler {
-    let service: SampleAPIService
-
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let sampleRequest = SampleAPIRequest(
-            method: request.method.rawValue.uppercased(),
-            path: request.target.path(percentEncoded: false),
-            query: Self.decodeQuery(request.target.query(percentEncoded: true)),
-            headers: Dictionary(request.headers.map { ($0.key.rawValue.lowercased(), $0.value) }) { _, last in last }
-        )
-        let response = await service.respond(to: sampleRequest)
-        var headers = HTTPHeaders()
-        for (name, value) in response.headers {
-            headers[HTTPHeader(name)] = value
-        }
-        let body: HTTPBodySequence
-        if sampleRequest.method == "HEAD" {
-            headers[.contentLength] = String(response.contentLength)
-            body = HTTPBodySequence(data: Data())
-        } else if response.delivery == .whole {
-            body = HTTPBodySequence(data: response.body, suggestedBufferSize: 65_536)
-        } else if case .trickled = response.delivery {
-            body = HTTPBodySequence(from: FaultyBodySequence(response, socket: nil))
-        } else {
-            var socket: Socket?
-            if case .cutOff(_, reset: true) = response.delivery {
-                socket = ConnectionSocket.find(localPort: service.port, peer: request.remoteAddress)
-            }
-            body = HTTPBodySequence(
-                from: FaultyBodySequence(response, socket: socket),
-                count: response.contentLength,
-                suggestedBufferSize: 65_536
-            )
-        }
-        return HTTPResponse(statusCode: Self.statusCode(response.status), headers: headers, body: body)
-    }
-
-    /// Decodes `a=1&q=red+flower` the way HTML forms and Pixabay clients encode it.
-    static func decodeQuery(_ rawQuery: String) -> [String: String] {
-        var query: [String: String] = [:]
-        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decodeComponent(parts[0])
-            guard !name.isEmpty else { continue }
-            query[name] = parts.count > 1 ? decodeComponent(parts[1]) : ""
-        }
-        return query
-    }
-
-    private static func decodeComponent(_ component: Substring) -> String {
-        let spaced = component.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
-    }
-
-    private static func statusCode(_ code: Int) -> HTTPStatusCode {
-        HTTPStatusCode(code, phrase: HTTPReasonPhrase.phrase(for: code))
     }
 }
 

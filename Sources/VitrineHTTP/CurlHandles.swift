@@ -1,67 +1,110 @@
 internal import CCurl
 import Foundation
 
-/// Initialises libcurl once per process; call before any transfer.
-enum CurlRuntime {
-    /// Why libcurl could not be initialised (`curl_global_init`: no memory, or its TLS library failed), if it
-    /// could not: no transfer can run then.
-    static let failure: String? = {
-        let code = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return code == CURLE_OK ? nil : "libcurl could not be initialised: \(curlErrorText(code))"
-    }()
+/// libcurl, loaded into the process and initialised (`curl_global_init`) by the first transfer of a run and kept
+/// until it ends: a run that fetches nothing, a rebuild with nothing to change, never loads it or the libraries it
+/// needs. Immutable once loaded; its functions are called from any thread as libcurl allows.
+final class CurlLibrary: @unchecked Sendable {
+    /// The shared object of libcurl 7 and 8 (Debian's libcurl4, which libcurl4-openssl-dev installs).
+    static let soname = "libcurl.so.4"
 
-    static func ensureInitialised() { _ = failure }
+    /// The library, or why it could not be loaded or initialised; loaded at most once, by the first to ask.
+    static let shared: Result<CurlLibrary, FetchError> = load(soname)
+
+    /// Its functions; allocated once and never freed, like the library.
+    let api: UnsafePointer<VitrineCurl>
+
+    private init(api: UnsafePointer<VitrineCurl>) {
+        self.api = api
+    }
+
+    /// Loads and initialises the library named `soname`; the failure says what went wrong in a few words.
+    static func load(_ soname: String) -> Result<CurlLibrary, FetchError> {
+        guard let handle = dlopen(soname, vitrine_curl_open_flags()) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
+            return .failure(.httpUnavailable(reason: "libcurl could not be loaded (\(reason))"))
+        }
+        var functions = VitrineCurl()
+        guard vitrine_curl_bind(handle, &functions) == 1 else {
+            dlclose(handle)
+            return .failure(.httpUnavailable(reason: "\(soname) lacks a function Vitrine calls"))
+        }
+        let code = functions.global_init(Int(CURL_GLOBAL_DEFAULT))
+        guard code == CURLE_OK else {
+            let text = functions.easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+            return .failure(.httpUnavailable(reason: "libcurl could not be initialised (\(text))"))
+        }
+        let api = UnsafeMutablePointer<VitrineCurl>.allocate(capacity: 1)
+        api.initialize(to: functions)
+        return .success(CurlLibrary(api: api))
+    }
+
+    /// The libcurl error name and text for a result code.
+    func errorText(_ code: CURLcode) -> String {
+        api.pointee.easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+    }
+
+    /// The libcurl error text for a multi interface result code.
+    func multiErrorText(_ code: CURLMcode) -> String {
+        api.pointee.multi_strerror(code).map { String(cString: $0) } ?? "libcurl multi error \(code.rawValue)"
+    }
 }
 
 /// Owns one libcurl easy handle, its header list and its error buffer, which must outlive the handle's use.
 final class CurlEasyHandle {
+    let library: CurlLibrary
     let raw: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// Whether libcurl took the error buffer; without it, failures are described by their code alone.
     private let errorBufferSet: Bool
 
-    init() {
-        CurlRuntime.ensureInitialised()
-        guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+    init(_ library: CurlLibrary) {
+        self.library = library
+        guard let handle = library.api.pointee.easy_init() else { fatalError("curl_easy_init failed: out of memory") }
         raw = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        errorBufferSet = vitrine_curl_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
+        errorBufferSet =
+            vitrine_curl_easy_setopt_pointer(library.api, raw, CURLOPT_ERRORBUFFER, errorBuffer) == CURLE_OK
     }
 
     deinit {
-        curl_easy_cleanup(raw)
-        if let headerList { curl_slist_free_all(headerList) }
+        library.api.pointee.easy_cleanup(raw)
+        if let headerList { library.api.pointee.slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
 
     func set(_ option: CURLoption, _ value: Int) throws(CurlOptionError) {
-        try check(vitrine_curl_easy_setopt_long(raw, option, value), option, value: String(value))
+        try check(vitrine_curl_easy_setopt_long(library.api, raw, option, value), option, value: String(value))
     }
     func set(_ option: CURLoption, _ value: String) throws(CurlOptionError) {
-        try check(vitrine_curl_easy_setopt_string(raw, option, value), option, value: value)
+        try check(vitrine_curl_easy_setopt_string(library.api, raw, option, value), option, value: value)
     }
     func set(_ option: CURLoption, offset value: Int64) throws(CurlOptionError) {
-        try check(vitrine_curl_easy_setopt_offset(raw, option, curl_off_t(value)), option, value: String(value))
+        try check(
+            vitrine_curl_easy_setopt_offset(library.api, raw, option, curl_off_t(value)), option, value: String(value))
     }
     func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(CurlOptionError) {
-        try check(vitrine_curl_easy_setopt_pointer(raw, option, pointer), option, value: "a pointer")
+        try check(vitrine_curl_easy_setopt_pointer(library.api, raw, option, pointer), option, value: "a pointer")
     }
     func set(_ option: CURLoption, callback: vitrine_curl_data_callback) throws(CurlOptionError) {
-        try check(vitrine_curl_easy_setopt_data_callback(raw, option, callback), option, value: "a callback")
+        try check(
+            vitrine_curl_easy_setopt_data_callback(library.api, raw, option, callback), option, value: "a callback")
     }
 
     func setHeaders(_ lines: [String]) throws(CurlOptionError) {
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { library.api.pointee.slist_free_all(headerList) }
         headerList = nil
         for line in lines {
-            guard let list = curl_slist_append(headerList, line) else {
+            guard let list = library.api.pointee.slist_append(headerList, line) else {
                 throw CurlOptionError(option: "CURLOPT_HTTPHEADER", value: line, reason: "out of memory")
             }
             headerList = list
         }
-        try check(vitrine_curl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER, value: "")
+        try check(
+            vitrine_curl_easy_setopt_slist(library.api, raw, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER,
+            value: "")
     }
 
     /// The name libcurl's documentation gives an option this handle sets.
@@ -85,20 +128,20 @@ final class CurlEasyHandle {
 
     private func check(_ code: CURLcode, _ option: CURLoption, value: String) throws(CurlOptionError) {
         guard code == CURLE_OK else {
-            throw CurlOptionError(option: Self.name(of: option), value: value, reason: curlErrorText(code))
+            throw CurlOptionError(option: Self.name(of: option), value: value, reason: library.errorText(code))
         }
     }
 
     /// A number libcurl keeps about the last transfer; nil when it cannot tell.
     func info(_ info: CURLINFO) -> Int? {
         var value = 0
-        return vitrine_curl_easy_getinfo_long(raw, info, &value) == CURLE_OK ? value : nil
+        return vitrine_curl_easy_getinfo_long(library.api, raw, info, &value) == CURLE_OK ? value : nil
     }
 
     /// A text libcurl keeps about the last transfer; nil when it has none or cannot tell.
     func stringInfo(_ info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        guard vitrine_curl_easy_getinfo_string(raw, info, &value) == CURLE_OK else { return nil }
+        guard vitrine_curl_easy_getinfo_string(library.api, raw, info, &value) == CURLE_OK else { return nil }
         return value.map { String(cString: $0) }
     }
 
@@ -111,43 +154,37 @@ extension CurlEasyHandle: Sendable {}
 
 /// Owns one libcurl multi handle: the transfer loop and its connection cache.
 final class CurlMultiHandle {
+    let library: CurlLibrary
     let raw: UnsafeMutableRawPointer
 
     /// Why the handle's options could not be set, if they could not: every transfer then fails with it.
     let setupFailure: String?
 
-    init(maximumConnections: Int) {
-        let runtimeFailure = CurlRuntime.failure
-        guard let handle = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
+    init(_ library: CurlLibrary, maximumConnections: Int) {
+        self.library = library
+        guard let handle = library.api.pointee.multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         raw = handle
-        let code = vitrine_curl_multi_setopt_long(raw, CURLMOPT_MAXCONNECTS, maximumConnections)
+        let code = vitrine_curl_multi_setopt_long(library.api, raw, CURLMOPT_MAXCONNECTS, maximumConnections)
         setupFailure =
-            runtimeFailure
-            ?? (code == CURLM_OK
-                ? nil : "libcurl refused a connection cache of \(maximumConnections): \(curlMultiErrorText(code))")
+            code == CURLM_OK
+            ? nil : "libcurl refused a connection cache of \(maximumConnections): \(library.multiErrorText(code))"
     }
 
-    deinit { curl_multi_cleanup(raw) }
+    deinit { _ = library.api.pointee.multi_cleanup(raw) }
 
     /// Interrupts a running `poll`; libcurl allows this from any thread. A wake-up libcurl refuses (it could not
     /// write to its own wake-up pipe) is not lost for long: the transfer loop polls at most a second at a time.
-    func wakeUp() { _ = curl_multi_wakeup(raw) }
+    func wakeUp() { _ = library.api.pointee.multi_wakeup(raw) }
 
     /// Takes `easy` out of the transfer loop (`curl_multi_remove_handle`); the failure's text if libcurl refused.
     func detach(_ easy: CurlEasyHandle) -> String? {
-        let code = curl_multi_remove_handle(raw, easy.raw)
-        return code == CURLM_OK ? nil : curlMultiErrorText(code)
+        let code = library.api.pointee.multi_remove_handle(raw, easy.raw)
+        return code == CURLM_OK ? nil : library.multiErrorText(code)
     }
 }
 
 /// The multi handle is touched from other threads only through `wakeUp`, which libcurl documents as thread-safe.
 extension CurlMultiHandle: @unchecked Sendable {}
-
-/// The libcurl error name and text for a result code.
-func curlErrorText(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
-
-/// The libcurl error text for a multi interface result code.
-func curlMultiErrorText(_ code: CURLMcode) -> String { String(cString: curl_multi_strerror(code)) }
 
 /// libcurl refused an option of a transfer (a value out of its range, or no memory for it).
 struct CurlOptionError: Error {

@@ -133,6 +133,8 @@ public enum FetchError: UserFacingError, Equatable {
     /// The key has used up its quota (``RequestQuota``) and the wait for the next request is longer than the longest
     /// one made.
     case quotaSpent(service: String, rate: String, seconds: Int)
+    /// No request can be made in this process: libcurl could not be loaded or initialised (`reason`).
+    case httpUnavailable(reason: String)
     case cancelled
 
     /// Names the URL without its secrets and, for a wait or a spent quota, when to try again.
@@ -153,6 +155,8 @@ public enum FetchError: UserFacingError, Equatable {
         case .quotaSpent(let service, let rate, let seconds):
             "\(service) allows \(rate) per API key, and this key has made them all; the next is allowed in "
                 + "\(Self.describe(seconds: seconds)), so try again then."
+        case .httpUnavailable(let reason):
+            "Vitrine cannot make HTTP requests: \(reason); install Debian's libcurl4 package."
         case .cancelled: "The transfer was cancelled."
         }
     }
@@ -182,6 +186,7 @@ extension FetchError {
         case .timedOut(_, let limit): "took longer than \(Self.describe(seconds: limit))"
         case .waitTooLong(_, let seconds, _): "asked to wait \(Self.describe(seconds: seconds))"
         case .quotaSpent(let service, _, _): "\(service)'s request quota is spent"
+        case .httpUnavailable(let reason): reason
         case .cancelled: "cancelled"
         }
     }

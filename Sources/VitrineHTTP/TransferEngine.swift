@@ -4,7 +4,8 @@ import Synchronization
 import VitrineBasics
 
 /// Runs every HTTP transfer of a run through one libcurl multi handle, on a thread of its own, with a bounded
-/// number of transfers at once and connections reused between them.
+/// number of transfers at once and connections reused between them. The first request loads libcurl and starts
+/// the thread; an engine that is never asked for anything costs neither.
 public final class TransferEngine: HTTPFetching {
     /// Limits and identity for all transfers of an engine.
     public struct Configuration: Sendable {
@@ -46,10 +47,11 @@ public final class TransferEngine: HTTPFetching {
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
         var shuttingDown = false
+        /// The transfer loop's handle, once the first request has started the loop.
+        var multi: CurlMultiHandle?
     }
 
     package let configuration: Configuration
-    private let multi: CurlMultiHandle
     private let inbox = Mutex(Inbox())
     private let counters = Mutex(Statistics())
     /// Whether the transfer thread has ended, and who awaits its end.
@@ -57,10 +59,6 @@ public final class TransferEngine: HTTPFetching {
 
     package init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        multi = CurlMultiHandle(maximumConnections: configuration.concurrentTransfers * 2)
-        let thread = Thread { [self] in runLoop() }
-        thread.name = "vitrine.transfers"
-        thread.start()
     }
 
     var statistics: Statistics { counters.withLock { $0 } }
@@ -72,6 +70,7 @@ public final class TransferEngine: HTTPFetching {
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         guard let scheme = URLComponents(string: request.url)?.scheme?.lowercased(), ["http", "https"].contains(scheme)
         else { throw .refusedURL(url: request.publicURL) }
+        let library = try CurlLibrary.shared.get()
         let id = inbox.withLock { inbox -> UInt64 in
             inbox.nextID += 1
             return inbox.nextID
@@ -79,20 +78,22 @@ public final class TransferEngine: HTTPFetching {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let accepted = inbox.withLock { inbox -> Bool in
+                    let loop = inbox.withLock { inbox -> CurlMultiHandle? in
                         // A cancellation before this point may have been cleared by the loop already, which
                         // never saw the request: the task's own flag still tells.
                         guard !inbox.shuttingDown, !inbox.cancelled.contains(id), !Task.isCancelled else {
-                            return false
+                            return nil
                         }
                         inbox.waiting.append(Waiting(id: id, request: request, continuation: continuation))
-                        return true
+                        return startedLoop(&inbox, library)
                     }
-                    if accepted { multi.wakeUp() } else { continuation.resume(throwing: FetchError.cancelled) }
+                    if let loop { loop.wakeUp() } else { continuation.resume(throwing: FetchError.cancelled) }
                 }
             } onCancel: {
-                inbox.withLock { _ = $0.cancelled.insert(id) }
-                multi.wakeUp()
+                inbox.withLock { inbox in
+                    inbox.cancelled.insert(id)
+                    return inbox.multi
+                }?.wakeUp()
             }
         } catch let error as FetchError {
             throw error
@@ -104,11 +105,14 @@ public final class TransferEngine: HTTPFetching {
     /// Cancels whatever is in flight and tells the transfer thread to stop, without waiting for it: requests made
     /// afterwards are refused. ``stop()`` also awaits the thread's end.
     func shutdown() {
-        let alreadyStopping = inbox.withLock { inbox -> Bool in
+        let (alreadyStopping, loop) = inbox.withLock { inbox -> (Bool, CurlMultiHandle?) in
             defer { inbox.shuttingDown = true }
-            return inbox.shuttingDown
+            return (inbox.shuttingDown, inbox.multi)
         }
-        if !alreadyStopping { multi.wakeUp() }
+        guard !alreadyStopping else { return }
+        // No request ever started the loop, and none can now.
+        guard let loop else { return loopEnded() }
+        loop.wakeUp()
     }
 
     /// Cancels whatever is in flight and returns once the transfer thread has ended, without blocking a thread
@@ -126,7 +130,29 @@ public final class TransferEngine: HTTPFetching {
 
     // MARK: - The transfer thread
 
-    private func runLoop() {
+    /// The loop's handle; the first call (the first request) makes it and starts the transfer thread. Called with
+    /// the inbox locked, so that a shutdown either comes before (and the loop never starts) or finds the handle.
+    private func startedLoop(_ inbox: inout Inbox, _ library: CurlLibrary) -> CurlMultiHandle {
+        if let multi = inbox.multi { return multi }
+        let multi = CurlMultiHandle(library, maximumConnections: configuration.concurrentTransfers * 2)
+        inbox.multi = multi
+        let thread = Thread { [self] in runLoop(multi) }
+        thread.name = "vitrine.transfers"
+        thread.start()
+        return multi
+    }
+
+    /// Tells those who await the loop's end (``stop()``) that it has ended.
+    private func loopEnded() {
+        let waiters = loopEnd.withLock { end in
+            end.finished = true
+            defer { end.waiters = [] }
+            return end.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func runLoop(_ multi: CurlMultiHandle) {
         var active: [Int: ActiveTransfer] = [:]
         while true {
             let room = configuration.concurrentTransfers - active.count
@@ -151,18 +177,18 @@ public final class TransferEngine: HTTPFetching {
                 transfer.continuation.resume(throwing: FetchError.cancelled)
             }
             for waiting in admitted {
-                let transfer = ActiveTransfer(waiting: waiting)
+                let transfer = ActiveTransfer(waiting: waiting, library: multi.library)
                 do {
                     if let failure = multi.setupFailure {
                         throw FetchError.transport(url: waiting.request.publicURL, reason: failure)
                     }
                     try transfer.configure(configuration)
                     transfer.started = .now
-                    let added = curl_multi_add_handle(multi.raw, transfer.easy.raw)
+                    let added = multi.library.api.pointee.multi_add_handle(multi.raw, transfer.easy.raw)
                     guard added == CURLM_OK else {
                         throw FetchError.transport(
                             url: waiting.request.publicURL,
-                            reason: "libcurl could not start the transfer: \(curlMultiErrorText(added))")
+                            reason: "libcurl could not start the transfer: \(multi.library.multiErrorText(added))")
                     }
                     active[Int(bitPattern: transfer.easy.raw)] = transfer
                 } catch {
@@ -172,7 +198,7 @@ public final class TransferEngine: HTTPFetching {
             if stopping && active.isEmpty { break }
 
             var running: Int32 = 0
-            let performed = curl_multi_perform(multi.raw, &running)
+            let performed = multi.library.api.pointee.multi_perform(multi.raw, &running)
             if performed != CURLM_OK {
                 // The multi handle itself failed (no memory, an internal error): what runs on it cannot finish.
                 for (key, transfer) in active {
@@ -181,13 +207,13 @@ public final class TransferEngine: HTTPFetching {
                     transfer.continuation.resume(
                         throwing: FetchError.transport(
                             url: transfer.request.publicURL,
-                            reason: "libcurl's transfer loop failed: \(curlMultiErrorText(performed))"))
+                            reason: "libcurl's transfer loop failed: \(multi.library.multiErrorText(performed))"))
                 }
                 continue
             }
             var remaining: Int32 = 0
             var finished = 0
-            while let message = curl_multi_info_read(multi.raw, &remaining) {
+            while let message = multi.library.api.pointee.multi_info_read(multi.raw, &remaining) {
                 guard vitrine_curl_msg_is_done(message) != 0, let easy = vitrine_curl_msg_easy_handle(message),
                     let transfer = active.removeValue(forKey: Int(bitPattern: easy))
                 else { continue }
@@ -204,22 +230,17 @@ public final class TransferEngine: HTTPFetching {
             if finished > 0 && !inbox.withLock({ $0.waiting.isEmpty }) { continue }
             if active.isEmpty {
                 let idle = inbox.withLock { $0.waiting.isEmpty && $0.cancelled.isEmpty && !$0.shuttingDown }
-                if idle { poll(milliseconds: 1000) }
+                if idle { poll(multi, milliseconds: 1000) }
             } else {
-                poll(milliseconds: 250)
+                poll(multi, milliseconds: 250)
             }
         }
-        let waiters = loopEnd.withLock { end in
-            end.finished = true
-            defer { end.waiters = [] }
-            return end.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        loopEnded()
     }
 
     /// Waits for socket activity, a wake-up or the timeout; a poll that fails at once is not retried at once.
-    private func poll(milliseconds: Int32) {
-        if curl_multi_poll(multi.raw, nil, 0, milliseconds, nil) != CURLM_OK { usleep(10_000) }
+    private func poll(_ multi: CurlMultiHandle, milliseconds: Int32) {
+        if multi.library.api.pointee.multi_poll(multi.raw, nil, 0, milliseconds, nil) != CURLM_OK { usleep(10_000) }
     }
 }
 
@@ -291,7 +312,7 @@ private final class ActiveTransfer {
     let id: UInt64
     let request: FetchRequest
     let continuation: CheckedContinuation<FetchResponse, any Error>
-    let easy = CurlEasyHandle()
+    let easy: CurlEasyHandle
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var exceededLimit = false
@@ -299,7 +320,8 @@ private final class ActiveTransfer {
     var started = ContinuousClock.now
     var timeLimit = 0
 
-    init(waiting: Waiting) {
+    init(waiting: Waiting, library: CurlLibrary) {
+        easy = CurlEasyHandle(library)
         id = waiting.id
         request = waiting.request
         continuation = waiting.continuation
@@ -361,7 +383,7 @@ private final class ActiveTransfer {
             return .failure(.timedOut(url: url, limit: timeLimit))
         default:
             let detail = easy.errorMessage
-            return .failure(.transport(url: url, reason: detail.isEmpty ? curlErrorText(result) : detail))
+            return .failure(.transport(url: url, reason: detail.isEmpty ? easy.library.errorText(result) : detail))
         }
     }
 }

@@ -113,6 +113,9 @@ struct ImageDownloader: Sendable {
             response = try await fetcher.fetch(FetchRequest(url: url, maximumBodyBytes: maximumBytes))
         } catch .cancelled {
             throw CancellationError()
+        } catch .httpUnavailable(let reason) {
+            // Not this image's failure but every download's: the run stops, rather than show placeholders only.
+            throw FetchError.httpUnavailable(reason: reason)
         } catch {
             return (url, .failed(reason: "Download failed: \(error.shortReason)"), nil)
         }

@@ -21,15 +21,16 @@ import VitrineTestSupport
 
     func stop() async { await server.stop() }
 
-    func build(_ extra: [String] = [], out: String = "out", key: String? = PixabayGalleryTests.key) async throws
-        -> VitrineProcess.Outcome
-    {
+    func build(
+        _ extra: [String] = [], out: String = "out", key: String? = PixabayGalleryTests.key,
+        environment: [String: String] = [:]
+    ) async throws -> VitrineProcess.Outcome {
         var arguments = [
             "pixabay", "Hamburg", "--per-page", "10", "--pages", "3", "--endpoint", await server.pixabayEndpoint,
             "--cache", workspace.path("cache"), "--out", workspace.path(out),
         ]
         if let key { arguments += ["--key", key] }
-        return try await VitrineProcess.run(arguments + extra)
+        return try await VitrineProcess.run(arguments + extra, environment: environment)
     }
 
     var imageRequests: [String] { server.requests().map(\.path).filter { $0.hasSuffix(".jpg") } }
@@ -117,6 +118,25 @@ import VitrineTestSupport
             #expect(offline.status == 0, "stderr: \(offline.stderr)")
             #expect(server.requests().isEmpty)
             #expect(try workspace.tree("offline") == first)
+        }
+    }
+
+    /// libcurl and the libraries it needs are loaded by the first transfer, not at every start: a rebuild with
+    /// nothing to fetch, or `--version`, never loads them (a seventh of such a rebuild's time). glibc's loader names
+    /// every library it loads, at the start or later by `dlopen`, when `LD_DEBUG=files` is set.
+    @Test func libcurlIsLoadedByTheFirstTransferAndByNothingElse() async throws {
+        try await stopping(self) {
+            let loaderLog = ["LD_DEBUG": "files"]
+            let fetching = try await build(environment: loaderLog)
+            #expect(fetching.status == 0)
+            #expect(fetching.stderr.contains("file=libcurl.so.4"), "the loader's log names no libcurl")
+            let unchanged = try await build(environment: loaderLog)
+            #expect(unchanged.status == 0 && unchanged.stderr.contains("Up to date"))
+            #expect(!unchanged.stderr.contains("libcurl"))
+            let offline = try await build(["--offline"], out: "offline", environment: loaderLog)
+            #expect(offline.status == 0 && !offline.stderr.contains("libcurl"))
+            let version = try await VitrineProcess.run(["--version"], environment: loaderLog)
+            #expect(version.status == 0 && !version.stderr.contains("libcurl"))
         }
     }
 

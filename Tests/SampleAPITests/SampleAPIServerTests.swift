@@ -42,7 +42,7 @@ struct SampleAPIServerTests {
         }
     }
 
-    /// FlyingFox sends a response's head and body in two writes; with Nagle's algorithm on, the body waits for the
+    /// The server sends a response's head and body in two writes; with Nagle's algorithm on, the body waits for the
     /// client's delayed ACK of the head, about 40 ms on every request of a kept-alive connection.
     @Test func acceptedConnectionsSendSmallWritesAtOnce() async throws {
         try await withServer { server in

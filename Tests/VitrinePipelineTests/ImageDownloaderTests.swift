@@ -79,4 +79,28 @@ import VitrineTestSupport
         #expect(ImageDownloader.checkpointSpacing(every: 750, left: 750) == 375)
         #expect(ImageDownloader.checkpointSpacing(every: 750, left: 20) == 32)
     }
+
+    /// A fetcher that cannot make any request: libcurl could not be loaded.
+    struct UnavailableFetcher: HTTPFetching {
+        var concurrentTransfers: Int { 2 }
+
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+            throw .httpUnavailable(reason: "libcurl could not be loaded (libcurl.so.4: cannot open shared object file)")
+        }
+    }
+
+    /// Without libcurl no image can come: the downloads stop with that sentence rather than make every picture a
+    /// placeholder that names it.
+    @Test func noHTTPAtAllStopsTheDownloadsRatherThanFailEachImage() async throws {
+        let folder = try TemporaryFolder()
+        let downloader = ImageDownloader(
+            fetcher: UnavailableFetcher(), cache: CacheStore(root: folder.url), offline: false, maximumBytes: 1 << 20,
+            progress: { _ in }, checkpoint: { _ in })
+        await #expect(
+            throws: FetchError.httpUnavailable(
+                reason: "libcurl could not be loaded (libcurl.so.4: cannot open shared object file)")
+        ) {
+            _ = try await downloader.download((1...5).map { "https://cdn.example/\($0).jpg" })
+        }
+    }
 }
