@@ -2,8 +2,9 @@
 #define VITRINE_CCURL_SHIM_H
 
 // libcurl, loaded at run time (dlopen) by the first transfer of a run, and only then: linking it would load it and
-// the 32 shared libraries it needs (GnuTLS, Kerberos, LDAP, SSH, RTMP...) at every start of the binary, 6.5 ms each
-// time on this machine, a seventh of a rebuild that has nothing to fetch (BENCHMARKS.md, "Figures behind the code").
+// the 27 shared libraries it needs (GnuTLS, Kerberos, LDAP, SSH, RTMP...) at every start of the binary, about 10 ms
+// each time on this machine, a sixth of a rebuild that has nothing to fetch (BENCHMARKS.md, "Figures behind the
+// code").
 // Its header still gives the types and constants; the functions are called through the pointers looked up below.
 
 #include <curl/curl.h>
