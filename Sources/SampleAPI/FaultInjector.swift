@@ -30,17 +30,6 @@ final class FaultInjector: Sendable {
     func claimCounts() -> [Int] {
         claimed.withLock { $0 }
     }
-
-    /// The longest `delay` among the rules in seconds, so the server's handler timeout can allow for it.
-    var longestDelaySeconds: TimeInterval {
-        let milliseconds = rules.map { rule -> Int in
-            if case .delay(let milliseconds) = rule.kind {
-                return milliseconds
-            }
-            return 0
-        }
-        return Double(milliseconds.max() ?? 0) / 1000
-    }
 }
 
 /// Turns a claimed fault into the response that goes on the wire.
