@@ -123,23 +123,24 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
             }
             finish(context, keepAlive: keepAlive)
         case .cutOff(let sentBytes, let reset):
-            writeBody(response.body.prefix(sentBytes), context)
-            context.flush()
-            guard reset else { return context.close(promise: nil) }
+            // Closed once the bytes have gone to the socket: a close fails the writes still pending.
             let channel = context.channel
-            context.eventLoop.scheduleTask(in: Self.pauseBeforeReset) {
-                // SO_LINGER with a zero timeout: closing sends a TCP reset instead of a FIN.
-                let linger =
-                    (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
-                    ?? channel.eventLoop.makeSucceededVoidFuture()
-                linger.whenComplete { _ in channel.close(promise: nil) }
+            sent(response.body.prefix(sentBytes), context).whenComplete { _ in
+                guard reset else { return channel.close(promise: nil) }
+                channel.eventLoop.scheduleTask(in: Self.pauseBeforeReset) {
+                    // SO_LINGER with a zero timeout: closing sends a TCP reset instead of a FIN.
+                    let linger =
+                        (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                        ?? channel.eventLoop.makeSucceededVoidFuture()
+                    linger.whenComplete { _ in channel.close(promise: nil) }
+                }
             }
         case .stalled(let sentBytes, let duration):
-            writeBody(response.body.prefix(sentBytes), context)
-            context.flush()
             let channel = context.channel
-            context.eventLoop.scheduleTask(in: .nanoseconds(Int64(duration.inNanoseconds))) {
-                channel.close(promise: nil)
+            sent(response.body.prefix(sentBytes), context).whenComplete { _ in
+                channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(duration.inNanoseconds))) {
+                    channel.close(promise: nil)
+                }
             }
         case .trickled(let bytesPerSecond):
             context.flush()
@@ -157,6 +158,11 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
     private func writeBody(_ bytes: Data, _ context: ChannelHandlerContext) {
         guard !bytes.isEmpty else { return }
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))), promise: nil)
+    }
+
+    /// Writes `bytes` (the head before them) to the socket; the future completes once they are written.
+    private func sent(_ bytes: Data, _ context: ChannelHandlerContext) -> EventLoopFuture<Void> {
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))))
     }
 
     private func finish(_ context: ChannelHandlerContext, keepAlive: Bool) {
