@@ -103,9 +103,8 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
         }
         let status = HTTPResponseStatus(
             statusCode: response.status, reasonPhrase: HTTPReasonPhrase.phrase(for: response.status))
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
-            promise: nil)
+        let headWritten = context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))))
         if withoutBody {
             return finish(context, keepAlive: keepAlive)
         }
@@ -123,9 +122,12 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
             }
             finish(context, keepAlive: keepAlive)
         case .cutOff(let sentBytes, let reset):
-            // Closed once the bytes have gone to the socket: a close fails the writes still pending.
+            // Closed once the bytes have gone to the socket, since a close fails the writes still pending; writes
+            // complete in order, so the last one's future is the whole response's.
             let channel = context.channel
-            sent(response.body.prefix(sentBytes), context).whenComplete { _ in
+            let written = writeBody(response.body.prefix(sentBytes), context) ?? headWritten
+            context.flush()
+            written.whenComplete { _ in
                 guard reset else { return channel.close(promise: nil) }
                 channel.eventLoop.scheduleTask(in: Self.pauseBeforeReset) {
                     // SO_LINGER with a zero timeout: closing sends a TCP reset instead of a FIN.
@@ -137,8 +139,10 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
             }
         case .stalled(let sentBytes, let duration):
             let channel = context.channel
-            sent(response.body.prefix(sentBytes), context).whenComplete { _ in
-                channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(duration.inNanoseconds))) {
+            let written = writeBody(response.body.prefix(sentBytes), context) ?? headWritten
+            context.flush()
+            written.whenComplete { _ in
+                channel.eventLoop.scheduleTask(in: TimeAmount(duration)) {
                     channel.close(promise: nil)
                 }
             }
@@ -155,14 +159,12 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
-    private func writeBody(_ bytes: Data, _ context: ChannelHandlerContext) {
-        guard !bytes.isEmpty else { return }
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))), promise: nil)
-    }
-
-    /// Writes `bytes` (the head before them) to the socket; the future completes once they are written.
-    private func sent(_ bytes: Data, _ context: ChannelHandlerContext) -> EventLoopFuture<Void> {
-        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))))
+    /// Writes `bytes` of the body; the future completes once they are on the socket, which takes a flush. Nil, and
+    /// nothing written, when `bytes` is empty.
+    @discardableResult
+    private func writeBody(_ bytes: Data, _ context: ChannelHandlerContext) -> EventLoopFuture<Void>? {
+        guard !bytes.isEmpty else { return nil }
+        return context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))))
     }
 
     private func finish(_ context: ChannelHandlerContext, keepAlive: Bool) {
@@ -176,30 +178,23 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
     /// goes (or the server stops).
     private func trickle(_ body: Data, bytesPerSecond: Int, context: ChannelHandlerContext) {
         let piece = max(1, bytesPerSecond / 10)
-        var sent = 0
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        // How much of `body` has gone; touched on the event loop only.
+        let sent = NIOLoopBoundBox(0, eventLoop: context.eventLoop)
         context.eventLoop.scheduleRepeatedTask(initialDelay: Self.tricklePeriod, delay: Self.tricklePeriod) { task in
             let (handler, context) = bound.value
             guard context.channel.isActive else { return task.cancel() }
             let bytes: Data
-            if sent < body.count {
-                let start = body.startIndex + sent
+            if sent.value < body.count {
+                let start = body.startIndex + sent.value
                 let end = min(start + piece, body.endIndex)
                 bytes = body.subdata(in: start..<end)
-                sent += end - start
+                sent.value += end - start
             } else {
                 bytes = Data(count: piece)
             }
-            context.writeAndFlush(
-                handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))), promise: nil)
+            handler.writeBody(bytes, context)
+            context.flush()
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (a stall of a few seconds at most).
-    fileprivate var inNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

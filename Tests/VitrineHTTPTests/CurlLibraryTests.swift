@@ -27,15 +27,6 @@ import Testing
         let failure = try #require(CurlLibrary.load("libm.so.6").failure)
         #expect(failure == .httpUnavailable(reason: "libm.so.6 lacks a function Vitrine calls"))
     }
-
-    @Test func anEngineThatIsAskedForNothingStartsNoThreadAndStopsAtOnce() async {
-        let engine = TransferEngine()
-        await engine.stop()
-        await #expect(throws: FetchError.cancelled) {
-            try await engine.fetch(FetchRequest(url: "http://127.0.0.1:9/"))
-        }
-        #expect(engine.statistics.transfers == 0)
-    }
 }
 
 extension Result {

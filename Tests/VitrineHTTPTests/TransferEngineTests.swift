@@ -243,4 +243,15 @@ import Testing
             await #expect(throws: FetchError.cancelled) { try await engine.fetch(FetchRequest(url: "\(base)/")) }
         }
     }
+
+    /// The first request starts the transfer loop (and loads libcurl): an engine stopped before any has no loop
+    /// to wait for.
+    @Test func anEngineNeverAskedForAnythingStopsAtOnceAndRefusesRequestsAfterwards() async {
+        let engine = TransferEngine()
+        await engine.stop()
+        await #expect(throws: FetchError.cancelled) {
+            try await engine.fetch(FetchRequest(url: "http://127.0.0.1:9/"))
+        }
+        #expect(engine.statistics.transfers == 0)
+    }
 }
