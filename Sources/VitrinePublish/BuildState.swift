@@ -22,12 +22,8 @@ package struct BuildState: Equatable {
     /// A cached API response the build read, as it was on disk.
     package typealias Response = CachedResponseUse
 
-    /// A file of the output folder as the build left it.
-    struct File: Equatable {
-        /// Relative to the output root.
-        var path: String
-        var stamp: FileStamp
-    }
+    /// A file of the output folder as the build left it (its path relative to the output root).
+    typealias File = StampedFiles.File
 
     /// The digest of everything besides the API's answers that shapes the output (see
     /// `GalleryPipeline.fingerprint`).
@@ -37,7 +33,7 @@ package struct BuildState: Equatable {
     /// When the output stops being what its inputs give: a random page's next update. Nil: never by the clock.
     var expires: Date?
     var responses: [Response]
-    var files: [File]
+    var files: StampedFiles
 
     /// The build's outputs are still as this state describes them, its responses are in the cache, unchanged and
     /// usable under `policy` at `now`, and no random page is due at `scheduleNow` (the clock of schedules).
@@ -53,16 +49,7 @@ package struct BuildState: Equatable {
     /// The part of ``isCurrent(fingerprint:output:cache:policy:now:scheduleNow:)`` about the output: every file is
     /// still as the build left it (one `stat` each, over the processor's cores).
     package func filesAreCurrent(in output: URL) async -> Bool {
-        let changed = Atomic<Bool>(false)
-        let files = files
-        _ = await CoreSplit.mapParts(of: files.count, threshold: 1024) { part in
-            let written = RootedFiles(root: output.path)
-            for file in files[part] {
-                if changed.load(ordering: .relaxed) { return }
-                if written.stamp(file.path) != file.stamp { return changed.store(true, ordering: .relaxed) }
-            }
-        }
-        return !changed.load(ordering: .relaxed)
+        await files.allCurrent(under: output.path)
     }
 
     /// The part of ``isCurrent(fingerprint:output:cache:policy:now:scheduleNow:)`` that needs no file of the output:
@@ -134,7 +121,7 @@ package struct BuildState: Equatable {
         self.summary = summary
         self.expires = expires
         self.responses = responses
-        self.files = files
+        self.files = StampedFiles(files)
     }
 
     /// The state its file's `bytes` hold; nil when they are not one as a whole. Without `withFiles`, the reading
@@ -165,7 +152,6 @@ package struct BuildState: Equatable {
             field(line, Array("\(name) ".utf8))
         }
         let responsePrefix = Array("response ".utf8)
-        let filePrefix = Array("file ".utf8)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         guard let fingerprint = field(fingerprintLine, "fingerprint"), !fingerprint.isEmpty,
@@ -175,7 +161,7 @@ package struct BuildState: Equatable {
         self.fingerprint = String(decoding: fingerprint, as: UTF8.self)
         self.summary = summary
         responses = []
-        files = []
+        files = StampedFiles()
         var entry = nextLine()
         if let first = entry, let seconds = field(first, "expires") {
             guard let value = Double(String(decoding: seconds, as: UTF8.self)) else { return nil }
@@ -193,16 +179,44 @@ package struct BuildState: Equatable {
                     Response(
                         path: String(decoding: parts[4], as: UTF8.self), stamp: stamp,
                         fetchedAt: Date(timeIntervalSince1970: fetched)))
-            } else if let rest = field(line, filePrefix) {
+            } else if line.starts(with: Self.filePrefix) {
                 guard withFiles else { break }
-                let parts = rest.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
-                guard parts.count == 4, let stamp = FileStamp(fields: parts[0...2]), !parts[3].isEmpty else {
-                    return nil
-                }
-                files.append(File(path: String(decoding: parts[3], as: UTF8.self), stamp: stamp))
+                guard let files = Self.files(in: bytes, from: line.startIndex) else { return nil }
+                self.files = files
+                break
             } else {
                 return nil
             }
+        }
+    }
+
+    private static let filePrefix = Array("file ".utf8)
+
+    /// The files of a state whose `file` lines, the last of its lines, start at `start` in `bytes`; nil unless every
+    /// line from there is one. Read straight from the bytes: a state has thousands of them.
+    private static func files(in bytes: [UInt8], from start: Int) -> StampedFiles? {
+        bytes.withUnsafeBufferPointer { bytes in
+            var files = StampedFiles()
+            files.reserveCapacity(files: (bytes.count - start) / 48, nameBytes: bytes.count - start)
+            var index = start
+            func skip(_ byte: UInt8) -> Bool {
+                guard index < bytes.endIndex, bytes[index] == byte else { return false }
+                index += 1
+                return true
+            }
+            func number() -> Int64? {
+                guard let value = ASCIIDecimal.int64(in: bytes, at: &index), skip(0x20) else { return nil }
+                return value
+            }
+            while index < bytes.endIndex {
+                guard filePrefix.allSatisfy(skip), let size = number(), let modified = number(),
+                    let inode = number(), let end = bytes[index...].firstIndex(of: 0x0A), end > index
+                else { return nil }
+                let stamp = FileStamp(size: size, modified: modified, inode: UInt64(inode))
+                files.append(path: UnsafeBufferPointer(rebasing: bytes[index..<end]), stamp: stamp)
+                index = end + 1
+            }
+            return files
         }
     }
 }

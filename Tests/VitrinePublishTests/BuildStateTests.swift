@@ -99,17 +99,32 @@ import VitrineTestSupport
         #expect(await !isCurrent(state, hoursLater: 2))
     }
 
+    /// Each damage is made to a state that reads well without it, so that only the damage can refuse it.
     @Test(arguments: [
-        "", "vitrine-state 2\nfingerprint f\nsummary {}\n", "vitrine-state 1\nfingerprint f\n",
-        "vitrine-state 1\nfingerprint f\nsummary {}\nfile 1 2 3 index.html",
-        "vitrine-state 1\nfingerprint f\nsummary not json\n",
-        "vitrine-state 1\nfingerprint f\nsummary {}\nfile 1 2 index.html\n",
-        "vitrine-state 1\nfingerprint f\nsummary {}\nfile -1 2 3 index.html\n",
-        "vitrine-state 1\nfingerprint f\nsummary {}\nresponse soon 1 2 3 responses/x.json\n",
-        "vitrine-state 1\nfingerprint f\nsummary {}\nsomething else\n",
+        ("", "the whole of it gone"), ("vitrine-state 3\n", "vitrine-state 2\n"), ("\nsummary ", "\nsummery "),
+        ("\nsummary {", "\nsummary not json {"), ("file ", "file x"), ("file ", "file -"), (".html\n", ".html"),
+        ("index.html\n", "\n"), ("\nresponse 1", "\nresponse soon"),
+        ("\nfile ", "\nsomething else\nfile "),
+        ("\nfile ", "\nfile 99999999999999999999 "),
     ])
-    func refusesAnythingItDidNotWrite(text: String) {
-        #expect(BuildState(bytes: Array(text.utf8)) == nil)
+    func refusesAnythingItDidNotWrite(damage: (String, String)) throws {
+        let state = try state()
+        let text = String(decoding: try #require(state.encoded()), as: UTF8.self)
+        #expect(BuildState(bytes: Array(text.utf8)) == state)
+        let damaged = damage.0.isEmpty ? "" : text.replacingOccurrences(of: damage.0, with: damage.1)
+        #expect(damaged != text)
+        #expect(BuildState(bytes: Array(damaged.utf8)) == nil)
+    }
+
+    /// The answers come first and the files last: a response listed among the files is not the state's format.
+    @Test func aResponseAfterTheFilesIsRefused() throws {
+        let state = try state()
+        let text = String(decoding: try #require(state.encoded()), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        let moved =
+            (lines.filter { !$0.hasPrefix("response ") } + lines.filter { $0.hasPrefix("response ") })
+            .joined(separator: "\n") + "\n"
+        #expect(BuildState(bytes: Array(moved.utf8)) == nil)
     }
 
     @Test func aPathThatWouldBreakTheLineFormatLeavesNoState() async throws {

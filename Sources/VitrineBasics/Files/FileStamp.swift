@@ -13,7 +13,7 @@ package struct FileStamp: Equatable, Sendable {
     package var modified: Int64
     package var inode: UInt64
 
-    init(size: Int64, modified: Int64, inode: UInt64) {
+    package init(size: Int64, modified: Int64, inode: UInt64) {
         self.size = size
         self.modified = modified
         self.inode = inode
@@ -44,7 +44,7 @@ package struct FileStamp: Equatable, Sendable {
 
     /// The stamp of the regular file `name` in the open folder `folder`, or nil when there is none; a symbolic link
     /// is not followed, so it has none.
-    static func of(_ name: [CChar], in folder: Int32) -> FileStamp? {
+    static func of(_ name: UnsafePointer<CChar>, in folder: Int32) -> FileStamp? {
         var status = stat()
         guard (try? SystemCall.run({ fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) })) != nil else { return nil }
         return FileStamp(status)

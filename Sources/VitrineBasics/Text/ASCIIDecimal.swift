@@ -3,15 +3,27 @@
 package enum ASCIIDecimal {
     /// A non-negative decimal number that fits an `Int64`; nil for anything else (empty, a sign, other bytes).
     package static func int64(_ digits: ArraySlice<UInt8>) -> Int64? {
-        guard !digits.isEmpty, digits.count <= 19 else { return nil }
+        digits.withUnsafeBufferPointer { digits in
+            var index = digits.startIndex
+            guard let value = int64(in: digits, at: &index), index == digits.endIndex else { return nil }
+            return value
+        }
+    }
+
+    /// The number whose digits start at `index` in `bytes` and run to the end or to the first byte that is not a
+    /// digit, where `index` is left; nil, with `index` anywhere, when there is no digit there or the number does not
+    /// fit an `Int64`.
+    package static func int64(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Int64? {
+        let start = index
         var value: Int64 = 0
-        for digit in digits {
-            guard (0x30...0x39).contains(digit) else { return nil }
+        while index < bytes.endIndex, case let digit = bytes[index] &- 0x30, digit <= 9 {
+            guard index - start < 19 else { return nil }
             let (times10, overflowed) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowedAgain) = times10.addingReportingOverflow(Int64(digit - 0x30))
+            let (sum, overflowedAgain) = times10.addingReportingOverflow(Int64(digit))
             guard !overflowed, !overflowedAgain else { return nil }
             value = sum
+            index += 1
         }
-        return value
+        return index == start ? nil : value
     }
 }
