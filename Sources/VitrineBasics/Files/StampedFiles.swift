@@ -21,8 +21,9 @@ package struct StampedFiles: Equatable, Sendable, RandomAccessCollection {
 
     private struct Entry: Equatable, Sendable {
         var folder: Int32
-        var nameStart: Int32
+        /// Clamped: a count above `NAME_MAX` is never a file's name anyway.
         var nameCount: Int32
+        var nameStart: Int
         var stamp: FileStamp
     }
 
@@ -43,7 +44,7 @@ package struct StampedFiles: Equatable, Sendable, RandomAccessCollection {
 
     package subscript(position: Int) -> File {
         let entry = entries[position]
-        let start = Int(entry.nameStart)
+        let start = entry.nameStart
         let name = String(decoding: names[start..<start + Int(entry.nameCount)], as: UTF8.self)
         let folder = folders[Int(entry.folder)]
         return File(path: folder.isEmpty ? name : "\(folder)/\(name)", stamp: entry.stamp)
@@ -74,8 +75,7 @@ package struct StampedFiles: Equatable, Sendable, RandomAccessCollection {
             }
         }
         entries.append(
-            Entry(
-                folder: folder, nameStart: Int32(names.count), nameCount: Int32(nameBytes.count), stamp: stamp))
+            Entry(folder: folder, nameCount: Int32(clamping: nameBytes.count), nameStart: names.count, stamp: stamp))
         names.append(contentsOf: nameBytes)
     }
 
@@ -112,7 +112,7 @@ package struct StampedFiles: Equatable, Sendable, RandomAccessCollection {
                     }
                     let count = Int(entry.nameCount)
                     guard count <= longestName else { return false }
-                    let start = Int(entry.nameStart)
+                    let start = entry.nameStart
                     for offset in 0..<count {
                         let byte = names[start + offset]
                         guard byte != 0 else { return false }
