@@ -251,9 +251,9 @@ def build_binary() -> None:
     run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "vitrine"], timeout=3600, cwd=REPO)
 
 
-def build_vitrine(binary: Path, formats: str = "") -> Path:
+def build_vitrine(binary: Path, formats: str = "", templates: str = "") -> Path:
     """`vitrine demo` into WORK/vitrine, from a cache of its own (both emptied first: a cold build each run), with
-    `--formats FORMATS` when given."""
+    `--formats FORMATS` and `--templates DIR` when given."""
     out, cache = WORK / "vitrine", WORK / "cache"
     env = {k: v for k, v in os.environ.items() if k not in ("PIXABAY_API_KEY", "FLICKR_API_KEY")}
     last: Exception | None = None
@@ -262,7 +262,8 @@ def build_vitrine(binary: Path, formats: str = "") -> Path:
         shutil.rmtree(cache, ignore_errors=True)
         try:
             run([str(binary), "demo", "--out", str(out), "--cache", str(cache), "--port", str(free_port()), "--quiet"]
-                + (["--formats", formats] if formats else []), timeout=600, env=env)
+                + (["--formats", formats] if formats else []) + (["--templates", templates] if templates else []),
+                timeout=600, env=env)
             return out
         except RuntimeError as error:
             last = error
@@ -988,7 +989,8 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
         f"(Emulation.setCPUThrottlingRate); median of {meta['runs']} cold "
         f"loads (a fresh Chromium profile each); nginx on loopback (HTTP/1.1, gzip for HTML, CSS and JS); the pointer "
         f"rests {meta['hover_ms']} ms on the tile before the press. Vitrine's demo built with "
-        + (f"`--formats {meta['formats']}`." if meta.get('formats') else "its default formats (the APIs' JPEGs)."),
+        + (f"`--formats {meta['formats']}`" if meta.get('formats') else "its default formats (the APIs' JPEGs)")
+        + (f" and the theme folder `{meta['templates']}`." if meta.get('templates') else "."),
         "",
         table(results, widths),
         "",
@@ -1148,6 +1150,9 @@ def main() -> int:
     parser.add_argument("--formats", default="", metavar="LIST",
                         help="build the demo with `--formats LIST` (avif, webp or both; default: the demo's own, "
                         "the APIs' JPEGs alone)")
+    parser.add_argument("--templates", default="", metavar="DIR",
+                        help="build the demo with vitrine's `--templates DIR` (a theme folder, as `vitrine theme "
+                             "export` writes it): another version of the pages to compare with the built-in theme")
     parser.add_argument("--viewports", default="1440 375", help='widths among "1440 375" (default both)')
     parser.add_argument("--hover", type=int, default=0, metavar="MS",
                         help="rest the pointer on the first tile this long before pressing (default 0: the click "
@@ -1186,7 +1191,7 @@ def main() -> int:
         raise SystemExit(f"bench/visitor: {binary} is missing; build it or give --binary.")
 
     print(f"== vitrine demo ({binary})", flush=True)
-    site = build_vitrine(binary, args.formats)
+    site = build_vitrine(binary, args.formats, args.templates)
     if any(t.key == "sigal" for t in tools):
         print("== sigal build (photoswipe) of the demo's 20 full-size pictures", flush=True)
         build_sigal(demo_pictures(site))
@@ -1236,7 +1241,7 @@ def main() -> int:
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
             "other_cores": other_cores,
             "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
-            "formats": args.formats,
+            "formats": args.formats, "templates": args.templates,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
                         "upload_bytes_per_s": UPLOAD_BYTES_PER_S, "cpu_slowdown": CPU_SLOWDOWN}}
     text = report(results, runs_by_tool, meta, widths)
