@@ -73,9 +73,8 @@ package struct BuildState: Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
-        let paths = responses.lazy.map(\.path) + files.lazy.map(\.path)
-        guard let summary = try? encoder.encode(summary),
-            !paths.contains(where: { $0.isEmpty || $0.utf8.contains(0x0A) })
+        func breaksTheLine(_ path: String) -> Bool { path.isEmpty || path.utf8.contains(0x0A) }
+        guard let summary = try? encoder.encode(summary), !responses.contains(where: { breaksTheLine($0.path) })
         else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096 + 96 * (responses.count + files.count))
@@ -94,7 +93,9 @@ package struct BuildState: Equatable {
             append(response.path)
             bytes.append(0x0A)
         }
+        // Each file's path is made once, and checked as it is written.
         for file in files {
+            guard !breaksTheLine(file.path) else { return nil }
             append("file ")
             append(file.stamp)
             append(file.path)
