@@ -33,6 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "Browser"))
+import grid_variants  # noqa: E402  (bench/lib, beside this file)
 from browserlib import (  # noqa: E402  (the browser suite's patterns: nginx of our own, Chromium's flags)
     CHROME_ARGS,
     CHROMEDRIVER,
@@ -990,7 +991,9 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
         f"loads (a fresh Chromium profile each); nginx on loopback (HTTP/1.1, gzip for HTML, CSS and JS); the pointer "
         f"rests {meta['hover_ms']} ms on the tile before the press. Vitrine's demo built with "
         + (f"`--formats {meta['formats']}`" if meta.get('formats') else "its default formats (the APIs' JPEGs)")
-        + (f" and the theme folder `{meta['templates']}`." if meta.get('templates') else "."),
+        + (f" and the theme folder `{meta['templates']}`" if meta.get('templates') else "")
+        + (f"; its grid page rewritten: {'; '.join(grid_variants.VARIANTS[v][0] for v in meta['grid_variant'])}."
+           if meta.get('grid_variant') else "."),
         "",
         table(results, widths),
         "",
@@ -1153,6 +1156,10 @@ def main() -> int:
     parser.add_argument("--templates", default="", metavar="DIR",
                         help="build the demo with vitrine's `--templates DIR` (a theme folder, as `vitrine theme "
                              "export` writes it): another version of the pages to compare with the built-in theme")
+    parser.add_argument("--grid-variant", default="", metavar="NAMES",
+                        help="rewrite the demo's grid page after the build with these named changes, comma-separated "
+                        f"({', '.join(grid_variants.VARIANTS)}; bench/lib/grid_variants.py): a change of the page's "
+                        "structure measured without a theme of its own (bench/visitor-ab measures variants in turns)")
     parser.add_argument("--viewports", default="1440 375", help='widths among "1440 375" (default both)')
     parser.add_argument("--hover", type=int, default=0, metavar="MS",
                         help="rest the pointer on the first tile this long before pressing (default 0: the click "
@@ -1175,6 +1182,10 @@ def main() -> int:
     if not widths or any(w not in VIEWPORTS for w in widths) or args.runs < 1 or args.hover < 0:
         parser.error(f"--viewports takes widths among {' '.join(map(str, VIEWPORTS))}, --runs a number from 1, "
                      "--hover one from 0")
+    try:
+        variants = grid_variants.parse(args.grid_variant)
+    except ValueError as error:
+        parser.error(str(error))
     if args.self_check and args.only:
         parser.error("--self-check measures both tools: leave out --only")
     if args.self_check:
@@ -1192,6 +1203,10 @@ def main() -> int:
 
     print(f"== vitrine demo ({binary})", flush=True)
     site = build_vitrine(binary, args.formats, args.templates)
+    if variants:
+        grid = site / "index.html"
+        grid.write_text(grid_variants.apply(grid.read_text(encoding="utf-8"), variants), encoding="utf-8")
+        print(f"== the grid page rewritten: {'; '.join(grid_variants.VARIANTS[v][0] for v in variants)}", flush=True)
     if any(t.key == "sigal" for t in tools):
         print("== sigal build (photoswipe) of the demo's 20 full-size pictures", flush=True)
         build_sigal(demo_pictures(site))
@@ -1241,7 +1256,7 @@ def main() -> int:
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
             "other_cores": other_cores,
             "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
-            "formats": args.formats, "templates": args.templates,
+            "formats": args.formats, "templates": args.templates, "grid_variant": variants,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
                         "upload_bytes_per_s": UPLOAD_BYTES_PER_S, "cpu_slowdown": CPU_SLOWDOWN}}
     text = report(results, runs_by_tool, meta, widths)
