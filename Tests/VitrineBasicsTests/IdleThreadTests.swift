@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import VitrineTestSupport
 
 @testable import VitrineBasics
 
@@ -39,25 +40,28 @@ import Testing
         #expect(values.hasEnded)
     }
 
+    /// Handshakes, not sleeps, order the offer and the end after the takes they are for: a thread in the idle class
+    /// can wait a minute for a processor on a busy machine (82 s once, beside two busy loops), so the thread here is
+    /// of the normal class, which the test above covers. The pauses only make it likely that each take is already
+    /// waiting when its wake-up comes; the outcome is the same if it is not.
     @Test func aWaitingTakeWakesForAnOfferAndForTheEnd() async {
         let values = NewestValue<Int>()
         let taken = Mutex<[Int?]>([])
-        let finished = DispatchSemaphore(value: 0)
-        IdleThread.start {
+        let (started, tookFirst, finished) = (Handshake(), Handshake(), Handshake())
+        IdleThread.start(idle: false) {
+            started.signal()
             taken.withLock { $0.append(values.take()) }
+            tookFirst.signal()
             taken.withLock { $0.append(values.take()) }
             finished.signal()
         }
-        try? await Task.sleep(for: .milliseconds(50))
+        #expect(await started.wait())
+        try? await Task.sleep(for: .milliseconds(20))
         values.offer(7)
-        try? await Task.sleep(for: .milliseconds(50))
+        #expect(await tookFirst.wait())
+        try? await Task.sleep(for: .milliseconds(20))
         values.end()
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                finished.wait()
-                continuation.resume()
-            }
-        }
+        #expect(await finished.wait())
         #expect(taken.withLock { $0 } == [7, nil])
     }
 }
