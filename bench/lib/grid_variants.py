@@ -38,9 +38,10 @@ def script_at_load(html: str) -> str:
 
 
 def short_sizes(html: str) -> str:
-    """The `sizes` lists without their entries for screens of 1,897 px and more."""
-    rewritten, count = re.subn(r' sizes="\(min-width: [0-9]{4}px\)[^"]*?(\(min-width: [0-9]{3}px\)[^"]*)"',
-                               r' sizes="\1"', html)
+    """The `sizes` lists without their entries for screens of 1,897 px and more, the head's preload (`imagesizes`)
+    too, so that it still names the file the first tile takes."""
+    wide_entries_first = r'( (?:image)?sizes)="\(min-width: [0-9]{4}px\)[^"]*?(\(min-width: [0-9]{3}px\)[^"]*)"'
+    rewritten, count = re.subn(wide_entries_first, r'\1="\2"', html)
     if count == 0:
         raise RuntimeError("grid variant: the page has no sizes list with entries for wide screens")
     return rewritten
