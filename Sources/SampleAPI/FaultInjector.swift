@@ -37,16 +37,22 @@ enum FaultResponses {
     /// How many body bytes a stalled response sends before it goes quiet.
     static let stallPrefixLength = 16
 
-    /// The response for a request `kind` claimed; `normal` produces the response the request would otherwise get.
+    /// How long a request `kind` claimed waits before its response is made: only a delay waits.
+    static func pause(for kind: SampleAPIFault.Kind) -> Duration? {
+        guard case .delay(let milliseconds) = kind else { return nil }
+        return .milliseconds(max(milliseconds, 0))
+    }
+
+    /// The response for a request `kind` claimed, once its pause (`pause(for:)`) is over; `normal` produces the
+    /// response the request would otherwise get.
     static func respond(
         with kind: SampleAPIFault.Kind,
         configuration: SampleAPIConfiguration,
         baseURL: String,
         normal: () -> SampleAPIResponse
-    ) async -> SampleAPIResponse {
+    ) -> SampleAPIResponse {
         switch kind {
-        case .delay(let milliseconds):
-            await configuration.pause(.milliseconds(max(milliseconds, 0)))
+        case .delay:
             return normal()
         case .status(let code, let body):
             return .text(code, body)

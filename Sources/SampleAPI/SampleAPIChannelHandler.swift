@@ -3,8 +3,9 @@ import NIOCore
 import NIOHTTP1
 
 /// One connection of the sample API: reads each request (NIO's HTTP/1 parser, one request at a time however many
-/// the client pipelines), has the service make its response on the cooperative pool, and writes it back on the
-/// connection's event loop the way its delivery says: whole, padded, cut off, stalled or trickled.
+/// the client pipelines), has the service answer it on the connection's event loop (a delay fault's response after
+/// its pause, on a task), and writes it back on the loop the way its delivery says: whole, padded, cut off, stalled
+/// or trickled.
 final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -32,15 +33,18 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
         case .end:
             guard let head else { return }
             self.head = nil
-            let request = Self.sampleRequest(head)
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let loop = context.eventLoop
-            let service = self.service
-            Task {
-                let response = await service.respond(to: request)
-                loop.execute {
-                    let (handler, context) = bound.value
-                    handler.send(response, to: head, context: context)
+            switch service.answer(to: Self.sampleRequest(head)) {
+            case .now(let response):
+                send(response, to: head, context: context)
+            case .later(let respond):
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let loop = context.eventLoop
+                Task {
+                    let response = await respond()
+                    loop.execute {
+                        let (handler, context) = bound.value
+                        handler.send(response, to: head, context: context)
+                    }
                 }
             }
         }

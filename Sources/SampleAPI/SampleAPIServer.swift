@@ -68,7 +68,9 @@ package final class SampleAPIServer: Sendable {
             guard !state.isStarting, state.channel == nil else { throw SampleAPIServerError.alreadyRunning }
             state.isStarting = true
         }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // A loop per core: responses are made on the loops (`SampleAPIService.answer(to:)`), those of connections on
+        // different loops at the same time.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let service = self.service
         let channel: any Channel
         do {
@@ -221,7 +223,16 @@ final class SampleAPIService: Sendable {
         boundPort.withLock { $0 }
     }
 
-    func respond(to request: SampleAPIRequest) async -> SampleAPIResponse {
+    /// What the server sends for a request: a response made at once, or one made after the pause of a delay fault.
+    enum Answer: Sendable {
+        case now(SampleAPIResponse)
+        case later(@Sendable () async -> SampleAPIResponse)
+    }
+
+    /// Logs `request`, claims its fault if one applies, and answers it. Made on the connection's event loop, not on
+    /// the cooperative pool: a test process's pool can be taken for a minute by the tests beside it, and a search
+    /// answered there came too late for a client's stall limit. Only a delay needs a task, for its pause.
+    func answer(to request: SampleAPIRequest) -> Answer {
         let (answered, requests) = log.withLock { log in
             log.requests.append(request)
             let answered = log.waiters.filter { log.satisfies($0.value) }
@@ -230,16 +241,17 @@ final class SampleAPIService: Sendable {
         }
         for waiter in answered { waiter.resume(returning: requests) }
         let baseURL = "http://127.0.0.1:\(port)"
-        let normal = { [router] in router.respond(to: request, baseURL: baseURL, now: router.configuration.now()) }
-        guard let fault = faults.claim(for: request) else {
-            return normal()
+        let router = self.router
+        let normal = { @Sendable in router.respond(to: request, baseURL: baseURL, now: router.configuration.now()) }
+        guard let fault = faults.claim(for: request) else { return .now(normal()) }
+        let respond = { @Sendable in
+            FaultResponses.respond(with: fault, configuration: router.configuration, baseURL: baseURL, normal: normal)
         }
-        return await FaultResponses.respond(
-            with: fault,
-            configuration: router.configuration,
-            baseURL: baseURL,
-            normal: normal
-        )
+        guard let pause = FaultResponses.pause(for: fault) else { return .now(respond()) }
+        return .later {
+            await router.configuration.pause(pause)
+            return respond()
+        }
     }
 
     func requests() -> [SampleAPIRequest] {
