@@ -26,37 +26,6 @@ struct SampleAPIServerTests {
         }
     }
 
-    /// The tests of one process share its cooperative pool, and tests beside a sample API can take every thread of it
-    /// for a minute: a search answered on the pool once came after the client's 30-second stall limit. The server
-    /// answers on its own event loops, so a request is answered while the pool is taken.
-    @Test func aRequestIsAnsweredWhileTheCooperativePoolIsTaken() async throws {
-        try await withServer { server in
-            let url = "\(await server.baseURL)/api/?key=\(key)&q=flower&per_page=3"
-            let width = ProcessInfo.processInfo.activeProcessorCount
-            let (taken, release, probe) = (
-                DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
-            )
-            let outcome: (poolTaken: Bool, exchange: HTTPExchange?) = await withCheckedContinuation { continuation in
-                Thread {
-                    defer { for _ in 0..<width { release.signal() } }
-                    for _ in 0..<width {
-                        Task.detached { holdThread(signalling: taken, until: release) }
-                    }
-                    let allTaken = (0..<width).allSatisfy { _ in taken.wait(timeout: .now() + 60) == .success }
-                    // Nothing else runs on the pool now: a task started after the holders waits for them.
-                    Task.detached { probe.signal() }
-                    let poolTaken = allTaken && probe.wait(timeout: .now() + 0.3) == .timedOut
-                    let exchange = try? SocketHTTPClient.fetchBlockingThisThread(url, timeout: .seconds(30))
-                    continuation.resume(returning: (poolTaken, exchange))
-                }.start()
-            }
-            #expect(outcome.poolTaken, "the test could not take every thread of the cooperative pool")
-            let exchange = try #require(outcome.exchange)
-            #expect(exchange.failure == nil && exchange.status == 200, "\(exchange)")
-            #expect(exchange.body.count > 2)
-        }
-    }
-
     @Test func connectionsAreKeptAlive() async throws {
         try await withServer { server in
             let baseURL = await server.baseURL
@@ -263,10 +232,4 @@ private enum AcceptedSockets {
         guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0 else { return nil }
         return value != 0
     }
-}
-
-/// Holds the calling thread of the cooperative pool until `release` is signalled, after signalling `taken`.
-private func holdThread(signalling taken: DispatchSemaphore, until release: DispatchSemaphore) {
-    taken.signal()
-    release.wait()
 }

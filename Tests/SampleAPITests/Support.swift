@@ -127,44 +127,28 @@ enum SocketHTTPClient {
         return try await exchanges(requests, to: first, deadline: ContinuousClock.now + timeout)
     }
 
-    /// Sends a GET for `url` on a new connection from the calling thread, which it blocks until the response has
-    /// come or `timeout` has passed: for a test whose cooperative pool is taken on purpose.
-    static func fetchBlockingThisThread(_ url: String, timeout: Duration) throws -> HTTPExchange {
-        let target = try Target(url)
-        let address = try target.address()
-        return exchanges([Request(url: url)], to: target, at: address, deadline: ContinuousClock.now + timeout)[0]
-    }
-
     private static func exchanges(
         _ requests: [Request], to target: Target, deadline: ContinuousClock.Instant, bodyStarted: Handshake? = nil
     ) async throws -> [HTTPExchange] {
         let address = try target.address()
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(
-                    returning: exchanges(
-                        requests, to: target, at: address, deadline: deadline, bodyStarted: bodyStarted))
+                let connection = SocketConnection(address: address)
+                defer { connection.close() }
+                var exchanges: [HTTPExchange] = []
+                for request in requests {
+                    let path = (try? Target(request.url).path) ?? "/"
+                    var exchange = connection.exchange(
+                        request, path: path, hostHeader: target.hostHeader, deadline: deadline,
+                        bodyStarted: bodyStarted)
+                    exchange.reusedConnection = !exchanges.isEmpty
+                    exchanges.append(exchange)
+                    if exchange.failure != nil || !connection.isReusable { break }
+                }
+                continuation.resume(returning: exchanges)
             }
             thread.start()
         }
-    }
-
-    private static func exchanges(
-        _ requests: [Request], to target: Target, at address: sockaddr_in, deadline: ContinuousClock.Instant,
-        bodyStarted: Handshake? = nil
-    ) -> [HTTPExchange] {
-        let connection = SocketConnection(address: address)
-        defer { connection.close() }
-        var exchanges: [HTTPExchange] = []
-        for request in requests {
-            let path = (try? Target(request.url).path) ?? "/"
-            var exchange = connection.exchange(
-                request, path: path, hostHeader: target.hostHeader, deadline: deadline, bodyStarted: bodyStarted)
-            exchange.reusedConnection = !exchanges.isEmpty
-            exchanges.append(exchange)
-            if exchange.failure != nil || !connection.isReusable { break }
-        }
-        return exchanges
     }
 
     /// Where a URL points: an IPv4 address, a port and the request target (path and query, as written).
