@@ -4,7 +4,7 @@ import NIOHTTP1
 
 /// One connection of the sample API: reads each request (NIO's HTTP/1 parser, one request at a time however many
 /// the client pipelines), has the service answer it on the connection's event loop (a delay fault's response after
-/// its pause, on a task), and writes it back on the loop the way its delivery says: whole, padded, cut off, stalled
+/// its pause, on a task that a stop cancels), and writes it back on the loop the way its delivery says: whole, padded, cut off, stalled
 /// or trickled.
 final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -39,13 +39,16 @@ final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHand
             case .later(let respond):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let loop = context.eventLoop
-                Task {
+                let started = service.delayedAnswers.run {
                     let response = await respond()
+                    // Cancelled by a stop: the connection closes with the server, unanswered.
+                    guard !Task.isCancelled else { return }
                     loop.execute {
                         let (handler, context) = bound.value
                         handler.send(response, to: head, context: context)
                     }
                 }
+                if !started { context.close(promise: nil) }
             }
         }
     }

@@ -33,7 +33,8 @@ package enum SampleAPIServerError: Error, Sendable, Equatable {
 
 /// Image APIs on 127.0.0.1 serving bundled sample images: Pixabay's search, Flickr's REST photo lists and public
 /// feed, and a media-coverage thumbnail list, each in its provider's documented shape. It is served by swift-nio
-/// (its HTTP/1 parser and encoder), on one event-loop thread; each response is made on the cooperative pool.
+/// (its HTTP/1 parser and encoder) on an event loop per core, where each response is made; only a delay fault's
+/// pause runs on a task.
 package final class SampleAPIServer: Sendable {
     /// The API key the sample API accepts unless configured otherwise.
     package static let demoKey = "sample-key"
@@ -98,6 +99,7 @@ package final class SampleAPIServer: Sendable {
         }
         let boundPort = UInt16(channel.localAddress?.port ?? Int(port))
         service.setPort(boundPort)
+        service.delayedAnswers.open()
         lifecycle.withLock { state in
             state.channel = channel
             state.group = group
@@ -147,7 +149,8 @@ package final class SampleAPIServer: Sendable {
         get async { await baseURL }
     }
 
-    /// Closes the listening socket and open connections, and waits until the server has shut down.
+    /// Closes the listening socket and open connections, and waits until the server has shut down. A delayed answer
+    /// still in its pause is never sent.
     package func stop() async {
         let (channel, group) = lifecycle.withLock { state in
             defer {
@@ -157,6 +160,8 @@ package final class SampleAPIServer: Sendable {
             return (state.channel, state.group)
         }
         try? await channel?.close()
+        // Before the loops go: a delayed answer ends on its connection's loop, which must still be running.
+        await service.delayedAnswers.close()
         // Shutting the event loop down closes every connection still open, a stalled or trickling one included.
         try? await group?.shutdownGracefully()
     }
@@ -187,9 +192,11 @@ package final class SampleAPIServer: Sendable {
     }
 }
 
-/// The server's state shared with the connection handlers: the router, the faults, the port and the request log.
+/// The server's state shared with the connection handlers: the router, the faults, the port, the request log and the
+/// delayed answers in their pause.
 final class SampleAPIService: Sendable {
     let faults: FaultInjector
+    let delayedAnswers = DelayedAnswers()
     private let router: SampleAPIRouter
     private let boundPort = Mutex<UInt16>(0)
     private let log = Mutex(RequestLog())
@@ -297,6 +304,46 @@ final class SampleAPIService: Sendable {
 
     func resetRequests() {
         log.withLock { $0.requests.removeAll() }
+    }
+}
+
+/// The tasks of delayed answers still running, so that a stop can cancel them and wait for each to end while the event
+/// loops they end on still run.
+final class DelayedAnswers: Sendable {
+    private struct State {
+        var isClosed = false
+        var tasks: [UUID: Task<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Runs `answer` on a task of its own; false, and nothing run, once `close` has been called.
+    func run(_ answer: @escaping @Sendable () async -> Void) -> Bool {
+        let id = UUID()
+        return state.withLock { state in
+            guard !state.isClosed else { return false }
+            // The task's last step takes the lock, so it cannot remove its entry before this adds it.
+            state.tasks[id] = Task { [self] in
+                await answer()
+                self.state.withLock { _ = $0.tasks.removeValue(forKey: id) }
+            }
+            return true
+        }
+    }
+
+    /// Refuses new answers, cancels those running and waits until each has ended.
+    func close() async {
+        let running = state.withLock { state in
+            state.isClosed = true
+            return Array(state.tasks.values)
+        }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+    }
+
+    /// Accepts answers again, for a server started anew.
+    func open() {
+        state.withLock { $0.isClosed = false }
     }
 }
 

@@ -280,6 +280,39 @@ struct SampleAPIFaultTests {
         }
     }
 
+    /// Nor does a stop wait out a delayed answer's pause: the pause is cancelled before the event loops go (a response
+    /// made later would be sent on a loop that is no more), and the request ends unanswered. Started again, the server
+    /// delays and answers as before.
+    @Test func stopCancelsADelayedAnswerWhichIsNeverSent() async throws {
+        let (paused, cancelled) = (Handshake(), Handshake())
+        let pauses = Mutex(0)
+        var configuration = SampleAPIConfiguration(faults: [SampleAPIFault(.delay(milliseconds: 600_000), on: .api)])
+        configuration.pause = { duration in
+            let number = pauses.withLock { count in
+                count += 1
+                return count
+            }
+            guard number == 1 else { return }
+            paused.signal()
+            if (try? await Task.sleep(for: duration)) == nil { cancelled.signal() }
+        }
+        let server = SampleAPIServer(configuration: configuration)
+        try await server.start()
+        let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
+        async let delayed = SocketHTTPClient.fetch(url)
+        #expect(await paused.wait(atMost: .seconds(120)), "the delayed request never reached its pause")
+        await server.stop()
+        #expect(cancelled.isSignalled, "the stop returned with the pause still running")
+        let unanswered = try await delayed
+        #expect(unanswered.failure == .closedBeforeResponse && unanswered.status == 0)
+
+        try await server.start()
+        let answered = try await SocketHTTPClient.fetch("\(await server.pixabayEndpoint)?key=\(key)&q=hamburg")
+        await server.stop()
+        #expect(answered.status == 200 && answered.failure == nil)
+        #expect(pauses.withLock { $0 } == 2)
+    }
+
     @Test func malformedJSONIsCutOffInTheMiddle() async throws {
         try await withFaults([try SampleAPIFault.parse("api:malformed-json:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"

@@ -48,8 +48,7 @@ struct HTTPExchange: Sendable {
 
 /// An HTTP/1.1 client over a plain POSIX socket, for tests that check what the sample API puts on the wire: a short
 /// body, a reset or a stall is reported as such (``HTTPExchange/Failure``) with what did arrive. Each call runs on a
-/// thread of its own, so that its blocking reads never hold up the server, which answers on the test process's
-/// concurrency pool.
+/// thread of its own, so that its blocking reads never hold up the tests beside it on the concurrency pool.
 enum SocketHTTPClient {
     /// One request: `headers` go with `Host` and `Accept: */*`, and replace either of them.
     struct Request: Sendable {
