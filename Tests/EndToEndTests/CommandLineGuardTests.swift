@@ -96,8 +96,8 @@ import Testing
         let workspace = try Workspace()
         let running = try VitrineProcess.launch(
             arguments + ["--port", "0"].filter { _ in arguments[0] == "serve" }, in: workspace.url)
-        // `serve ''` used to serve the current folder until stopped: a run still going after 90 s is killed.
-        let outcome = try await running.wait(atMost: .seconds(90))
+        // `serve ''` used to serve the current folder until stopped: a run still going after 300 s is killed.
+        let outcome = try await running.wait(atMost: .seconds(300))
         #expect(outcome.status == ExitStatus.usage.rawValue, "stderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("empty"), "stderr: \(outcome.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).isEmpty)

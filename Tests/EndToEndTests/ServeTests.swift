@@ -183,7 +183,7 @@ import VitrineTestSupport
         }
         for handshake in sent { #expect(await handshake.wait(), "a request was not sent") }
         running.send(SIGTERM)
-        let outcome = try await running.wait(atMost: .seconds(60))
+        let outcome = try await running.wait(atMost: .seconds(300))
         #expect(outcome.status == 0)
         hanging.cancel()
         pinning.forEach { $0.cancel() }

@@ -52,7 +52,7 @@ struct SampleAPIFaultTests {
                         return response.status
                     }
                 }
-                let allCame = await server.requests(atLeast: 4, within: .seconds(60)) { _ in true } != nil
+                let allCame = await server.requests(atLeast: 4, within: .seconds(300)) { _ in true } != nil
                 #expect(allCame, "the held requests did not all reach the server")
                 #expect(answered.count.withLock { $0 } == 0, "a request was answered before it was let go")
                 released.signal()
@@ -239,16 +239,17 @@ struct SampleAPIFaultTests {
     }
 
     /// A stalled answer sends its first bytes and then nothing, while the server answers others. The stall outlasts
-    /// the client's patience: only the stop can end the exchange before the client gives up.
+    /// the client's patience, which outlasts the test's steps however busy the machine: only the stop can end the
+    /// exchange before the client gives up.
     @Test func stallHoldsTheConnectionWhileOthersAreServed() async throws {
-        try await withFaults([try SampleAPIFault.parse("api:stall=90:1")]) { server in
+        try await withFaults([try SampleAPIFault.parse("api:stall=3600:1")]) { server in
             let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
             let (bodyStarted, stalledEnded) = (Handshake(), Handshake())
             let stalledExchange = Task {
                 defer { stalledEnded.signal() }
-                return try await SocketHTTPClient.fetch(url, timeout: .seconds(60), bodyStarted: bodyStarted)
+                return try await SocketHTTPClient.fetch(url, timeout: .seconds(900), bodyStarted: bodyStarted)
             }
-            #expect(await bodyStarted.wait(atMost: .seconds(60)), "the stalled answer sent nothing")
+            #expect(await bodyStarted.wait(atMost: .seconds(300)), "the stalled answer sent nothing")
             let normal = try await SocketHTTPClient.fetch(url)
             #expect(normal.status == 200 && normal.failure == nil, "no request was served while the other one stalled")
             #expect(!stalledEnded.isSignalled, "the stalled answer did not hold its connection")
@@ -266,11 +267,11 @@ struct SampleAPIFaultTests {
 
     /// The stall outlasts the client's patience: an exchange cut off (not timed out) shows the stop did not wait.
     @Test func stopDoesNotWaitForAStalledClient() async throws {
-        try await withFaults([try SampleAPIFault.parse("images:stall=90")]) { server in
+        try await withFaults([try SampleAPIFault.parse("images:stall=3600")]) { server in
             let url = "\(await server.baseURL)/get/1-city01_640.jpg"
             let bodyStarted = Handshake()
-            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(60), bodyStarted: bodyStarted)
-            #expect(await bodyStarted.wait(atMost: .seconds(60)), "the stalled answer sent nothing")
+            async let stalledResult = SocketHTTPClient.fetch(url, timeout: .seconds(900), bodyStarted: bodyStarted)
+            #expect(await bodyStarted.wait(atMost: .seconds(300)), "the stalled answer sent nothing")
             await server.stop()
             let stalled = try await stalledResult
             let length = try #require(stalled.header("Content-Length").flatMap { Int($0) })

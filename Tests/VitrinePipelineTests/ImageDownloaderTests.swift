@@ -35,7 +35,7 @@ import VitrineTestSupport
                 allHeld.signal()
             }
             // If they never are, the first to give up releases the others (and `most` tells).
-            if await !allHeld.wait(atMost: .seconds(30)) { allHeld.signal() }
+            if await !allHeld.wait(atMost: .seconds(300)) { allHeld.signal() }
             held.withLock { $0.now -= 1 }
             return FetchResponse(status: 200, body: [UInt8](RandomPipelineTests.jpeg), effectiveURL: request.url)
         }

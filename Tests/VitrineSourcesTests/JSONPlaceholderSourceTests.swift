@@ -41,7 +41,7 @@ final class FakeJSONPlaceholder: APIResponseLoading {
                 for _ in 0..<100 { await Task.yield() }
                 allHeld.signal()
             }
-            if await !allHeld.wait(atMost: .seconds(30)) { allHeld.signal() }
+            if await !allHeld.wait(atMost: .seconds(300)) { allHeld.signal() }
         }
         state.withLock { $0.inFlight -= 1 }
         let (status, body) = answer(path)
