@@ -17,12 +17,13 @@ import VitrineTestSupport
             seen.withLock { $0 = (IdleThread.isCallingThreadIdle, Thread.isMainThread) }
             done.signal()
         }
-        await withCheckedContinuation { continuation in
+        // An idle-class thread runs only when the cores have time to spare: on a loaded machine that can take a while.
+        let ran = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                done.wait()
-                continuation.resume()
+                continuation.resume(returning: done.wait(timeout: .now() + .seconds(600)) == .success)
             }
         }
+        #expect(ran, "the work had not run after 600 s")
         #expect(seen.withLock { $0?.idle } == idle)
         #expect(seen.withLock { $0?.main } == false)
     }
