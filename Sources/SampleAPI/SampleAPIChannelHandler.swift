@@ -4,8 +4,8 @@ import NIOHTTP1
 
 /// One connection of the sample API: reads each request (NIO's HTTP/1 parser, one request at a time however many
 /// the client pipelines), has the service answer it on the connection's event loop (a delay fault's response after
-/// its pause, on a task that a stop cancels), and writes it back on the loop the way its delivery says: whole, padded, cut off, stalled
-/// or trickled.
+/// its pause, on a task that a stop cancels), and writes it back on the loop the way its delivery says: whole,
+/// padded, cut off, stalled or trickled.
 final class SampleAPIChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
