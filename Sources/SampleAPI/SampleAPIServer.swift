@@ -175,7 +175,7 @@ package final class SampleAPIServer: Sendable {
     /// nil if they have not come within `limit` or the task was cancelled: a handshake for tests that wait on the
     /// client's progress, the limit only a guard against waiting forever.
     package func requests(
-        atLeast count: Int = 1, within limit: Duration = .seconds(120),
+        atLeast count: Int = 1, within limit: Duration = .seconds(600),
         matching: @escaping @Sendable (SampleAPIRequest) -> Bool
     ) async -> [SampleAPIRequest]? {
         await service.requests(atLeast: count, within: limit, matching: matching)

@@ -47,7 +47,7 @@ struct SampleAPIFaultTests {
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        let response = try await SocketHTTPClient.fetch(url, timeout: .seconds(120))
+                        let response = try await SocketHTTPClient.fetch(url, timeout: .seconds(600))
                         answered.count.withLock { $0 += 1 }
                         return response.status
                     }
@@ -301,7 +301,7 @@ struct SampleAPIFaultTests {
         try await server.start()
         let url = "\(await server.pixabayEndpoint)?key=\(key)&q=hamburg"
         async let delayed = SocketHTTPClient.fetch(url)
-        #expect(await paused.wait(atMost: .seconds(120)), "the delayed request never reached its pause")
+        #expect(await paused.wait(atMost: .seconds(600)), "the delayed request never reached its pause")
         await server.stop()
         #expect(cancelled.isSignalled, "the stop returned with the pause still running")
         let unanswered = try await delayed

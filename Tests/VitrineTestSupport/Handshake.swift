@@ -30,7 +30,7 @@ package final class Handshake: Sendable {
 
     /// Waits until the event is signalled (true) or, if it never is, until `limit` has passed (false).
     @discardableResult
-    package func wait(atMost limit: Duration = .seconds(120)) async -> Bool {
+    package func wait(atMost limit: Duration = .seconds(600)) async -> Bool {
         let id = UUID()
         let timer = Task {
             guard (try? await Task.sleep(for: limit)) != nil else { return }
