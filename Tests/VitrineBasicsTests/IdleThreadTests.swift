@@ -11,19 +11,14 @@ import VitrineTestSupport
     @Test(arguments: [true, false])
     func theWorkRunsOnAThreadOfItsOwnInTheClassAskedFor(idle: Bool) async {
         let seen = Mutex<(idle: Bool, main: Bool)?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let done = Handshake()
         #expect(!IdleThread.isCallingThreadIdle)
         IdleThread.start(idle: idle) {
             seen.withLock { $0 = (IdleThread.isCallingThreadIdle, Thread.isMainThread) }
             done.signal()
         }
         // An idle-class thread runs only when the cores have time to spare: on a loaded machine that can take a while.
-        let ran = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: done.wait(timeout: .now() + .seconds(600)) == .success)
-            }
-        }
-        #expect(ran, "the work had not run after 600 s")
+        #expect(await done.wait(atMost: .seconds(600)), "the work had not run after 600 s")
         #expect(seen.withLock { $0?.idle } == idle)
         #expect(seen.withLock { $0?.main } == false)
     }
