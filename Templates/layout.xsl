@@ -20,7 +20,8 @@
   Rules for every template of a Vitrine theme: all links are concat($root, @href);
   text is only ever output with xsl:value-of (escaped), never with output escaping disabled.
 -->
-<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" xmlns:str="http://exslt.org/strings"
+  exclude-result-prefixes="str">
 
   <xsl:output method="html" encoding="UTF-8" indent="no" doctype-system="about:legacy-compat"/>
 
@@ -801,34 +802,12 @@
     </xsl:choose>
   </xsl:template>
 
-  <!-- $text as a JSON string, each character that needs it escaped. -->
+  <!-- $text as a JSON string, each character that needs it escaped. EXSLT's str:replace (libexslt, in C) rather
+       than a recursive template: a template call per escaped character would reach libxslt's depth limit on one
+       long caption and stop the whole build. -->
   <xsl:template name="json-escaped">
     <xsl:param name="text"/>
-    <xsl:variable name="a"><xsl:call-template name="replace"><xsl:with-param name="text" select="$text"/><xsl:with-param name="from" select="'\'"/><xsl:with-param name="to" select="'\\'"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="b"><xsl:call-template name="replace"><xsl:with-param name="text" select="$a"/><xsl:with-param name="from" select="'&quot;'"/><xsl:with-param name="to" select="'\&quot;'"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="c"><xsl:call-template name="replace"><xsl:with-param name="text" select="$b"/><xsl:with-param name="from" select="'&lt;'"/><xsl:with-param name="to" select="'\u003c'"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="d"><xsl:call-template name="replace"><xsl:with-param name="text" select="$c"/><xsl:with-param name="from" select="'&#10;'"/><xsl:with-param name="to" select="'\n'"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="e"><xsl:call-template name="replace"><xsl:with-param name="text" select="$d"/><xsl:with-param name="from" select="'&#13;'"/><xsl:with-param name="to" select="'\r'"/></xsl:call-template></xsl:variable>
-    <xsl:variable name="f"><xsl:call-template name="replace"><xsl:with-param name="text" select="$e"/><xsl:with-param name="from" select="'&#9;'"/><xsl:with-param name="to" select="'\t'"/></xsl:call-template></xsl:variable>
-    <xsl:value-of select="concat('&quot;', $f, '&quot;')"/>
-  </xsl:template>
-
-  <!-- $text with every $from replaced by $to. -->
-  <xsl:template name="replace">
-    <xsl:param name="text"/>
-    <xsl:param name="from"/>
-    <xsl:param name="to"/>
-    <xsl:choose>
-      <xsl:when test="contains($text, $from)">
-        <xsl:value-of select="concat(substring-before($text, $from), $to)"/>
-        <xsl:call-template name="replace">
-          <xsl:with-param name="text" select="substring-after($text, $from)"/>
-          <xsl:with-param name="from" select="$from"/>
-          <xsl:with-param name="to" select="$to"/>
-        </xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
-    </xsl:choose>
+    <xsl:value-of select="concat('&quot;', str:replace(str:replace(str:replace(str:replace(str:replace(str:replace(string($text), '\', '\\'), '&quot;', '\&quot;'), '&lt;', '\u003c'), '&#10;', '\n'), '&#13;', '\r'), '&#9;', '\t'), '&quot;')"/>
   </xsl:template>
 
   <!-- A JSON member "name": "value", with a leading comma unless $first; nothing when $value is empty. -->

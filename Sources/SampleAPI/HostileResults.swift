@@ -53,7 +53,8 @@ package enum HostileResults {
     enum Variant: CaseIterable {
         /// `tags` with NUL, BEL, an ANSI colour escape, a script tag, quotes and a right-to-left override.
         case controlCharacters
-        /// `tags` of exactly 100,000 characters.
+        /// `tags` of exactly 100,000 characters, the first 2,000 of them `"`, which JSON escapes: more than the model
+        /// keeps of a caption.
         case hugeTags
         /// `webformatURL` `javascript:alert(1)`, `largeImageURL` `file:///etc/passwd`.
         case scriptAndFileURLs
@@ -109,7 +110,7 @@ package enum HostileResults {
         case .hugeTags:
             let pattern = "very long tag, "
             let repeated = String(repeating: pattern, count: hugeTagsLength / pattern.count + 1)
-            hit["tags"] = .string(String(repeated.prefix(hugeTagsLength)))
+            hit["tags"] = .string(String((String(repeating: "\"", count: 2_000) + repeated).prefix(hugeTagsLength)))
         case .scriptAndFileURLs:
             hit["webformatURL"] = .string("javascript:alert(1)")
             hit["largeImageURL"] = .string("file:///etc/passwd")
