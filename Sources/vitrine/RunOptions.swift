@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VitrineBasics
 
 /// When a run counts as failed, how long it may last, and what it prints.
 struct RunOptions: ParsableArguments {
@@ -34,8 +35,11 @@ struct RunOptions: ParsableArguments {
     /// The instant `--now` names, if given.
     private func startingInstant() throws -> Date? {
         guard let now else { return nil }
-        guard let instant = ISO8601DateFormatter().date(from: now) else {
-            throw ValidationError("--now must be an ISO 8601 time such as 2026-11-21T14:00:00Z.")
+        guard let instant = UTCTime.date(iso8601: now),
+            UTCTime.rfc3339Seconds.contains(Int64(instant.timeIntervalSince1970.rounded(.down)))
+        else {
+            throw ValidationError(
+                "--now must be an ISO 8601 time that exists, from 1970 to 9999, such as 2026-11-21T14:00:00Z.")
         }
         return instant
     }
