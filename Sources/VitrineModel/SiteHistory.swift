@@ -203,8 +203,17 @@ package struct SiteHistory: Codable, Sendable, Equatable {
         do {
             history = try JSONDecoder().decode(SiteHistory.self, from: Data(bytes))
         } catch {
+            // Foundation's decoder calls a number of the wrong kind ("version": 1.5) "not valid JSON": the version
+            // is read on its own first, so that a history of another version is named as such.
+            if let header = try? JSONDecoder().decode(Header.self, from: Data(bytes)), header.format == formatName,
+                header.version != Double(currentVersion)
+            {
+                throw HistoryFileError(
+                    file: file,
+                    problem: "it is version \(header.version) of the format, and this Vitrine reads \(currentVersion)")
+            }
             throw HistoryFileError(
-                file: file, problem: "it is not a Vitrine history (\(DecodingProblem(error).summary))")
+                file: file, problem: "it is not a Vitrine history (\(DecodingProblem(error, in: bytes).summary))")
         }
         guard history.format == formatName else {
             throw HistoryFileError(file: file, problem: "its format is not \(formatName)")
@@ -216,6 +225,12 @@ package struct SiteHistory: Codable, Sendable, Equatable {
         }
         try history.check(file: file)
         return history
+    }
+
+    /// What a history file says it is, whatever the rest holds: its format, and its version as any JSON number.
+    private struct Header: Decodable {
+        var format: String
+        var version: Double
     }
 
     private func check(file: String) throws(HistoryFileError) {

@@ -10,7 +10,7 @@ enum APIAnswer {
         do {
             return try decoder.decode(type, from: Data(body))
         } catch {
-            throw DecodingProblem(error)
+            throw DecodingProblem(error, in: body)
         }
     }
 }

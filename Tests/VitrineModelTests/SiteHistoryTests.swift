@@ -62,9 +62,18 @@ import VitrineTestSupport
     }
 
     @Test(arguments: [
-        ("not json", "it is not a Vitrine history"),
+        ("not json", "it is not a Vitrine history (it is not valid JSON)"),
         (#"{"format":"other","version":1,"snapshots":[],"galleries":[]}"#, "its format is not vitrine-history"),
         (#"{"format":"vitrine-history","version":2,"snapshots":[],"galleries":[]}"#, "version 2 of the format"),
+        (#"{"format":"vitrine-history","version":1.5,"snapshots":[],"galleries":[]}"#, "version 1.5 of the format"),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1.5,"time":"2026-01-01T00:00:00Z","galleries":[]}],"galleries":[]}"#,
+            "it holds a number of another kind than expected"
+        ),
+        (
+            #"{"format":"vitrine-history","version":1,"snapshots":[{"number":1,"time":"2026-02-30T00:00:00Z","galleries":[]}],"galleries":[]}"#,
+            "not RFC 3339 UTC"
+        ),
         (
             #"{"format":"vitrine-history","version":1,"snapshots":[{"number":2,"time":"2026-01-01T00:00:00Z","galleries":[]}],"galleries":[]}"#,
             "not numbered 1, 2, 3"

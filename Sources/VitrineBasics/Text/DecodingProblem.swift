@@ -48,6 +48,16 @@ package struct DecodingProblem: Error, Sendable, Equatable {
         }
     }
 
+    /// Reads a `DecodingError` about `bytes`. Foundation's decoder reports a number it cannot give as the type
+    /// asked for (a fraction where a whole number goes, one out of range) as data that is "not valid JSON"; bytes
+    /// that are JSON are then said to hold such a number instead.
+    package init(_ error: any Error, in bytes: [UInt8]) {
+        self.init(error)
+        if isInvalidJSON, (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil {
+            problem = "holds a number of another kind than expected (a fraction or one out of range)"
+        }
+    }
+
     /// The problem said of `document` ("the answer to “Hamburg” page 2"): `the answer … is not valid JSON`, or
     /// `“hits[3].id” in the answer … is missing`.
     package func sentence(about document: String) -> String {
