@@ -24,24 +24,61 @@ public enum HistorySource: Sendable, Equatable {
     case url(String)
 
     /// Reads where a user says the previous history is: an http(s) URL, or else a path; a folder stands for its
-    /// `history.json`.
-    package init(argument: String) {
-        if let url = URL(string: argument), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil {
-            self = .url(argument)
-        } else {
-            var isFolder: ObjCBool = false
-            let file = URL(fileURLWithPath: argument)
-            if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue {
-                self = .file(file.appendingPathComponent(SiteHistory.fileName))
-            } else {
-                self = .file(file)
+    /// `history.json`. A value that cannot name a history (a URL of another scheme, an http(s) URL without its
+    /// host, a file in a folder that does not exist) is refused: taken for a missing file, it would start the
+    /// history over, and the next deploy would replace the published one.
+    package init(argument: String) throws(HistorySourceError) {
+        let shown = String(argument.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(200))
+        if let colon = argument.firstIndex(of: ":"), Self.isScheme(argument[..<colon]) {
+            guard ["http", "https"].contains(argument[..<colon].lowercased()) else {
+                throw HistorySourceError(
+                    value: shown,
+                    problem: "it is a \(argument[..<colon].lowercased()): URL, and only http(s) URLs are fetched")
             }
+            guard argument[colon...].hasPrefix("://"), let url = URL(string: argument), let host = url.host,
+                !host.isEmpty
+            else {
+                throw HistorySourceError(value: shown, problem: "it is not a whole http(s) URL with “//” and a host")
+            }
+            self = .url(argument)
+            return
+        }
+        var isFolder: ObjCBool = false
+        let file = URL(fileURLWithPath: argument)
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue {
+            self = .file(file.appendingPathComponent(SiteHistory.fileName))
+            return
+        }
+        let folder = file.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw HistorySourceError(value: shown, problem: "the folder \(folder.path) does not exist")
+        }
+        self = .file(file)
+    }
+
+    /// Whether `text` is a URL scheme (RFC 3986: a letter, then letters, digits, `+`, `-` and `.`).
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
         }
     }
 
     /// Where the previous publish of a site with `baseURL` keeps its history.
     public static func published(at baseURL: String) -> HistorySource {
         .url((baseURL.hasSuffix("/") ? baseURL : baseURL + "/") + SiteHistory.fileName)
+    }
+}
+
+/// A `--history-from` value that names no history a build can read, and why.
+public struct HistorySourceError: Error, Sendable, Equatable {
+    public let value: String
+    public let problem: String
+
+    /// One sentence for the user.
+    public var sentence: String {
+        "--history-from must name an http(s) URL or a history file in an existing folder (--new-history starts a new "
+            + "history on purpose), and “\(value)” does not: \(problem)."
     }
 }
 

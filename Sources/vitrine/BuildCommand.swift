@@ -96,7 +96,7 @@ struct BuildCommand: AsyncParsableCommand {
         ) { [flags] pipeline, options in
             let site = try SiteConfig.load(path: path, environment: environment)
             var options = options
-            options.history = flags.output.historyOptions(configured: site.history)
+            options.history = try flags.output.historyOptions(configured: site.history)
             if flags.output.formats == nil { options.formats = site.formats }
             let plan = SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan))
             let warning = options.history == nil ? site.keepAllWithoutHistoryWarning : nil

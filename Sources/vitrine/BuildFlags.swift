@@ -61,7 +61,8 @@ struct BuildFlags: ParsableArguments {
         var options = BuildOptions(
             output: outputFolder, theme: try theme(), maximumImageBytes: network.maxImageSize.bytes,
             maximumResponseBytes: network.maxResponseSize.bytes, force: output.force, frozen: frozen,
-            timestamp: timestamp, strict: run.strict, waitForOutput: !output.noWait, history: output.historyOptions())
+            timestamp: timestamp, strict: run.strict, waitForOutput: !output.noWait,
+            history: try output.historyOptions())
         options.formats = try output.imageFormats() ?? []
         return options
     }

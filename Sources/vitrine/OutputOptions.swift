@@ -59,12 +59,23 @@ struct OutputOptions: ParsableArguments {
             throw ValidationError(
                 "--new-history starts a history and --history-from names the previous one to continue; pick one.")
         }
+        _ = try previousHistory()
     }
 
     /// The history settings these options ask for, with `configured` (the site config's `history = true`).
-    func historyOptions(configured: Bool = false) -> HistoryOptions? {
+    func historyOptions(configured: Bool = false) throws(ValidationError) -> HistoryOptions? {
         guard history || configured || historyFrom != nil || newHistory else { return nil }
-        return HistoryOptions(previous: historyFrom.map(HistorySource.init(argument:)), startNew: newHistory)
+        return HistoryOptions(previous: try previousHistory(), startNew: newHistory)
+    }
+
+    /// Where `--history-from` says the previous history is; nil without it.
+    private func previousHistory() throws(ValidationError) -> HistorySource? {
+        guard let historyFrom else { return nil }
+        do {
+            return try HistorySource(argument: historyFrom)
+        } catch {
+            throw ValidationError(error.sentence)
+        }
     }
 }
 

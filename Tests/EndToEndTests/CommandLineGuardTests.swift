@@ -215,4 +215,26 @@ import Testing
             #expect(later.status == 0, "stderr: \(later.stderr)")
         }
     }
+    /// A `--history-from` that names no history a build could read (a URL missing a slash, another scheme, a
+    /// file in a folder that does not exist) would start the history over and let the deploy replace the published
+    /// one: it stops with exit 64 before any request or file, naming the value; a missing file in a folder that
+    /// exists is a first publish and still starts a history.
+    @Test func aHistoryFromThatNamesNoReadableHistoryStopsBeforeAnything() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(apiKey: Self.key)) { server, workspace in
+            try await writeConfig(workspace, server: server, top: "history = true")
+            for value in [
+                "https:/127.0.0.1/history.json", "http://", "ftp://127.0.0.1/history.json",
+                "file:///tmp/history.json", workspace.path("no-such-folder/history.json"),
+            ] {
+                let refused = try await build(workspace, ["--history-from", value])
+                #expect(refused.status == ExitStatus.usage.rawValue, "\(value): \(refused.stderr)")
+                #expect(refused.stderr.contains("--history-from must name an http(s) URL"), "\(refused.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: workspace.path("site")), "\(value)")
+            }
+            #expect(await server.requests().isEmpty)
+            let first = try await build(workspace, ["--history-from", workspace.path("history.json")])
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            #expect(first.stderr.contains("Starting a new history"), "stderr: \(first.stderr)")
+        }
+    }
 }
