@@ -173,6 +173,13 @@ private struct SiteConfigReader {
                         "it must be a relative folder of lowercase letters, digits, '.', '-' and '_', like \"hamburg\"")
             }
             folder = text.hasSuffix("/") ? String(text.dropLast()) : text
+            if let long = folder.split(separator: "/").first(where: { $0.utf8.count > Self.longestFolderName }) {
+                throw error(
+                    "path", in: index,
+                    problem:
+                        "the folder name \(long.prefix(40))… is \(long.utf8.count) bytes long, and a file system "
+                        + "holds names of at most \(Self.longestFolderName) bytes; choose a shorter one")
+            }
             if folders[folder] != nil {
                 throw error("path", in: index, problem: "another gallery already uses the folder \(folder)")
             }
@@ -322,6 +329,10 @@ private struct SiteConfigReader {
         while slug.hasSuffix("-") { slug.removeLast() }
         return String(slug.prefix(60))
     }
+
+    /// The longest name of one folder, in bytes: Linux's `NAME_MAX`, the limit of ext4, XFS, Btrfs, tmpfs and the
+    /// file systems CI runners and static hosts use. A longer one would stop the build only after every download.
+    static let longestFolderName = 255
 
     static func isValidFolder(_ text: String) -> Bool {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text

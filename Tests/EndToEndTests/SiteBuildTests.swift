@@ -382,6 +382,11 @@ import VitrineTemplates
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"tags\"\n", "line 4, key path"),
         // A folder named like the site's search index would be one with it.
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"search-index.js\"\n", "line 4, key path"),
+        // A folder name longer than a file system holds would stop the build only after every download.
+        (
+            "title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\npath = \"ok/\(String(repeating: "x", count: 256))\"\n",
+            "line 4, key path of the 1st [[gallery]]: the folder name xxxx"
+        ),
         ("[[gallery]]\nsource = \"thumbnails\"\n", "key title: it is missing"),
         ("title = \"x\"\nhistory = \"yes\"\n[[gallery]]\nsource = \"thumbnails\"\n", "line 2, key history"),
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\nkeep = \"some\"\n", "line 4, key keep of the 1st"),
