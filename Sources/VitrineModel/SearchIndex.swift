@@ -95,7 +95,8 @@ package enum SearchIndex {
                     case .remote(let url): url
                     case .unavailable: ""
                     }
-                let shown = cut(caption.split(whereSeparator: \.isWhitespace).joined(separator: " "), maximumCaption)
+                let shown = cut(
+                    XMLText.clean(caption).split(whereSeparator: \.isWhitespace).joined(separator: " "), maximumCaption)
                 var seen = Set(SearchFolding.fold(shown).split(separator: " "))
                 var others: [Substring] = []
                 let words = entry.tags.map(\.name) + (credit.map { [$0.name] } ?? [])
@@ -156,10 +157,11 @@ package enum SearchIndex {
     }
 
     /// `text` as a JSON string that is also safe in any script or page: every character that could end a script,
-    /// start markup or end a line in older JavaScript is escaped.
+    /// start markup or end a line in older JavaScript is escaped, and what no page shows (`XMLText.clean` drops it:
+    /// bidi controls, C1 controls) is left out, so that a result's text and `alt` are the page's.
     static func json(_ text: String) -> String {
         var out = "\""
-        for scalar in text.unicodeScalars {
+        for scalar in text.unicodeScalars where XMLText.keeps(scalar) {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"

@@ -13,7 +13,7 @@ package enum XMLText {
         if value.utf8.count <= maximumLength, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return value }
         var scalars = String.UnicodeScalarView()
         var count = 0
-        for scalar in value.unicodeScalars where isAllowed(scalar) {
+        for scalar in value.unicodeScalars where keeps(scalar) {
             if count == maximumLength {
                 scalars.append("…")
                 break
@@ -24,7 +24,8 @@ package enum XMLText {
         return String(scalars)
     }
 
-    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `clean` keeps `scalar`: XML can hold it and it is not a C1 control or an explicit bidi control.
+    package static func keeps(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD: true
         case 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: false
