@@ -56,6 +56,21 @@ package struct ImageEncoder: Sendable {
     /// (BENCHMARKS.md, "Figures behind the code").
     package static let largestPixelCount = 4096 * 4096
 
+    /// The memory the copies encoded at once may need together (512 MB), whatever the number of cores: a 16-core
+    /// runner encodes nine 1280-px photos at once, and an image of 4096 × 4096 pixels alone.
+    package static let memoryBudget = 512 << 20
+
+    /// The memory libvips is expected to need to encode an image of `width` × `height` pixels: 28 bytes a pixel
+    /// (decoded pixels, AVIF's encoder buffers) and 24 MB besides, an image of unknown size taken as the largest it
+    /// encodes. Measured with Debian's `vips` command (libvips 8.14) encoding AVIF as a build does: 373 MB of resident
+    /// memory at most for a 4096 × 4096 PNG of noise (estimated 495 MB), 74 MB for a 1280 × 1280 JPEG (estimated 70 MB).
+    package static func estimatedMemory(width: Int?, height: Int?) -> Int {
+        guard let width, let height, width > 0, height > 0 else { return estimatedMemory(pixels: largestPixelCount) }
+        return estimatedMemory(pixels: min(width * height, largestPixelCount))
+    }
+
+    private static func estimatedMemory(pixels: Int) -> Int { (24 << 20) + 28 * pixels }
+
     package init() {}
 
     /// Loads libvips, if it is not loaded yet; throws `libraryUnavailable` when it cannot be.

@@ -14,6 +14,10 @@ struct ImageReencoder: Sendable {
     var snapshot: ImageIndexSnapshot?
     var encoder = ImageEncoder()
     var progress: @Sendable (ProgressEvent) -> Void
+    /// How many copies may be encoded at once, at most.
+    var cores = ProcessInfo.processInfo.activeProcessorCount
+    /// The memory the copies encoded at once may need together, as `ImageEncoder.estimatedMemory` tells it.
+    var memoryBudget = ImageEncoder.memoryBudget
 
     struct Result: Sendable {
         /// The copies of each original that are smaller than it, by the original's SHA-256, in the order of
@@ -28,6 +32,9 @@ struct ImageReencoder: Sendable {
         var allFromSnapshot = true
         /// The copies that could not be made: the format, why, and the original's SHA-256.
         var failures: [(format: ImageFormat, reason: String, original: String)] = []
+        /// The most copies encoded at once, and the most memory they were estimated to need together.
+        var mostAtOnce = 0
+        var mostMemoryAtOnce = 0
     }
 
     /// The cache's key of `original` re-encoded as `target` with today's settings.
@@ -35,7 +42,8 @@ struct ImageReencoder: Sendable {
         "vitrine-encoded:\(ImageEncoder.settingsKey(target))/\(original.sha256)"
     }
 
-    /// The copies of `originals` (each once) in every format, from the cache or encoded now on every core.
+    /// The copies of `originals` (each once) in every format, from the cache or encoded now: on every core while
+    /// the memory their images need stays within `memoryBudget`, one at a time for an image that needs more.
     func copies(of originals: [CacheStore.ImageRecord]) async throws -> Result {
         let wanted = Set(originals).filter { ImageEncoder.sources.contains($0.format) }
             .sorted { $0.sha256 < $1.sha256 }
@@ -56,13 +64,29 @@ struct ImageReencoder: Sendable {
         }
         var done = jobs.count - pending.count
         progress(.encoding(done: done, total: jobs.count))
-        try await withThrowingTaskGroup(of: (String, Result.Outcome).self) { group in
-            var next = pending.makeIterator()
-            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-                guard let job = next.next() else { break }
-                group.addTask { try encode(job.original, as: job.target) }
+        try await withThrowingTaskGroup(of: (String, Result.Outcome, memory: Int).self) { group in
+            var waiting = pending[...]
+            var running = 0
+            var memoryInUse = 0
+            func startWhatFits() {
+                while let job = waiting.first {
+                    let memory = ImageEncoder.estimatedMemory(width: job.original.width, height: job.original.height)
+                    guard running == 0 || (running < cores && memoryInUse + memory <= memoryBudget) else { return }
+                    waiting.removeFirst()
+                    running += 1
+                    memoryInUse += memory
+                    result.mostAtOnce = max(result.mostAtOnce, running)
+                    result.mostMemoryAtOnce = max(result.mostMemoryAtOnce, memoryInUse)
+                    group.addTask {
+                        let (key, outcome) = try encode(job.original, as: job.target)
+                        return (key, outcome, memory)
+                    }
+                }
             }
-            for try await (key, outcome) in group {
+            startWhatFits()
+            for try await (key, outcome, memory) in group {
+                running -= 1
+                memoryInUse -= memory
                 switch outcome {
                 case .stored(let record, let stamp):
                     result.records[key] = record
@@ -73,7 +97,7 @@ struct ImageReencoder: Sendable {
                 }
                 done += 1
                 progress(.encoding(done: done, total: jobs.count))
-                if let job = next.next() { group.addTask { try encode(job.original, as: job.target) } }
+                startWhatFits()
             }
         }
         for job in jobs {

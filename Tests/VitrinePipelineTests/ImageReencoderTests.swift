@@ -2,6 +2,7 @@ import Foundation
 import SampleAPI
 import Testing
 import VitrineBasics
+import VitrineImaging
 import VitrineTestSupport
 
 @testable import VitrinePipeline
@@ -12,15 +13,19 @@ import VitrineTestSupport
 
     /// A PNG whose chunks are all there, so that it passes the download's checks, but whose checksums are wrong, so
     /// that no decoder takes it.
-    static let undecodablePNG: [UInt8] = {
+    static let undecodablePNG = undecodablePNG(side: 1)
+
+    /// ``undecodablePNG`` declaring `side` × `side` pixels, `tag` making its bytes its own.
+    static func undecodablePNG(side: UInt32, tag: UInt8 = 0) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let length = withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init)
             return length + Array(type.utf8) + data + [0, 0, 0, 0]
         }
-        let header: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]
+        let sideBytes = withUnsafeBytes(of: side.bigEndian, Array.init)
+        let header: [UInt8] = sideBytes + sideBytes + [8, 0, 0, 0, 0]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
-            + chunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0, 0, 0, 2, 0, 1]) + chunk("IEND", [])
-    }()
+            + chunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0, 0, 0, 2, 0, 1]) + chunk("tEXt", [tag]) + chunk("IEND", [])
+    }
 
     func reencoder(_ cache: CacheStore, snapshot: ImageIndexSnapshot? = nil) -> ImageReencoder {
         ImageReencoder(cache: cache, formats: [.avif, .webp], snapshot: snapshot, progress: { _ in })
@@ -90,5 +95,24 @@ import VitrineTestSupport
         let gif = try cache.storeImage(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B], format: .gif, from: "g")
         let result = try await reencoder(cache).copies(of: [gif])
         #expect(result.encoded == 0 && result.failures.isEmpty && result.copies.isEmpty)
+    }
+
+    /// On a runner of many cores the copies are encoded at once only while the memory their images need fits the
+    /// budget: 4096 × 4096 images one at a time, 2048 × 2048 ones a few at a time, small ones on every core.
+    @Test(arguments: [(4096, 1), (2048, 3), (64, 16)])
+    func theEncodersAtOnceNeedAtMostTheMemoryBudget(side: Int, atOnce: Int) async throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let originals = try (0..<24).map { tag in
+            try cache.storeImage(
+                Self.undecodablePNG(side: UInt32(side), tag: UInt8(tag)), format: .png, from: "https://e.org/\(tag)")
+        }
+        #expect(originals.allSatisfy { $0.width == side && $0.height == side })
+        var reencoder = reencoder(cache)
+        reencoder.cores = 16
+        let result = try await reencoder.copies(of: originals)
+        #expect(result.failures.count == 24 * 3)
+        #expect(result.mostAtOnce == atOnce)
+        #expect(result.mostMemoryAtOnce <= ImageEncoder.memoryBudget)
     }
 }
