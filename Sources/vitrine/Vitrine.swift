@@ -10,9 +10,10 @@ struct Vitrine: AsyncParsableCommand {
         commandName: "vitrine",
         abstract: "Turn image-API searches into static HTML galleries.",
         discussion: """
-            Writes a responsive grid page, one preview page per item and variant, the images (downloaded, never \
-            hotlinked), the theme's assets and the XML model (gallery.xml) into the output folder. Open \
-            Output/index.html from disk or copy the folder to any static host.
+            Writes a responsive grid page, one preview page per item and variant, the images (downloaded where their \
+            license allows copies, otherwise shown from the API's own URL and credited), the theme's assets and the \
+            XML model (gallery.xml) into the output folder. Open Output/index.html from disk or copy the folder to \
+            any static host.
 
             \(exitStatusHelp)
             """,

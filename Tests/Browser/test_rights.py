@@ -326,3 +326,28 @@ def test_a_creative_commons_picture_is_a_file_of_the_site(pages):
         if i.main.has_image and (i.main.license or {}).get("copies") == "allowed" and i.main.picture)
     assert not bl.is_absolute(entry.picture) and (site.root / entry.picture).is_file()
     assert entry.license.get("href", "").startswith(("https://creativecommons.org/", "http://creativecommons.org/"))
+
+
+LABEL_LINES = """
+return [...document.querySelectorAll('.ai')].map(el => {
+  const tops = new Set([...el.getClientRects()].map(r => Math.round(r.top)));
+  return {text: el.textContent, lines: tops.size};
+});
+"""
+
+
+@pytest.mark.parametrize("width", (320, 375))
+def test_the_ai_generated_label_never_breaks_at_its_hyphen(width, browser, pages):
+    """On a phone the credit line wraps, but never inside "AI-generated": on the grid page and the preview of a
+    picture the API marks as made by an AI."""
+    site = pages.sites["pixabay"]
+    entry = next(i.main for i in site.items if i.main.ai_generated)
+    browser.viewport(width)
+    try:
+        for href in (site.grid_href(entry.item), entry.href):
+            browser.open(pages.url("http", site, href))
+            labels = browser.js(LABEL_LINES)
+            assert labels and all(label["text"] == "AI-generated" for label in labels), labels
+            assert all(label["lines"] == 1 for label in labels), f"{href} at {width} px: {labels}"
+    finally:
+        browser.viewport(1440)

@@ -27,6 +27,15 @@ import VitrineTestSupport
         #expect(try await VitrineProcess.run(["nonsense"]).status == 64)
     }
 
+    /// The help says what the README's Rights section says: a picture whose license does not allow copies is shown
+    /// from the API's own URL, so "never hotlinked" would be untrue.
+    @Test func helpSaysWhichImagesAreDownloadedAndWhichAreShownFromTheirSource() async throws {
+        let help = try await VitrineProcess.run(["--help"])
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.status == 0 && !text.contains("never hotlinked"), "\(help.stdout)")
+        #expect(text.contains("downloaded where their license allows copies"), "\(help.stdout)")
+    }
+
     @Test func helpListsTheExitCodes() async throws {
         let help = try await VitrineProcess.run(["--help"])
         #expect(help.status == 0)
