@@ -49,7 +49,8 @@ public enum HistorySource: Sendable, Equatable {
             self = .file(file.appendingPathComponent(SiteHistory.fileName))
             return
         }
-        let folder = file.deletingLastPathComponent()
+        // "previous/" names a folder, which must be there itself.
+        let folder = argument.hasSuffix("/") ? file : file.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw HistorySourceError(value: shown, problem: "the folder \(folder.path) does not exist")
         }

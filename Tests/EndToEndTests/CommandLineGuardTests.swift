@@ -225,6 +225,7 @@ import Testing
             for value in [
                 "https:/127.0.0.1/history.json", "http://", "ftp://127.0.0.1/history.json",
                 "file:///tmp/history.json", workspace.path("no-such-folder/history.json"),
+                workspace.path("no-such-folder") + "/",
             ] {
                 let refused = try await build(workspace, ["--history-from", value])
                 #expect(refused.status == ExitStatus.usage.rawValue, "\(value): \(refused.stderr)")
