@@ -60,6 +60,24 @@ package struct RecordedXML: ModelXMLSink, Sendable, Equatable {
             && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
     }
 
+    /// Every attribute of the element and of the elements in it, with the name of the element it is on, in order.
+    package var attributes: [(element: String, name: String, value: String)] {
+        var open: [String] = []
+        var found: [(element: String, name: String, value: String)] = []
+        for line in lines {
+            let rest = line.dropFirst()
+            switch line.first {
+            case "<": open.append(String(rest))
+            case ">": _ = open.popLast()
+            case "@":
+                guard let element = open.last, let equals = rest.firstIndex(of: "=") else { continue }
+                found.append((element, String(rest[..<equals]), String(rest[rest.index(after: equals)...])))
+            default: continue
+            }
+        }
+        return found
+    }
+
     package mutating func startElement(_ name: String) { lines.append("<" + name) }
     package mutating func attribute(_ name: String, _ value: String) { lines.append("@" + name + "=" + value) }
     package mutating func text(_ value: String) { lines.append("#" + value) }

@@ -327,13 +327,9 @@ package struct SiteHistory: Codable, Sendable, Equatable {
         return nil
     }
 
-    /// An http or https URL with a host, at most 2,048 bytes.
-    package static func isWebURL(_ text: String) -> Bool {
-        guard text.utf8.count <= 2_048, let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            return false
-        }
-        return ["http", "https"].contains(scheme) && url.host?.isEmpty == false
-    }
+    /// An http or https URL that is one as it stands (`WebURL`): Vitrine writes no other, and a page takes it as
+    /// it is.
+    package static func isWebURL(_ text: String) -> Bool { WebURL(text) != nil }
 
     /// A variant key as the model has them: an XML NCName of ASCII letters, digits, '-', '_' and '.'.
     static func isVariantKey(_ key: String) -> Bool {

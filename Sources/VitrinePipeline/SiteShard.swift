@@ -359,7 +359,9 @@ struct ShardReader {
             guard gallery.feed.hasWritableTime else {
                 throw damaged("the feed time of its gallery \(folder) is not a time between 1970 and 9999")
             }
-            if let problem = gallery.tags?.problem(itemCount: manifest.items.count) {
+            if let problem = gallery.tags?.problem(
+                itemCount: manifest.items.count, files: Set(gallery.files), images: Set(images.keys))
+            {
                 throw damaged("the tags of its gallery \(folder) \(problem)")
             }
             if let problem = gallery.problem(ofSearch: Set(images.keys)) {
@@ -389,11 +391,8 @@ struct ShardReader {
         }
     }
 
-    /// An absolute http or https URL with a host, such as a source's home page.
-    static func isWebAddress(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
-        return ["http", "https"].contains(scheme) && url.host?.isEmpty == false
-    }
+    /// An absolute http or https URL with a host, such as a source's home page, valid as it stands (`WebURL`).
+    static func isWebAddress(_ text: String) -> Bool { WebURL(text) != nil }
 
     /// A media type of an image, such as image/jpeg.
     static func isMediaType(_ text: String) -> Bool { ImageFormat(mediaType: text) != nil }

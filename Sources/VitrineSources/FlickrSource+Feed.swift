@@ -1,4 +1,5 @@
 import Foundation
+import VitrineBasics
 import VitrineHTTP
 import VitrineStore
 
@@ -56,10 +57,21 @@ extension FlickrSource {
         var items: [SourceItem] = []
         var warnings: [String] = []
         for (index, element) in answer.items.enumerated() {
-            guard let entry = element.value, let small = entry.media?.value?.m?.value, RemoteURLPolicy.accepts(small),
-                small.contains("_m.")
-            else {
-                warnings.append("Skipped Flickr feed item \(index + 1): it has no usable “media.m” image URL.")
+            // The larger sizes are the small one's with the `_m.` of its file's name replaced, never its host's or
+            // query's.
+            var why = ""
+            var sized: (tile: WebURL, full: WebURL)?
+            if let entry = element.value, let small = entry.media?.value?.m?.value {
+                switch RemoteURLPolicy.checked(small) {
+                case .success(let url):
+                    sized = url.replacingOnceInFileName("_m.", with: "_z.").flatMap { tile in
+                        url.replacingOnceInFileName("_m.", with: "_b.").map { (tile, $0) }
+                    }
+                case .failure(let refusal): why = " (it was refused: \(refusal))"
+                }
+            }
+            guard let entry = element.value, let sized else {
+                warnings.append("Skipped Flickr feed item \(index + 1): it has no usable “media.m” image URL\(why).")
                 continue
             }
             let (width, height) = feedImageSize(entry.description?.value ?? "")
@@ -70,11 +82,9 @@ extension FlickrSource {
             }
             let (tileWidth, tileHeight) = scale(640)
             let (fullWidth, fullHeight) = scale(1024)
-            let tile = RemoteImage(
-                url: small.replacingOccurrences(of: "_m.", with: "_z."), width: tileWidth, height: tileHeight)
-            let full = RemoteImage(
-                url: small.replacingOccurrences(of: "_m.", with: "_b."), width: fullWidth, height: fullHeight)
-            let link = entry.link?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+            let tile = RemoteImage(url: sized.tile.text, width: tileWidth, height: tileHeight)
+            let full = RemoteImage(url: sized.full.text, width: fullWidth, height: fullHeight)
+            let link = RemoteURLPolicy.accepted(entry.link?.value)
             let id =
                 link.flatMap { URL(string: $0)?.pathComponents.last(where: { $0.allSatisfy(\.isNumber) }) }
                 ?? String(index + 1)

@@ -324,7 +324,7 @@ public struct FlickrSource: ImageSource {
                 case "c": (urlC, widthC, heightC)
                 default: (urlL, widthL, heightL)
                 }
-            guard let link = url?.value, RemoteURLPolicy.accepts(link) else { return nil }
+            guard let link = RemoteURLPolicy.accepted(url?.value) else { return nil }
             return RemoteImage(url: link, width: width?.dimension, height: height?.dimension)
         }
     }
@@ -340,7 +340,8 @@ public struct FlickrSource: ImageSource {
             guard let server = photo.server?.value, let secret = photo.secret?.value,
                 server.allSatisfy(\.isNumber), secret.allSatisfy(\.isHexDigit), !server.isEmpty, !secret.isEmpty
             else { return nil }
-            return RemoteImage(url: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_\(suffix).jpg")
+            return RemoteURLPolicy.accepted("https://live.staticflickr.com/\(server)/\(id)_\(secret)_\(suffix).jpg")
+                .map { RemoteImage(url: $0) }
         }
         guard let tile = photo.sized("z") ?? photo.sized("n") ?? photo.sized("c") ?? built("z"),
             let full = photo.sized("l") ?? photo.sized("c") ?? photo.sized("z") ?? built("b")

@@ -47,14 +47,14 @@ public struct ImageUsagePolicy: Sendable, Hashable {
     /// `url` as a page may link to it: with the referral parameters when the policy has them; nil for anything
     /// but an http(s) URL.
     package func link(_ url: String?) -> String? {
-        guard let url, RemoteURLPolicy.accepts(url) else { return nil }
+        guard let url = RemoteURLPolicy.accepted(url) else { return nil }
         guard let referralApp, var components = URLComponents(string: url) else { return url }
         var items = (components.queryItems ?? []).filter { $0.name != "utm_source" && $0.name != "utm_medium" }
         items += [
             URLQueryItem(name: "utm_source", value: referralApp), URLQueryItem(name: "utm_medium", value: "referral"),
         ]
         components.setStrictQuery(items)
-        return components.string ?? url
+        return RemoteURLPolicy.accepted(components.string) ?? url
     }
 
     /// The credit line of a photo: "Photo by NAME on SOURCE", both linked as the policy wants (the author to their

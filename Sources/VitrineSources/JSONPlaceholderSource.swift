@@ -299,7 +299,7 @@ public struct PlaceholderURLRewrite: Sendable {
 
     /// The picture `url` stands for, with its size as far as the URL says it; nil when it cannot be used.
     package func rewrite(_ url: String) -> RemoteImage? {
-        guard RemoteURLPolicy.accepts(url), let components = URLComponents(string: url) else { return nil }
+        guard let url = RemoteURLPolicy.accepted(url), let components = URLComponents(string: url) else { return nil }
         guard components.host?.lowercased() == Self.placeholderHost else { return RemoteImage(url: url) }
         let parts = components.path.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 2, let size = Self.size(parts[0]), let colour = Self.colour(parts[1]) else {

@@ -30,7 +30,7 @@ public struct License: Sendable, Hashable {
         self.id = id
         self.name = name
         self.label = label
-        self.url = url.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        self.url = RemoteURLPolicy.accepted(url)
         self.copies = copies
     }
 

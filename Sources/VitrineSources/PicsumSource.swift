@@ -121,14 +121,14 @@ public struct PicsumSource: RandomImageSource {
                 if renditions.last?.width == w { continue }
                 renditions.append(.init(url: "\(base)id/\(id)/\(w)/\(h)", width: w, height: h))
             }
-        } else if let download = info.downloadURL?.value, RemoteURLPolicy.accepts(download) {
+        } else if let download = RemoteURLPolicy.accepted(info.downloadURL?.value) {
             renditions.append(.init(url: download, width: nil, height: nil))
         } else {
             throw SourceError.badData(
                 source: "Lorem Picsum", detail: "photo \(id) has neither a size nor a download URL")
         }
         let author = info.author?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let page = info.url?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let page = RemoteURLPolicy.accepted(info.url?.value)
         return RandomPhoto(
             id: id, author: author?.isEmpty == false ? author : nil, authorURL: nil, pageURL: page, caption: nil,
             width: width, height: height, renditions: renditions,

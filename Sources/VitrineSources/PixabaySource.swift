@@ -1,4 +1,5 @@
 import Foundation
+import VitrineBasics
 import VitrineHTTP
 import VitrineStore
 
@@ -259,10 +260,16 @@ public struct PixabaySource: ImageSource {
         var warnings: [String] = []
         var decoded: [Hit] = []
         for (index, hit) in answer.hits.enumerated() {
-            switch decodeHit(hit.value) {
-            case .success(let value): decoded.append(value)
+            var refused: [String] = []
+            switch decodeHit(hit.value, refused: &refused) {
+            case .success(let value):
+                decoded.append(value)
+                for refusal in refused {
+                    warnings.append("Pixabay hit \(index + 1) of page \(page) for “\(query)” lost \(refusal).")
+                }
             case .failure(let reason):
-                warnings.append("Skipped Pixabay hit \(index + 1) of page \(page) for “\(query)”: \(reason).")
+                let why = refused.isEmpty ? "" : " (\(refused.joined(separator: "; ")))"
+                warnings.append("Skipped Pixabay hit \(index + 1) of page \(page) for “\(query)”: \(reason)\(why).")
             }
         }
         let total = answer.totalHits?.value ?? answer.hits.count
@@ -275,16 +282,30 @@ public struct PixabaySource: ImageSource {
         var description: String
     }
 
-    /// A hit Vitrine can show, from its fields (nil: the hit is not a JSON object).
-    static func decodeHit(_ hit: HitFields?) -> Result<Hit, SkipReason> {
+    /// A hit Vitrine can show, from its fields (nil: the hit is not a JSON object); `refused` gets a phrase for
+    /// each picture URL that cannot be a web URL (`RemoteURLPolicy`), which the hit is then read without.
+    static func decodeHit(_ hit: HitFields?, refused: inout [String]) -> Result<Hit, SkipReason> {
         guard let hit else { return .failure(SkipReason(description: "it is not a JSON object")) }
         guard let id = hit.id?.value, !id.isEmpty, id.count <= 64 else {
             return .failure(SkipReason(description: "field “id” is missing or not a number"))
         }
-        let preview = image(hit.previewURL, width: hit.previewWidth, height: hit.previewHeight)
-        let webformat = image(hit.webformatURL, width: hit.webformatWidth, height: hit.webformatHeight)
+        func picture(_ field: String, _ url: LooseString?) -> String? {
+            guard let text = url?.value else { return nil }
+            switch RemoteURLPolicy.checked(text) {
+            case .success(let url): return url.text
+            case .failure(let refusal):
+                refused.append("its “\(field)”, which was refused: \(refusal)")
+                return nil
+            }
+        }
+        let preview = picture("previewURL", hit.previewURL).map {
+            RemoteImage(url: $0, width: hit.previewWidth?.dimension, height: hit.previewHeight?.dimension)
+        }
+        let webformat = picture("webformatURL", hit.webformatURL).map {
+            RemoteImage(url: $0, width: hit.webformatWidth?.dimension, height: hit.webformatHeight?.dimension)
+        }
         var large: RemoteImage?
-        if let url = hit.largeImageURL?.value, RemoteURLPolicy.accepts(url) {
+        if let url = picture("largeImageURL", hit.largeImageURL) {
             large = RemoteImage(url: url)
             if let width = hit.imageWidth?.dimension, let height = hit.imageHeight?.dimension {
                 let scale = min(1, 1280 / Double(max(width, height)))
@@ -300,7 +321,7 @@ public struct PixabaySource: ImageSource {
             return .failure(SkipReason(description: "it has no http(s) image URL"))
         }
         let caption = hit.tags?.value ?? ""
-        let pageURL = hit.pageURL?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let pageURL = RemoteURLPolicy.accepted(hit.pageURL?.value)
         let credit = hit.user?.value.flatMap { name in
             name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
                 ? nil : Credit(name: name, url: pageURL, authorURL: profile(of: hit, name: name))
@@ -315,15 +336,16 @@ public struct PixabaySource: ImageSource {
                     tags: PictureTags.pixabay(hit.tags?.value))))
     }
 
-    /// The other sizes of `webformat` that Pixabay serves when its `_640` is replaced: `_180` and `_340`, that
-    /// many pixels tall, and `_960`, within 960 × 720 and no larger than the original. Only sizes smaller or
-    /// larger than the web format itself, and only when its URL names `_640` once and its pixel size is known, as
-    /// a page needs each candidate's width.
+    /// The other sizes of `webformat` that Pixabay serves when the `_640` of its file's name is replaced: `_180`
+    /// and `_340`, that many pixels tall, and `_960`, within 960 × 720 and no larger than the original. Only sizes
+    /// smaller or larger than the web format itself, and only when the name of the file its URL's path ends in names
+    /// `_640` once and its pixel size is known, as a page needs each candidate's width; its host, query and
+    /// fragment are never rewritten.
     static func alternates(of webformat: RemoteImage?, original width: LooseInt?, _ height: LooseInt?)
         -> [RemoteImage]
     {
         guard let webformat, let shownWidth = webformat.width, let shownHeight = webformat.height,
-            let (before, after) = aroundTheSize(in: webformat.url)
+            let url = WebURL(webformat.url)
         else { return [] }
         var sizes: [(name: Int, width: Int, height: Int)] = [180, 340].filter { $0 < shownHeight }.map { size in
             (size, Int((Double(shownWidth) * Double(size) / Double(shownHeight)).rounded()), size)
@@ -334,49 +356,19 @@ public struct PixabaySource: ImageSource {
             if boxed.width > shownWidth, boxed.height > shownHeight { sizes.append((960, boxed.width, boxed.height)) }
         }
         return sizes.compactMap { size in
-            let url = before + "_\(size.name)." + after
-            guard RemoteURLPolicy.accepts(url) else { return nil }
-            return RemoteImage(url: url, width: max(1, size.width), height: max(1, size.height))
+            guard let sized = url.replacingOnceInFileName("_640.", with: "_\(size.name).") else { return nil }
+            return RemoteImage(url: sized.text, width: max(1, size.width), height: max(1, size.height))
         }
-    }
-
-    /// `url` before and after the `_640.` of its file's name (after its last `/`), when the name has exactly one.
-    /// On the bytes: the string algorithms' `ranges(of:)` and `replacing(_:with:)` took most of the time of
-    /// decoding a hit (BENCHMARKS.md, "Where W1's difference from curl is").
-    static func aroundTheSize(in url: String) -> (before: String, after: String)? {
-        let bytes = Array(url.utf8)
-        let marker = Array("_640.".utf8)
-        let nameStart = (bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
-        var found: Int?
-        var index = nameStart
-        while index + marker.count <= bytes.count {
-            if bytes[index..<index + marker.count].elementsEqual(marker) {
-                guard found == nil else { return nil }
-                found = index
-                index += marker.count
-            } else {
-                index += 1
-            }
-        }
-        guard let found else { return nil }
-        return (
-            String(decoding: bytes[..<found], as: UTF8.self),
-            String(decoding: bytes[(found + marker.count)...], as: UTF8.self)
-        )
     }
 
     /// The author's profile: the hit's `userURL`, else `https://pixabay.com/users/{user}-{user_id}/` when both are
     /// plain (letters, digits, `_`, `-`; a numeric id).
     static func profile(of hit: HitFields, name: String) -> String? {
-        if let url = hit.userURL?.value, RemoteURLPolicy.accepts(url) { return url }
+        if let url = RemoteURLPolicy.accepted(hit.userURL?.value) { return url }
         guard let userID = hit.userID?.value, !userID.isEmpty, userID.count <= 20, userID.allSatisfy(\.isNumber),
             name.count <= 100, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
         else { return nil }
         return "https://pixabay.com/users/\(name)-\(userID)/"
     }
 
-    private static func image(_ url: LooseString?, width: LooseInt?, height: LooseInt?) -> RemoteImage? {
-        guard let link = url?.value, RemoteURLPolicy.accepts(link) else { return nil }
-        return RemoteImage(url: link, width: width?.dimension, height: height?.dimension)
-    }
 }

@@ -287,7 +287,8 @@ extension URLComponents {
     }
 }
 
-/// Accepts only absolute http and https URLs from API responses and endpoints.
+/// Accepts only absolute http and https URLs from API responses and endpoints, each as a `WebURL`: percent-encoded
+/// where it must be, so that it stands as it is in a request, a page, a feed and JSON-LD, and never cut.
 enum RemoteURLPolicy {
     /// The error every source gives for an endpoint that is not an http or https URL.
     static func requireEndpoint(_ endpoint: String, of source: String) throws(SourceError) {
@@ -296,11 +297,15 @@ enum RemoteURLPolicy {
         }
     }
 
-    static func accepts(_ text: String?) -> Bool {
-        guard let text, text.count <= 4_096, let components = URLComponents(string: text),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
-        else { return false }
-        return true
+    /// Whether `text` can be made a web URL (`accepted(_:)`).
+    static func accepts(_ text: String?) -> Bool { accepted(text) != nil }
+
+    /// `text` as a web URL, percent-encoded where it must be; nil when it cannot be one.
+    static func accepted(_ text: String?) -> String? {
+        guard let text, case .success(let url) = WebURL.encoding(text) else { return nil }
+        return url.text
     }
+
+    /// `text` as a web URL, percent-encoded where it must be, or why it cannot be one.
+    static func checked(_ text: String) -> Result<WebURL, WebURL.Refusal> { WebURL.encoding(text) }
 }

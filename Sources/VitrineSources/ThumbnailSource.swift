@@ -98,17 +98,20 @@ public struct ThumbnailSource: ImageSource {
             !basePath.contains(".."), !key.contains("/")
         else { return .failure(.init(description: "“thumbnail” lacks domain, basePath or key")) }
         let base = domain.hasSuffix("/") ? String(domain.dropLast()) : domain
-        let full = "\(base)/\(basePath)/0/\(key)"
-        guard RemoteURLPolicy.accepts(full) else { return .failure(.init(description: "its image URL is not http(s)")) }
+        let full: String
+        switch RemoteURLPolicy.checked("\(base)/\(basePath)/0/\(key)") {
+        case .success(let url): full = url.text
+        case .failure(let refusal): return .failure(.init(description: "its image URL was refused: \(refusal)"))
+        }
         let qualities = (thumbnail.qualities?.value ?? []).compactMap(\.value).filter { $0 > 0 }.sorted()
-        let tileURL = qualities.last.map { "\(base)/\(basePath)/\($0)/\(key)" } ?? full
+        let tileURL = qualities.last.flatMap { RemoteURLPolicy.accepted("\(base)/\(basePath)/\($0)/\(key)") } ?? full
         let ratio = thumbnail.aspectRatio?.value.flatMap { $0 > 0.05 && $0 < 20 ? $0 : nil }
         let height = ratio.map { max(1, Int((Double(nominalWidth) / $0).rounded())) }
         let tile = RemoteImage(url: tileURL, width: ratio == nil ? nil : nominalWidth, height: height)
         let fullImage = RemoteImage(
             url: full, width: ratio == nil ? nil : nominalWidth * 2, height: height.map { $0 * 2 })
         let id = element.id?.value ?? thumbnail.id?.value ?? ""
-        let link = element.coverageURL?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let link = RemoteURLPolicy.accepted(element.coverageURL?.value)
         let publication = element.publishedBy?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
         let credit = publication.flatMap { $0.isEmpty ? nil : Credit(name: $0, url: link, role: .publication) }
         return .success(

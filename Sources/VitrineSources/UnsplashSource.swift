@@ -190,7 +190,7 @@ public struct UnsplashSource: RandomImageSource {
         let width = photo.width?.dimension
         let height = photo.height?.dimension
         func rendition(_ url: String?, width wanted: Int) -> RandomPhoto.Rendition? {
-            guard let url, RemoteURLPolicy.accepts(url) else { return nil }
+            guard let url = RemoteURLPolicy.accepted(url) else { return nil }
             guard let width, let height else { return .init(url: url, width: nil, height: nil) }
             let shown = min(wanted, width)
             return .init(
@@ -198,7 +198,7 @@ public struct UnsplashSource: RandomImageSource {
                 height: max(1, Int((Double(height) * Double(shown) / Double(width)).rounded())))
         }
         var large: RandomPhoto.Rendition?
-        if let raw = urls?.raw?.value, RemoteURLPolicy.accepts(raw), var components = URLComponents(string: raw) {
+        if let raw = RemoteURLPolicy.accepted(urls?.raw?.value), var components = URLComponents(string: raw) {
             var items = (components.queryItems ?? []).filter { !["w", "fit", "q", "fm"].contains($0.name) }
             items += [
                 URLQueryItem(name: "w", value: String(largeWidth)), URLQueryItem(name: "fit", value: "max"),
@@ -221,19 +221,19 @@ public struct UnsplashSource: RandomImageSource {
         let name = user?.name?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
         let username = user?.username?.value
         let profile =
-            user?.links?.value?.html?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+            RemoteURLPolicy.accepted(user?.links?.value?.html?.value)
             ?? username.map {
                 "https://unsplash.com/@\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)"
             }
         let links = photo.links?.value
-        let page = links?.html?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
+        let page = RemoteURLPolicy.accepted(links?.html?.value)
         let caption = [photo.description?.value, photo.altDescription?.value].compactMap {
             $0?.trimmingCharacters(in: .whitespacesAndNewlines)
         }.first { !$0.isEmpty }
         return RandomPhoto(
             id: id, author: name?.isEmpty == false ? name : username, authorURL: profile, pageURL: page,
             caption: caption, width: width, height: height, renditions: renditions, facts: facts(of: photo),
-            downloadLocation: links?.downloadLocation?.value.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil })
+            downloadLocation: RemoteURLPolicy.accepted(links?.downloadLocation?.value))
     }
 
     /// Location, camera, date and likes, as far as the API gave them (anything can be null).

@@ -66,4 +66,69 @@ extension ShardedSiteTests {
             #expect(!berlinOnly.isEmpty && !siteTags.isEmpty && siteTags.isDisjoint(with: berlinOnly))
         }
     }
+    /// The items a shard records for the site's tag pages go into pages as they are: each URL must be a web URL as
+    /// it stands and each path one of the gallery's pages or the shard's images, or the merge refuses the shard.
+    @Test func aMergeRefusesRecordedItemsWhoseLinksLeaveTheSiteOrAreNotWebURLs() async throws {
+        try await stopping(self) {
+            try await writeConfig()
+            try await buildShards(3)
+            let recordURL = workspace.url.appendingPathComponent("shard-2/" + ShardRecord.fileName)
+            let original = try Data(contentsOf: recordURL)
+            /// The item's lines with the first attribute `name` of an element `element` set to `value`.
+            func setting(_ element: String, _ name: String, to value: String) -> (inout [String]) -> Void {
+                { lines in
+                    guard let start = lines.firstIndex(of: "<" + element),
+                        let line = lines[start...].firstIndex(where: { $0.hasPrefix("@" + name + "=") })
+                    else {
+                        Issue.record("no \(element)@\(name) in \(lines)")
+                        return
+                    }
+                    lines[line] = "@" + name + "=" + value
+                }
+            }
+            /// The item's lines with its first picture's URL (berlin's pictures are shown from their own URLs)
+            /// replaced by the attribute `line`.
+            func picture(_ line: String) -> (inout [String]) -> Void {
+                { lines in
+                    guard let index = lines.firstIndex(where: { $0.hasPrefix("@url=") }) else {
+                        Issue.record("no picture URL in \(lines)")
+                        return
+                    }
+                    lines[index] = line
+                }
+            }
+            let hostile: [(String, (inout [String]) -> Void)] = [
+                ("a javascript: picture", picture("@url=javascript:alert(1)")),
+                ("a picture URL that splits a srcset", picture("@url=https://x.example/a.jpg 1w, data:image/png,A 2w")),
+                ("a picture URL with a line break", picture("@url=https://x.example/a\n.jpg")),
+                ("a picture out of the site", picture("@src=../../evil.jpg")),
+                ("a picture not the shard's", picture("@src=images/00/evil.jpg")),
+                ("a tile link out of the site", setting("entry", "href", to: "../../evil.html")),
+                ("a tile link of another scheme", setting("entry", "href", to: "javascript:alert(1)")),
+                ("a credit link of another scheme", setting("credit", "href", to: "javascript:alert(1)")),
+                ("a credit link with a quote", setting("credit", "href", to: "https://x.example/\"onmouseover=\"x")),
+            ]
+            for (name, change) in hostile {
+                var record = try JSONDecoder().decode(ShardRecord.self, from: original)
+                change(&record.galleries[0].tags!.items[0].xml)
+                try Data(try record.encoded()).write(to: recordURL)
+                let outcome = try await merge(["shard-1", "shard-2", "shard-3"], out: "hostile")
+                #expect(outcome.status == ExitStatus.badData.rawValue, "\(name): \(outcome.stderr)")
+                #expect(outcome.stderr.contains("the tags of its gallery berlin/"), "\(name): \(outcome.stderr)")
+                #expect(outcome.stderr.split(separator: "\n").count == 1, "\(name): \(outcome.stderr)")
+            }
+            // A card's cover shown from a URL that is not one as it stands.
+            var record = try JSONDecoder().decode(ShardRecord.self, from: original)
+            record.galleries[0].card.cover = .init(
+                path: "", mediaType: "", width: 640, height: 427, url: "https://x.example/a.jpg 1w, /evil.jpg 2w")
+            try Data(try record.encoded()).write(to: recordURL)
+            let cover = try await merge(["shard-1", "shard-2", "shard-3"], out: "hostile")
+            #expect(cover.status == ExitStatus.badData.rawValue, "\(cover.stderr)")
+            #expect(try workspace.tree("hostile").keys.filter { !$0.hasPrefix(".") } == [])
+            // The record as the shard wrote it merges.
+            try original.write(to: recordURL)
+            let merged = try await merge(["shard-1", "shard-2", "shard-3"], out: "merged")
+            #expect(merged.status == 0, "\(merged.stderr)")
+        }
+    }
 }

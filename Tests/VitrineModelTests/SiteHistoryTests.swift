@@ -159,6 +159,34 @@ import VitrineTestSupport
         #expect(error?.sentence.contains(expected) == true, "\(error?.sentence ?? "")")
     }
 
+    /// Every URL of an archived record goes into pages as it stands, so one that is not valid as it stands (which
+    /// Vitrine never writes) is refused, never mended or cut: in a `srcset` a space or a comma would add candidates.
+    @Test(arguments: [
+        "https://x.example/a.jpg 1w, data:image/png;base64,AAAA 2w, /evil.jpg", "https://x.example/a\nb.jpg",
+        "https://x.example/\"><b>.jpg", "https://x.example/a.jpg,", "https://user:secret@x.example/a.jpg",
+        "https://x.example/" + String(repeating: "a", count: 2_000),
+    ])
+    func anArchivedURLThatIsNotValidAsItStandsIsRefused(url: String) {
+        func record(tile: String = "https://x.example/1.jpg", credit: String? = nil, license: String? = nil)
+            -> SiteHistory.ArchivedItem
+        {
+            var archivedLicense = SiteHistory.ArchivedLicense(
+                License(id: nil, name: "n", label: "l", url: nil, copies: .unknown))
+            archivedLicense.url = license
+            return .init(entries: [
+                .init(
+                    variant: "original", caption: "c", credit: .init(name: "a", url: credit, role: nil),
+                    tile: .init(shownFrom: tile, width: 640, height: 480),
+                    full: .init(shownFrom: "https://x.example/2.jpg", width: nil, height: nil),
+                    license: archivedLicense)
+            ])
+        }
+        #expect(SiteHistory.problem(of: record()) == nil)
+        #expect(SiteHistory.problem(of: record(tile: url)) == "has an image URL that is not a web link")
+        #expect(SiteHistory.problem(of: record(credit: url)) == "has a credit link that is not a web link")
+        #expect(SiteHistory.problem(of: record(license: url)) == "has a license link that is not a web link")
+    }
+
     @Test func aPictureShownFromItsOwnURLIsKeptWithoutACopy() throws {
         let entry = SiteHistory.ArchivedEntry(
             variant: "original", caption: "c",

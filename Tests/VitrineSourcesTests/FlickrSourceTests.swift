@@ -127,6 +127,24 @@ import VitrineBasics
         #expect(credit?.name == "Jan \"J\" K")
     }
 
+    @Test func theFeedsSizeIsSwappedInTheFileNameOnlyNeverInTheHostOrTheQuery() throws {
+        func feed(_ small: String) -> [UInt8] {
+            Array(#"{"items":[{"title":"t","media":{"m":"\#(small)"}}]}"#.utf8)
+        }
+        // `_m.` only in the host, or only in the query: nothing says which file the other sizes are.
+        for small in ["http://img_m.localhost/1/2.jpg", "https://live.example/1/2.jpg?x=_m.y"] {
+            let (items, warnings) = try FlickrSource.decodeFeed(feed(small))
+            #expect(items.isEmpty && warnings.count == 1, "\(small)")
+        }
+        let (items, _) = try FlickrSource.decodeFeed(feed("https://live_m.example/1/2_m.jpg?v=_m.2"))
+        guard case .found(_, _, let tile, let full, _, _, _, _) = try #require(items.first).entries[0] else {
+            Issue.record("the item was not found")
+            return
+        }
+        #expect(tile.url == "https://live_m.example/1/2_z.jpg?v=_m.2")
+        #expect(full.url == "https://live_m.example/1/2_b.jpg?v=_m.2")
+    }
+
     @Test func theQuoteMendingLeavesOtherEscapesAlone() {
         let mended = FlickrSource.mendQuoteEscapes(Array(#"{"a":"it\'s \\'x\' \"q\" \\"}"#.utf8))
         #expect(String(decoding: mended, as: UTF8.self) == #"{"a":"it's \\'x' \"q\" \\"}"#)

@@ -78,6 +78,21 @@ import Testing
         #expect(try alternates(hit(webformat: "https://cdn.example/w_640.jpg", width: width, height: height)).isEmpty)
     }
 
+    @Test func onlyTheFileNameOfThePathIsRewrittenNeverTheHostOrTheQuery() throws {
+        // `_640.` in a host (the name after the last `/` when the path is empty) would ask a host the API never
+        // named; in the query it would change what the URL asks for.
+        #expect(try alternates(hit(webformat: "http://img_640.localhost")).isEmpty)
+        #expect(try alternates(hit(webformat: "http://img_640.localhost?q=1")).isEmpty)
+        #expect(try alternates(hit(webformat: "https://cdn.example/a.jpg?size=b_640.jpg")).isEmpty)
+        #expect(try alternates(hit(webformat: "https://cdn.example/a.jpg#b_640.jpg")).isEmpty)
+        // The query and the fragment of a file name that names the size stay as they are.
+        let sizes = try alternates(hit(webformat: "https://cdn.example/p/a_640.jpg?v=_640.2#x_640.y"))
+        #expect(
+            sizes.map(\.url) == [
+                "https://cdn.example/p/a_180.jpg?v=_640.2#x_640.y", "https://cdn.example/p/a_340.jpg?v=_640.2#x_640.y",
+            ])
+    }
+
     @Test func aWebFormatThatIsNotHTTPHasNoOtherSizes() throws {
         #expect(try alternates(hit(webformat: "javascript:alert(1)//_640.jpg")).isEmpty)
         #expect(try alternates(hit(webformat: "file:///etc/passwd_640.jpg")).isEmpty)

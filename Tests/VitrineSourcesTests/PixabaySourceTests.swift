@@ -146,6 +146,39 @@ import VitrineTestSupport
         #expect(eveCredit == Credit(name: "eve", url: nil))
     }
 
+    /// A hotlinked URL goes into `src`, `srcset`, the feed and JSON-LD as it stands: what a URL cannot hold is
+    /// percent-encoded (a space would split a `srcset` candidate in two), and what cannot be encoded (a line break,
+    /// a URL longer than the model's longest text, which would be cut) is refused with a warning, the hit then shown
+    /// as one without that URL.
+    @Test func hotlinkedURLsAreValidAsTheyStandOrRefusedWithAWarning() throws {
+        let long = "https://cdn.example/" + String(repeating: "a", count: 1_990) + "_640.jpg"
+        let body = """
+            {"hits": [
+              {"id": 81, "webformatURL": "https://cdn.example/a b_640.jpg 1w, data:image/png;base64,AAAA 2w",
+               "webformatWidth": 640, "webformatHeight": 427, "largeImageURL": "https://cdn.example/\\"<x>_1280.jpg",
+               "user": "eve", "pageURL": "https://pixabay.com/p 1/"},
+              {"id": 82, "webformatURL": "https://cdn.example/82\\n_640.jpg", "previewURL": "https://cdn.example/82_150.jpg"},
+              {"id": 83, "webformatURL": "\(long)"}
+            ]}
+            """
+        let page = try PixabaySource.decodePage(Array(body.utf8), query: "q", page: 1, fetchedAt: nil)
+        #expect(page.hits.map(\.id) == ["81", "82"])
+        guard case .found(_, let credit, let tile, let full, _, _, let alternates, _) = page.hits.first?.entry,
+            case .found(_, _, let preview, _, _, _, _, _) = page.hits.last?.entry
+        else {
+            Issue.record("hits 81 and 82 should decode")
+            return
+        }
+        #expect(tile.url == "https://cdn.example/a%20b_640.jpg%201w,%20data:image/png;base64,AAAA%202w")
+        #expect(full.url == "https://cdn.example/%22%3Cx%3E_1280.jpg")
+        #expect(credit?.url == "https://pixabay.com/p%201/")
+        #expect(alternates.isEmpty)
+        #expect(preview.url == "https://cdn.example/82_150.jpg")
+        #expect(page.warnings.count == 2, "\(page.warnings)")
+        #expect(page.warnings.contains { $0.contains("hit 2 ") && $0.contains("line break") })
+        #expect(page.warnings.contains { $0.contains("hit 3 ") && $0.contains("longer than 2000 characters") })
+    }
+
     @Test(arguments: ["not json", "[1,2]", "{\"total\": 3}", "{\"hits\": {}}", ""])
     func rejectsMalformedAnswersNamingTheSource(body: String) {
         #expect {
