@@ -875,7 +875,7 @@
   <xsl:template name="image-object">
     <xsl:variable name="img" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])])[1]"/>
     <!-- Plain XPath, not templates: this runs for every picture of every grid page. -->
-    <xsl:variable name="content-url" select="concat($img/@url, substring(concat($url-prefix, $img/@src), 1, 100000 * number(not($img/@url))))"/>
+    <xsl:variable name="content-url" select="concat($img/@url, substring(concat($url-prefix, $img/@src), 1, 100000 * number(boolean($img/@src) and not($img/@url))))"/>
     <xsl:variable name="credit-text" select="concat(substring(concat('Published by ', credit/@name), 1, 100000 * number(credit/@role = 'publication')), substring(concat('Photo by ', credit/@name, ' on ', $source-label), 1, 100000 * number(boolean(credit) and not(credit/@role = 'publication'))), substring(concat('From ', $source-label), 1, 100000 * number(not(credit))))"/>
     <xsl:variable name="name" select="normalize-space(caption)"/>
     <xsl:variable name="creator" select="string(credit/@name)"/>
@@ -979,9 +979,10 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The rights data of a page showing one entry (preview and photo pages). -->
+  <!-- The rights data of a page showing one entry (preview and photo pages): of its picture, which the page names
+       even when its image could not be downloaded (then without a contentUrl). -->
   <xsl:template match="entry" mode="rights-data">
-    <xsl:if test="image[@src or @url]">
+    <xsl:if test="not(missing) and image">
       <xsl:variable name="object"><xsl:call-template name="image-object"/></xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$object"/></xsl:call-template>
     </xsl:if>

@@ -16,9 +16,12 @@ import VitrineTestSupport
     static let attribution = License.flickr(
         id: "11", name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/")
 
-    /// Two Flickr photos: one all rights reserved (never downloaded), one under CC BY 4.0 (downloaded) that the
-    /// API says an AI made; the caption of the first is hostile.
-    static func gallery(baseURL: String? = nil) -> GalleryModel {
+    /// Two Flickr photos: one all rights reserved (never downloaded), one under CC BY 4.0 (downloaded unless
+    /// `downloaded` is false: then its download failed) that the API says an AI made; the caption of the first is
+    /// hostile. With `second`, the second photo is under that license instead.
+    static func gallery(baseURL: String? = nil, downloaded: Bool = true, second: License = attribution)
+        -> GalleryModel
+    {
         let record = CacheStore.ImageRecord(sha256: String(repeating: "cd", count: 32), format: .jpeg, byteCount: 10)
         func photo(_ id: Int, caption: String, license: License, ai: Bool) -> SourceItem {
             SourceItem(
@@ -42,13 +45,19 @@ import VitrineTestSupport
                 photo(
                     1, caption: "</script><script>alert(1)</script> \"quoted\" \\ back\nline", license: reserved,
                     ai: false),
-                photo(2, caption: "Crane at dusk", license: attribution, ai: true),
+                photo(2, caption: "Crane at dusk", license: second, ai: true),
             ],
             fetchedAt: nil)
-        let images: [String: ImageOutcome] = [
-            "https://live.staticflickr.com/1/2_z.jpg": .stored(record),
-            "https://live.staticflickr.com/1/2_b.jpg": .stored(record),
-        ]
+        let images: [String: ImageOutcome] =
+            downloaded
+            ? [
+                "https://live.staticflickr.com/1/2_z.jpg": .stored(record),
+                "https://live.staticflickr.com/1/2_b.jpg": .stored(record),
+            ]
+            : [
+                "https://live.staticflickr.com/1/2_z.jpg": .failed(reason: "Download failed: HTTP 404"),
+                "https://live.staticflickr.com/1/2_b.jpg": .failed(reason: "Download failed: HTTP 404"),
+            ]
         let site = baseURL.map { GalleryModel.SiteLink(title: "Photos", href: "index.html", baseURL: $0) }
         return GalleryAssembler(itemsPerPage: 10, folder: site == nil ? "" : "harbour/", site: site)
             .assemble(result, images: images)
@@ -153,6 +162,22 @@ import VitrineTestSupport
         for html in [preview, hotlinked, grid, changes] {
             for url in meta(html, "og:url") + meta(html, "og:image") { #expect(url.hasPrefix("https://")) }
         }
+    }
+
+    /// A photo whose image could not be downloaded is still named, credited and licensed by its page: its rights data
+    /// says so, without a `contentUrl`.
+    @Test func aPhotoWhoseImageCouldNotBeDownloadedKeepsItsRightsData() throws {
+        let html = try render(
+            .init(kind: .preview, id: "i2-original", href: "items/2-original.html"), Self.gallery(downloaded: false))
+        #expect(html.strings("//main//img").isEmpty)
+        let object = try dataBlock(html)
+        #expect(object["@type"] as? String == "ImageObject")
+        #expect(object["contentUrl"] == nil)
+        #expect(object["name"] as? String == "Crane at dusk")
+        #expect(object["license"] as? String == "https://creativecommons.org/licenses/by/4.0/")
+        #expect(object["acquireLicensePage"] as? String == "https://www.flickr.com/photos/o@N01/2")
+        #expect(object["creditText"] as? String == "Photo by Anna \"A\" <Ö> on Flickr")
+        #expect((object["creator"] as? [String: Any])?["name"] as? String == "Anna \"A\" <Ö>")
     }
 
     @Test func theModelSaysEachLicenseAndWhichImagesAreShownFromTheirOwnURL() throws {
