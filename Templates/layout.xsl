@@ -371,6 +371,8 @@
   <xsl:template name="credit">
     <xsl:param name="element" select="'p'"/>
     <xsl:param name="full" select="false()"/>
+    <!-- the entry's gallery's source: on a site's tag page, each item's own -->
+    <xsl:variable name="source" select="ancestor::gallery[1]/source/@label"/>
     <xsl:if test="credit or license">
       <xsl:element name="{$element}">
         <xsl:attribute name="class">credit</xsl:attribute>
@@ -391,7 +393,7 @@
             <xsl:text> on </xsl:text>
             <xsl:call-template name="external-link">
               <xsl:with-param name="href" select="credit/@href"/>
-              <xsl:with-param name="text" select="$source-label"/>
+              <xsl:with-param name="text" select="$source"/>
             </xsl:call-template>
           </xsl:when>
           <xsl:when test="credit">
@@ -401,11 +403,11 @@
               <xsl:with-param name="text" select="credit/@name"/>
             </xsl:call-template>
             <xsl:text> on </xsl:text>
-            <xsl:value-of select="$source-label"/>
+            <xsl:value-of select="$source"/>
           </xsl:when>
           <xsl:otherwise>
             <xsl:text>From </xsl:text>
-            <xsl:value-of select="$source-label"/>
+            <xsl:value-of select="$source"/>
           </xsl:otherwise>
         </xsl:choose>
         <xsl:for-each select="license">
