@@ -114,17 +114,23 @@
   <xsl:template match="*" mode="preload"/>
   <!-- The page's schema.org JSON-LD (what its pictures are, under which license, whom to credit). -->
   <xsl:template match="*" mode="rights-data"/>
-  <!-- Every other page's card: its title, and the random page's picture. -->
+  <!-- Every other page's card: its title, its description (mode card-description) and the random page's picture
+       when its license lets others copy it. A card's picture is copied by whoever shows the card (a link-preview
+       service, a chat app), so a card has only pictures whose license/@copies is 'allowed' (or, for pictures
+       without a license of their own, such as covers, files of the site, which Vitrine keeps of no other). -->
   <xsl:template match="*" mode="card">
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:variable name="description"><xsl:apply-templates select="." mode="card-description"/></xsl:variable>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
-        <xsl:with-param name="description" select="''"/>
-        <xsl:with-param name="image" select="self::random/photo/image[@role = 'full'][@src or @url]"/>
+        <xsl:with-param name="description" select="$description"/>
+        <xsl:with-param name="image" select="self::random/photo[license/@copies = 'allowed']/image[@role = 'full'][@src or @url]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
+  <!-- The text of a page's og:description (the default card's), as plain text. -->
+  <xsl:template match="*" mode="card-description"/>
   <xsl:template match="*" mode="bar"/>
   <xsl:template match="*" mode="toolbar-extra"/>
 
@@ -995,15 +1001,21 @@
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:variable name="description">
-        <xsl:if test="not(missing)">
-          <xsl:call-template name="credit-text"/>
-          <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
-        </xsl:if>
+        <xsl:choose>
+          <xsl:when test="missing"><xsl:value-of select="missing"/></xsl:when>
+          <xsl:otherwise>
+            <xsl:call-template name="credit-text"/>
+            <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
+          </xsl:otherwise>
+        </xsl:choose>
       </xsl:variable>
+      <!-- Its picture when it may be copied; a page without a picture of its own (no match, or a failed download)
+           has the tile of another variant it links to, when that may be copied. -->
+      <xsl:variable name="own" select="self::*[license/@copies = 'allowed']/image[@src or @url]"/>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
         <xsl:with-param name="description" select="$description"/>
-        <xsl:with-param name="image" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])] | ../entry/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
+        <xsl:with-param name="image" select="($own[@role = 'full'] | $own[@role = 'tile'][not(../image[@role = 'full'][@src or @url])] | ../entry[license/@copies = 'allowed']/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
@@ -1029,11 +1041,13 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The card of a grid page. -->
+  <!-- The card of a grid page: the first tile that may be copied (plain XPath: a grid page has up to 100 items; the
+       entry a tile shows is its item's first with a picture), else the collection's cover when it is a file. -->
   <xsl:template match="page" mode="card">
     <xsl:variable name="items" select="../item[@page = current()/@number]"/>
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:variable name="tiles" select="$items/entry[not(missing)][1][license/@copies = 'allowed']/image[@role = 'tile'][@src or @url]"/>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
         <xsl:with-param name="description">
@@ -1042,7 +1056,7 @@
             <xsl:otherwise><xsl:value-of select="concat('Images from ', $source-label)"/></xsl:otherwise>
           </xsl:choose>
         </xsl:with-param>
-        <xsl:with-param name="image" select="($items/entry/image[@role = 'tile'][@src or @url] | ../image[@role = 'cover'][@src or @url])[1]"/>
+        <xsl:with-param name="image" select="($tiles | ../image[@role = 'cover'][@src][not($tiles)])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
