@@ -21,6 +21,29 @@
     <xsl:value-of select="/gallery/title"/>
   </xsl:template>
 
+  <!-- The card: what the page says of its newest snapshot, and the first of its tiles that may be copied. A source
+       whose terms limit its photos on a page (Flickr) has only the first tiles of its newest snapshot sure to be
+       shown: the card's picture is one of those. -->
+  <xsl:template match="history" mode="card">
+    <xsl:if test="$base-url">
+      <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:variable name="description">
+        <xsl:call-template name="history-count"/>
+        <xsl:for-each select="snapshot[1]">
+          <xsl:value-of select="concat(' · ', @label, ': ')"/>
+          <xsl:call-template name="change-line"/>
+        </xsl:for-each>
+      </xsl:variable>
+      <xsl:variable name="most" select="number(/gallery/source/@most-per-page)"/>
+      <xsl:variable name="items" select="key('by-id', snapshot[1]/added/@item)[not($most &gt;= 0) or position() &lt;= $most] | key('by-id', snapshot[position() &gt; 1]/added/@item)[not($most &gt;= 0)]"/>
+      <xsl:call-template name="preview-card">
+        <xsl:with-param name="title" select="$title"/>
+        <xsl:with-param name="description" select="$description"/>
+        <xsl:with-param name="image" select="($items/entry[not(missing)][1][license/@copies = 'allowed']/image[@role = 'tile'][@src or @url])[1]"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
   <xsl:template match="history" mode="main">
     <div class="intro">
       <h1>What’s new</h1>

@@ -17,6 +17,10 @@
     <xsl:value-of select="/gallery/title"/>
   </xsl:template>
 
+  <xsl:template match="favorites" mode="card-description">
+    <xsl:value-of select="concat('The favorite images of ', /gallery/title, ', kept in your browser')"/>
+  </xsl:template>
+
   <xsl:template match="favorites" mode="head">
     <script src="{concat($root, 'assets/random.js')}" defer="defer"></script>
   </xsl:template>

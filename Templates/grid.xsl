@@ -180,7 +180,7 @@
                 </xsl:choose>
               </xsl:for-each>
             </a>
-            <xsl:if test="normalize-space($main/caption) != '' or $main/credit or $main/license or entry[count(. | $main) != 1] or @last-seen">
+            <xsl:if test="normalize-space($main/caption) != '' or $main/credit or $main/license or entry[count(. | $main) != 1] or @last-seen or parent::gallery">
               <figcaption>
                 <xsl:for-each select="$main">
                   <xsl:if test="normalize-space(caption) != ''">
@@ -192,6 +192,13 @@
                   <xsl:if test="not(credit or license)">
                     <xsl:call-template name="last-seen"/>
                   </xsl:if>
+                </xsl:for-each>
+                <!-- On a site's tag page, whose items come from several galleries: the gallery it is in. -->
+                <xsl:for-each select="parent::gallery">
+                  <span class="from">
+                    <xsl:text>In </xsl:text>
+                    <a class="gallery" href="{concat($root, @href)}" dir="auto"><xsl:value-of select="title"/></a>
+                  </span>
                 </xsl:for-each>
                 <xsl:if test="entry[count(. | $main) != 1]">
                   <span class="variants">

@@ -20,12 +20,13 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The home page's card: the site, with the first gallery's cover. -->
+  <!-- The home page's card: the site, with the first cover that is a file of the site (a cover has no license of
+       its own: Vitrine keeps files only of pictures whose license lets others copy them). -->
   <xsl:template match="site" mode="card">
     <xsl:call-template name="preview-card">
       <xsl:with-param name="title" select="title"/>
       <xsl:with-param name="description" select="concat(count(gallery), ' galleries: ', gallery[1]/title, substring(', …', 1, 3 * number(count(gallery) &gt; 1)))"/>
-      <xsl:with-param name="image" select="gallery/image[@role = 'cover'][@src or @url][1]"/>
+      <xsl:with-param name="image" select="(gallery/image[@role = 'cover'][@src])[1]"/>
     </xsl:call-template>
   </xsl:template>
 

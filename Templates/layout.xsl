@@ -115,17 +115,23 @@
   <xsl:template match="*" mode="preload"/>
   <!-- The page's schema.org JSON-LD (what its pictures are, under which license, whom to credit). -->
   <xsl:template match="*" mode="rights-data"/>
-  <!-- Every other page's card: its title, and the random page's picture. -->
+  <!-- Every other page's card: its title, its description (mode card-description) and the random page's picture
+       when its license lets others copy it. A card's picture is copied by whoever shows the card (a link-preview
+       service, a chat app), so a card has only pictures whose license/@copies is 'allowed' (or, for pictures
+       without a license of their own, such as covers, files of the site, which Vitrine keeps of no other). -->
   <xsl:template match="*" mode="card">
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:variable name="description"><xsl:apply-templates select="." mode="card-description"/></xsl:variable>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
-        <xsl:with-param name="description" select="''"/>
-        <xsl:with-param name="image" select="self::random/photo/image[@role = 'full'][@src or @url]"/>
+        <xsl:with-param name="description" select="$description"/>
+        <xsl:with-param name="image" select="self::random/photo[license/@copies = 'allowed']/image[@role = 'full'][@src or @url]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
+  <!-- The text of a page's og:description (the default card's), as plain text. -->
+  <xsl:template match="*" mode="card-description"/>
   <xsl:template match="*" mode="bar"/>
   <xsl:template match="*" mode="toolbar-extra"/>
 
@@ -372,6 +378,8 @@
   <xsl:template name="credit">
     <xsl:param name="element" select="'p'"/>
     <xsl:param name="full" select="false()"/>
+    <!-- the entry's gallery's source: on a site's tag page, each item's own -->
+    <xsl:variable name="source" select="ancestor::gallery[1]/source/@label"/>
     <xsl:if test="credit or license">
       <xsl:element name="{$element}">
         <xsl:attribute name="class">credit</xsl:attribute>
@@ -392,7 +400,7 @@
             <xsl:text> on </xsl:text>
             <xsl:call-template name="external-link">
               <xsl:with-param name="href" select="credit/@href"/>
-              <xsl:with-param name="text" select="$source-label"/>
+              <xsl:with-param name="text" select="$source"/>
             </xsl:call-template>
           </xsl:when>
           <xsl:when test="credit">
@@ -402,11 +410,11 @@
               <xsl:with-param name="text" select="credit/@name"/>
             </xsl:call-template>
             <xsl:text> on </xsl:text>
-            <xsl:value-of select="$source-label"/>
+            <xsl:value-of select="$source"/>
           </xsl:when>
           <xsl:otherwise>
             <xsl:text>From </xsl:text>
-            <xsl:value-of select="$source-label"/>
+            <xsl:value-of select="$source"/>
           </xsl:otherwise>
         </xsl:choose>
         <xsl:for-each select="license">
@@ -854,7 +862,7 @@
   <xsl:template name="image-object">
     <xsl:variable name="img" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])])[1]"/>
     <!-- Plain XPath, not templates: this runs for every picture of every grid page. -->
-    <xsl:variable name="content-url" select="concat($img/@url, substring(concat($url-prefix, $img/@src), 1, 100000 * number(not($img/@url))))"/>
+    <xsl:variable name="content-url" select="concat($img/@url, substring(concat($url-prefix, $img/@src), 1, 100000 * number(boolean($img/@src) and not($img/@url))))"/>
     <xsl:variable name="credit-text" select="concat(substring(concat('Published by ', credit/@name), 1, 100000 * number(credit/@role = 'publication')), substring(concat('Photo by ', credit/@name, ' on ', $source-label), 1, 100000 * number(boolean(credit) and not(credit/@role = 'publication'))), substring(concat('From ', $source-label), 1, 100000 * number(not(credit))))"/>
     <xsl:variable name="name" select="normalize-space(caption)"/>
     <xsl:variable name="creator" select="string(credit/@name)"/>
@@ -958,9 +966,10 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The rights data of a page showing one entry (preview and photo pages). -->
+  <!-- The rights data of a page showing one entry (preview and photo pages): of its picture, which the page names
+       even when its image could not be downloaded (then without a contentUrl). -->
   <xsl:template match="entry" mode="rights-data">
-    <xsl:if test="image[@src or @url]">
+    <xsl:if test="not(missing) and image">
       <xsl:variable name="object"><xsl:call-template name="image-object"/></xsl:variable>
       <xsl:call-template name="json-ld"><xsl:with-param name="json" select="$object"/></xsl:call-template>
     </xsl:if>
@@ -971,15 +980,21 @@
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:variable name="description">
-        <xsl:if test="not(missing)">
-          <xsl:call-template name="credit-text"/>
-          <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
-        </xsl:if>
+        <xsl:choose>
+          <xsl:when test="missing"><xsl:value-of select="missing"/></xsl:when>
+          <xsl:otherwise>
+            <xsl:call-template name="credit-text"/>
+            <xsl:if test="license"><xsl:value-of select="concat(' · ', license/@label)"/></xsl:if>
+          </xsl:otherwise>
+        </xsl:choose>
       </xsl:variable>
+      <!-- Its picture when it may be copied; a page without a picture of its own (no match, or a failed download)
+           has the tile of another variant it links to, when that may be copied. -->
+      <xsl:variable name="own" select="self::*[license/@copies = 'allowed']/image[@src or @url]"/>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
         <xsl:with-param name="description" select="$description"/>
-        <xsl:with-param name="image" select="(image[@role = 'full'][@src or @url] | image[@role = 'tile'][@src or @url][not(../image[@role = 'full'][@src or @url])] | ../entry/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
+        <xsl:with-param name="image" select="($own[@role = 'full'] | $own[@role = 'tile'][not(../image[@role = 'full'][@src or @url])] | ../entry[license/@copies = 'allowed']/image[@role = 'tile'][@src or @url][not(current()/image[@src or @url])])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>
@@ -1005,11 +1020,13 @@
     </xsl:if>
   </xsl:template>
 
-  <!-- The card of a grid page. -->
+  <!-- The card of a grid page: the first tile that may be copied (plain XPath: a grid page has up to 100 items; the
+       entry a tile shows is its item's first with a picture), else the collection's cover when it is a file. -->
   <xsl:template match="page" mode="card">
     <xsl:variable name="items" select="../item[@page = current()/@number]"/>
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+      <xsl:variable name="tiles" select="$items/entry[not(missing)][1][license/@copies = 'allowed']/image[@role = 'tile'][@src or @url]"/>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
         <xsl:with-param name="description">
@@ -1018,7 +1035,7 @@
             <xsl:otherwise><xsl:value-of select="concat('Images from ', $source-label)"/></xsl:otherwise>
           </xsl:choose>
         </xsl:with-param>
-        <xsl:with-param name="image" select="($items/entry/image[@role = 'tile'][@src or @url] | ../image[@role = 'cover'][@src or @url])[1]"/>
+        <xsl:with-param name="image" select="($tiles | ../image[@role = 'cover'][@src][not($tiles)])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>

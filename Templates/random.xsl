@@ -19,6 +19,16 @@
     <xsl:value-of select="/gallery/title"/>
   </xsl:template>
 
+  <xsl:template match="random" mode="card-description">
+    <xsl:choose>
+      <xsl:when test="normalize-space(photo/credit/@name) != ''">
+        <xsl:value-of select="concat('Photo by ', normalize-space(photo/credit/@name), ' on ', $source-label)"/>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat('From ', $source-label)"/></xsl:otherwise>
+    </xsl:choose>
+    <xsl:if test="photo/license"><xsl:value-of select="concat(' · ', photo/license/@label)"/></xsl:if>
+  </xsl:template>
+
   <xsl:template match="random" mode="head">
     <script src="{concat($root, 'assets/random.js')}" defer="defer"></script>
   </xsl:template>

@@ -20,6 +20,13 @@
     <xsl:value-of select="/gallery/title | /site/title"/>
   </xsl:template>
 
+  <xsl:template match="search" mode="card-description">
+    <xsl:choose>
+      <xsl:when test="/site"><xsl:value-of select="concat('Search the images of every gallery of ', /site/title, ' by their captions, tags and credits')"/></xsl:when>
+      <xsl:otherwise><xsl:value-of select="concat('Search the images of ', /gallery/title, ' by their captions, tags and credits')"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <xsl:template match="search" mode="head">
     <script src="{concat($root, 'assets/search.js')}" defer="defer"></script>
   </xsl:template>

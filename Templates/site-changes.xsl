@@ -25,6 +25,28 @@
     <xsl:apply-templates select="/site" mode="head"/>
   </xsl:template>
 
+  <!-- The card: what the page says of its newest snapshot, and the first of its tiles that is a file of the site (a
+       tile has no license of its own: Vitrine keeps files only of pictures whose license lets others copy them). -->
+  <xsl:template match="history" mode="card">
+    <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
+    <xsl:variable name="description">
+      <xsl:call-template name="history-count"/>
+      <xsl:for-each select="snapshot[1]">
+        <xsl:value-of select="concat(' · ', @label, ': ', @added)"/>
+        <xsl:choose>
+          <xsl:when test="@added = 1"> new image, </xsl:when>
+          <xsl:otherwise> new images, </xsl:otherwise>
+        </xsl:choose>
+        <xsl:value-of select="concat(@removed, ' gone')"/>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:call-template name="preview-card">
+      <xsl:with-param name="title" select="$title"/>
+      <xsl:with-param name="description" select="$description"/>
+      <xsl:with-param name="image" select="(snapshot/change/tile/image[@role = 'tile'][@src])[1]"/>
+    </xsl:call-template>
+  </xsl:template>
+
   <xsl:template match="history" mode="main">
     <div class="intro">
       <h1>What’s new</h1>

@@ -40,15 +40,15 @@
   <!-- The rights data of the pictures is on their grid and preview pages. -->
   <xsl:template match="tag/page" mode="rights-data"/>
 
-  <!-- Only the card, with the first tile as a grid page's: the rights data of the pictures is on their grid and
-       preview pages. -->
+  <!-- Only the card, with the first tile that may be copied as a grid page's (a tile shows its item's first entry
+       with the tag): the rights data of the pictures is on their grid and preview pages. -->
   <xsl:template match="tag/page" mode="card">
     <xsl:if test="$base-url">
       <xsl:variable name="title"><xsl:apply-templates select="." mode="title"/></xsl:variable>
       <xsl:call-template name="preview-card">
         <xsl:with-param name="title" select="$title"/>
         <xsl:with-param name="description" select="concat(../@count, ' images', substring(concat(' from ', $source-label), 1, 1000 * number(boolean($source-label))))"/>
-        <xsl:with-param name="image" select="(/gallery/collection/item/entry/image[@role = 'tile'][@src or @url] | /site/gallery/item/entry/image[@role = 'tile'][@src or @url])[1]"/>
+        <xsl:with-param name="image" select="((/gallery/collection/item | /site/gallery/item)/entry[not(missing)][tag = $shown-tag][1][license/@copies = 'allowed']/image[@role = 'tile'][@src or @url])[1]"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>

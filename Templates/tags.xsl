@@ -19,6 +19,23 @@
     <xsl:value-of select="/gallery/title | /site/title"/>
   </xsl:template>
 
+  <!-- "24 tags: harbour, crane, bridge, ship, night, …" -->
+  <xsl:template match="tags" mode="card-description">
+    <xsl:value-of select="count(tag)"/>
+    <xsl:choose>
+      <xsl:when test="count(tag) = 1"> tag</xsl:when>
+      <xsl:otherwise> tags</xsl:otherwise>
+    </xsl:choose>
+    <xsl:for-each select="tag[position() &lt;= 5]">
+      <xsl:choose>
+        <xsl:when test="position() = 1">: </xsl:when>
+        <xsl:otherwise>, </xsl:otherwise>
+      </xsl:choose>
+      <xsl:value-of select="@name"/>
+    </xsl:for-each>
+    <xsl:if test="count(tag) &gt; 5">, …</xsl:if>
+  </xsl:template>
+
   <xsl:template match="tags" mode="main">
     <div class="intro">
       <h1 id="tags-title">Tags</h1>

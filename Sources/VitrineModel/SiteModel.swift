@@ -112,19 +112,27 @@ package struct SiteModel: Sendable {
         package var caption: String
         package var image: GalleryModel.LocalImage
         package var credit: Credit?
+        /// Whether the picture's license lets others copy it: the site's own pages show it either way, the feed,
+        /// which feed readers copy, only then.
+        package var allowsCopies: Bool
 
-        package init(href: String, caption: String, image: GalleryModel.LocalImage, credit: Credit?) {
+        package init(
+            href: String, caption: String, image: GalleryModel.LocalImage, credit: Credit?, allowsCopies: Bool
+        ) {
             self.href = href
             self.caption = caption
             self.image = image
             self.credit = credit
+            self.allowsCopies = allowsCopies
         }
 
         /// The tile of `item`: its first entry that has a picture.
         package init?(_ item: GalleryModel.Item) {
             for entry in item.entries {
-                if case .picture(let caption, let credit, let tile, _, _, _) = entry.content {
-                    self.init(href: entry.href, caption: caption, image: tile, credit: credit)
+                if case .picture(let caption, let credit, let tile, _, let license, _) = entry.content {
+                    self.init(
+                        href: entry.href, caption: caption, image: tile, credit: credit,
+                        allowsCopies: license.allowsCopies)
                     return
                 }
             }

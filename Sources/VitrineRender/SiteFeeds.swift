@@ -141,6 +141,9 @@ package struct SiteFeeds {
                 case .remote(let remote): source = remote
                 case .unavailable: continue
                 }
+                // A feed reader copies the pictures of an entry: one whose license does not allow that is left to
+                // the site's pages, which the entry's heading links.
+                guard tile.allowsCopies else { continue }
                 let anchor = XMLTree.child(tiles, "a")
                 XMLTree.set("href", url(of: tile.href), on: anchor)
                 let image = XMLTree.child(anchor, "img")

@@ -359,7 +359,9 @@ public struct FlickrSource: ImageSource {
             $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "@" || $0 == "_" || $0 == "-" } ? $0 : nil
         }
         let page = owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }
-        let name = photo.ownername?.value ?? owner ?? "a Flickr member"
+        // An owner name of "" or spaces names nobody: the same fallback as for none.
+        let ownerName = photo.ownername?.value?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = ownerName.flatMap { $0.isEmpty ? nil : $0 } ?? owner ?? "a Flickr member"
         let caption = photo.title?.value ?? ""
         let credit = Credit(name: name, url: page, authorURL: owner.map { "https://www.flickr.com/photos/\($0)/" })
         return .success(

@@ -5,7 +5,8 @@
   shows one entry, its contentUrl the picture the page shows, its license, credit and acquireLicensePage the
   model's; one ImageGallery per grid page with an ImageObject for each entry of the page's items.
 - Open Graph: every page of the site built with a base URL has its card (og:title, og:url, og:image when the
-  page has a picture, twitter:card), all URLs absolute; no page of the demo sites (no base URL) has one.
+  page shows a picture whose license allows copies, twitter:card), all URLs absolute; no page of the demo sites (no
+  base URL) has one.
 - A hotlinked picture (its license does not allow copies): loaded from the API's own URL, labelled, credited and
   linked back to its page at the source, from nginx and from disk.
 """
@@ -121,9 +122,10 @@ def test_each_preview_and_photo_page_has_one_image_object(site_name, sites):
             check_scripts_are_strict_json(page, where)
             assert len(page["json-ld"]) == len(page["scripts"]) <= 1, f"{where}: {len(page['scripts'])} JSON-LD scripts"
             found = objects(page["json-ld"], "ImageObject")
-            if entry.picture is None:
-                # A page without a match for its variant shows the other variant's tile as a link, and a picture
-                # whose renditions all failed shows placeholders: no rights data for a picture the page lacks.
+            if entry.missing is not None:
+                # A page without a match for its variant shows the other variant's tile as a link: no rights data
+                # for a picture the page lacks. A picture whose renditions all failed keeps its rights data, without
+                # a contentUrl (check_image_object: the model's picture is None).
                 assert not found, f"{where}: an ImageObject for an entry without a picture"
                 continue
             assert len(found) == 1 and len(page["json-ld"]) == 1, f"{where}: {page['json-ld']}"
@@ -186,27 +188,36 @@ def test_each_grid_page_has_one_image_gallery(site_name, sites):
 # ---------------------------------------------------------------------------------------------- Open Graph
 
 
+def copyable(entry: bl.Entry) -> bool:
+    """Whether the entry's license lets others copy its picture, as a link-preview service copies a card's."""
+    return (entry.license or {}).get("copies") == "allowed"
+
+
 def card_picture(gallery: bl.Site, href: str) -> bool:
-    """Whether a page of the model has a picture for its card: an entry's own, a sibling's tile (a page without a
-    match), a tile of the grid page's items or the collection's cover, a gallery's cover on the home page; the tag
-    index and the search page have none."""
+    """Whether a page of the model has a picture for its card, one whose license allows copies: an entry's own, a
+    sibling's tile (a page without a picture of its own), a tile a grid or tag page shows or the collection's cover
+    when it is a file, a gallery's cover that is a file on the home page; the tag index and the search page have
+    none."""
     if href in gallery.entries:
         entry = gallery.entries[href]
-        return bool(entry.picture or any(e.shown_src("tile") for e in entry.item.entries))
+        if entry.picture:
+            return copyable(entry)
+        return any(e.shown_src("tile") and copyable(e) for e in entry.item.entries)
     if href in (gallery.tag_index, gallery.search_href):  # lists without pictures of their own
         return False
-    if href in gallery.tag_pages:  # the first tile of its items, as a grid page's
-        return any(loc for shown in gallery.tag_pages[href] for e in shown.item.entries for r, loc in e.images
-                   if r == "tile" and loc)
+    if href in gallery.tag_pages:  # the first tile of its items that may be copied, as a grid page's
+        return any(loc and copyable(shown) for shown in gallery.tag_pages[href] for r, loc in shown.images
+                   if r == "tile")
     for pages, items, collection in (
         (gallery.pages, gallery.items, gallery.model.find("collection")),
         (gallery.archive_pages, gallery.archive_items, gallery.model.find("collection[@id='c-archive']")),
     ):
         for number, page in pages.items():
             if page == href:
-                tiles = [loc for i in items if i.page == number for e in i.entries for r, loc in e.images
+                tiles = [loc for i in items if i.page == number and copyable(i.main) for r, loc in i.main.images
                          if r == "tile" and loc]
-                return bool(tiles or bl.image_location(collection.find("image[@role='cover']")))
+                cover = collection.find("image[@role='cover']")
+                return bool(tiles or (cover is not None and cover.get("src")))
     raise LookupError(href)
 
 
@@ -235,7 +246,7 @@ def test_every_page_of_a_site_with_a_base_url_has_a_card(sites):
         assert props.get("og:url") == [base + href], f"{where}: og:url {props.get('og:url')}, not {base + href}"
         assert props.get("og:type") == ["website"], f"{where}: og:type {props.get('og:type')}"
         if href == "index.html":
-            has_picture = any(bl.image_location(g.find("image[@role='cover']")) for g in home.findall("gallery"))
+            has_picture = any(g.find("image[@role='cover'][@src]") is not None for g in home.findall("gallery"))
         elif href.split("/")[0] in models and href != models[href.split("/")[0]].changes_href:
             has_picture = card_picture(models[href.split("/")[0]], href)
         else:

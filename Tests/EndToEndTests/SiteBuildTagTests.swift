@@ -84,6 +84,43 @@ extension SiteBuildTests {
         }
     }
 
+    /// A site tag page's tiles come from several galleries: each credits its picture as its gallery's pages do
+    /// ("Photo by NAME on SOURCE"), and says which gallery it is in, linked to it.
+    @Test func siteTagTilesCreditTheirSourceAndNameTheirGallery() async throws {
+        try await stopping(self) {
+            try await writeConfig()
+            let outcome = try await build()
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let site = SiteInspector(root: workspace.url.appendingPathComponent("site"))
+            let siteModel = try LibXMLDocument.parse(
+                [UInt8](Data(contentsOf: site.root.appendingPathComponent("site.xml"))))
+            var checked: Set<String> = []
+            for page in siteModel.strings("/site/tags/tag/page/@href") {
+                let html = try site.page(page)
+                for tile in html.strings("//li[@class='tile']/@id") {
+                    let card = String(tile.prefix { $0 != "-" })
+                    let gallery = "/site/gallery[@id='\(card)']"
+                    let label = try #require(siteModel.strings(gallery + "/source/@label").first)
+                    let path = "//li[@id='\(tile)']//figcaption"
+                    let credit = html.strings(path + "//span[@class='credit']").joined()
+                    #expect(!credit.contains(" on  ") && !credit.hasSuffix(" on "), "\(page): \(credit)")
+                    if credit.hasPrefix("Photo by ") {
+                        #expect(credit.contains(" on \(label)"), "\(page): \(credit)")
+                    }
+                    let links = html.strings(path + "//a[@class='gallery']/@href")
+                    #expect(
+                        SiteInspector.resolved(links, from: page) == siteModel.strings(gallery + "/@href"),
+                        "\(page): \(tile) links \(links)")
+                    #expect(
+                        html.strings(path + "//a[@class='gallery']") == siteModel.strings(gallery + "/title"),
+                        "\(page): \(tile)")
+                    checked.insert(card)
+                }
+            }
+            #expect(checked.count > 1, "tiles of several galleries: \(checked)")
+        }
+    }
+
     @Test func oneChangedItemRerendersOnlyThePagesThatShowIt() async throws {
         try await stopping(self) {
             try await writeConfig()

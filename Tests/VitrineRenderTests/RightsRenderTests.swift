@@ -16,9 +16,12 @@ import VitrineTestSupport
     static let attribution = License.flickr(
         id: "11", name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/")
 
-    /// Two Flickr photos: one all rights reserved (never downloaded), one under CC BY 4.0 (downloaded) that the
-    /// API says an AI made; the caption of the first is hostile.
-    static func gallery(baseURL: String? = nil) -> GalleryModel {
+    /// Two Flickr photos: one all rights reserved (never downloaded), one under CC BY 4.0 (downloaded unless
+    /// `downloaded` is false: then its download failed) that the API says an AI made; the caption of the first is
+    /// hostile. With `second`, the second photo is under that license instead.
+    static func gallery(baseURL: String? = nil, downloaded: Bool = true, second: License = attribution)
+        -> GalleryModel
+    {
         let record = CacheStore.ImageRecord(sha256: String(repeating: "cd", count: 32), format: .jpeg, byteCount: 10)
         func photo(_ id: Int, caption: String, license: License, ai: Bool) -> SourceItem {
             SourceItem(
@@ -42,13 +45,19 @@ import VitrineTestSupport
                 photo(
                     1, caption: "</script><script>alert(1)</script> \"quoted\" \\ back\nline", license: reserved,
                     ai: false),
-                photo(2, caption: "Crane at dusk", license: attribution, ai: true),
+                photo(2, caption: "Crane at dusk", license: second, ai: true),
             ],
             fetchedAt: nil)
-        let images: [String: ImageOutcome] = [
-            "https://live.staticflickr.com/1/2_z.jpg": .stored(record),
-            "https://live.staticflickr.com/1/2_b.jpg": .stored(record),
-        ]
+        let images: [String: ImageOutcome] =
+            downloaded
+            ? [
+                "https://live.staticflickr.com/1/2_z.jpg": .stored(record),
+                "https://live.staticflickr.com/1/2_b.jpg": .stored(record),
+            ]
+            : [
+                "https://live.staticflickr.com/1/2_z.jpg": .failed(reason: "Download failed: HTTP 404"),
+                "https://live.staticflickr.com/1/2_b.jpg": .failed(reason: "Download failed: HTTP 404"),
+            ]
         let site = baseURL.map { GalleryModel.SiteLink(title: "Photos", href: "index.html", baseURL: $0) }
         return GalleryAssembler(itemsPerPage: 10, folder: site == nil ? "" : "harbour/", site: site)
             .assemble(result, images: images)
@@ -141,10 +150,9 @@ import VitrineTestSupport
                 == "https://example.org/photos/images/cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.jpg")
         let hotlinked = try render(
             .init(kind: .preview, id: "i1-original", href: "harbour/items/1-original.html"), gallery)
-        #expect(meta(hotlinked, "og:image") == ["https://live.staticflickr.com/1/1_b.jpg"])
+        #expect(meta(hotlinked, "og:title").count == 1 && meta(hotlinked, "og:description").count == 1)
         let grid = try render(.init(kind: .grid, id: "c1-p1", href: "harbour/index.html"), gallery)
         #expect(meta(grid, "og:url") == ["https://example.org/photos/harbour/index.html"])
-        #expect(meta(grid, "og:image") == ["https://live.staticflickr.com/1/1_z.jpg"])
         var withHistory = gallery
         withHistory.changesHref = "harbour/changes.html"
         let changes = try render(.init(kind: .changes, id: "changes", href: "harbour/changes.html"), withHistory)
@@ -153,6 +161,50 @@ import VitrineTestSupport
         for html in [preview, hotlinked, grid, changes] {
             for url in meta(html, "og:url") + meta(html, "og:image") { #expect(url.hasPrefix("https://")) }
         }
+    }
+
+    /// The site's pages show a picture whose license does not allow copies from its own URL; a link-preview service
+    /// copies a card's picture: a card has the first picture of its page that may be copied, or none.
+    @Test func aCardNeverHoldsAPictureThatMayNotBeCopied() throws {
+        func card(_ job: GalleryModel.PageJob, _ gallery: GalleryModel) throws -> (image: [String], kind: [String]) {
+            let html = try render(job, gallery)
+            return (
+                html.strings("//meta[@property='og:image']/@content"),
+                html.strings("//meta[@name='twitter:card']/@content")
+            )
+        }
+        let gallery = Self.gallery(baseURL: "https://example.org/photos/")
+        let reserved = try card(
+            .init(kind: .preview, id: "i1-original", href: "harbour/items/1-original.html"), gallery)
+        #expect(reserved.image == [] && reserved.kind == ["summary"])
+        // The grid's first tile is the reserved photo: its card has the second, the first that may be copied.
+        let grid = try card(.init(kind: .grid, id: "c1-p1", href: "harbour/index.html"), gallery)
+        #expect(grid.image == ["https://example.org/photos/images/cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd.jpg"])
+        #expect(grid.kind == ["summary_large_image"])
+        // A grid of pictures none of which may be copied (all rights reserved, license unknown): no picture.
+        let unknown = License(id: "99", name: "Mystery", label: "License unknown", url: nil, copies: .unknown)
+        let none = Self.gallery(baseURL: "https://example.org/photos/", second: unknown)
+        let noneGrid = try card(.init(kind: .grid, id: "c1-p1", href: "harbour/index.html"), none)
+        #expect(noneGrid.image == [] && noneGrid.kind == ["summary"])
+        let unknownPreview = try card(
+            .init(kind: .preview, id: "i2-original", href: "harbour/items/2-original.html"), none)
+        #expect(unknownPreview.image == [])
+    }
+
+    /// A photo whose image could not be downloaded is still named, credited and licensed by its page: its rights data
+    /// says so, without a `contentUrl`.
+    @Test func aPhotoWhoseImageCouldNotBeDownloadedKeepsItsRightsData() throws {
+        let html = try render(
+            .init(kind: .preview, id: "i2-original", href: "items/2-original.html"), Self.gallery(downloaded: false))
+        #expect(html.strings("//main//img").isEmpty)
+        let object = try dataBlock(html)
+        #expect(object["@type"] as? String == "ImageObject")
+        #expect(object["contentUrl"] == nil)
+        #expect(object["name"] as? String == "Crane at dusk")
+        #expect(object["license"] as? String == "https://creativecommons.org/licenses/by/4.0/")
+        #expect(object["acquireLicensePage"] as? String == "https://www.flickr.com/photos/o@N01/2")
+        #expect(object["creditText"] as? String == "Photo by Anna \"A\" <Ö> on Flickr")
+        #expect((object["creator"] as? [String: Any])?["name"] as? String == "Anna \"A\" <Ö>")
     }
 
     @Test func theModelSaysEachLicenseAndWhichImagesAreShownFromTheirOwnURL() throws {

@@ -38,6 +38,24 @@ import VitrineBasics
         #expect(builtCredit?.name == "o@N01")
     }
 
+    /// An `ownername` of "" or only spaces names nobody: the credit falls back as for a missing name (the owner's
+    /// id, else "a Flickr member"), never "Photo by  on Flickr".
+    @Test(arguments: [("\"\"", "o@N01"), ("\"   \"", "o@N01"), ("\" \\n\\t \"", "o@N01"), ("\" Anna \"", "Anna")])
+    func anEmptyOwnerNameFallsBackAsAMissingOne(ownername: String, name: String) throws {
+        let json = """
+            {"photos":{"page":1,"pages":1,"photo":[
+              {"id":"2","owner":"o@N01","secret":"abc123","server":"1","title":"Built","ownername":\(ownername)},
+              {"id":"3","owner":"../x","secret":"abc123","server":"1","title":"No owner","ownername":\(ownername)}
+            ]},"stat":"ok"}
+            """
+        let page = try FlickrSource.decodeREST(Self.response(json), page: 1)
+        let names = page.items.map { item -> String? in
+            guard case .found(_, let credit, _, _, _, _, _, _) = item.entries[0] else { return nil }
+            return credit?.name
+        }
+        #expect(names == [name, name == "Anna" ? "Anna" : "a Flickr member"])
+    }
+
     @Test func offersTheOtherSizesTheExtrasGiveOnceEachWidth() throws {
         let base = "https://live.staticflickr.com/65535/7_ab12"
         let json = """
