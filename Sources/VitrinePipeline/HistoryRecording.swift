@@ -71,16 +71,12 @@ public enum HistorySource: Sendable, Equatable {
     }
 }
 
-/// A `--history-from` value that names no history a build can read, and why.
-public struct HistorySourceError: Error, Sendable, Equatable {
-    public let value: String
-    public let problem: String
-
-    /// One sentence for the user.
-    public var sentence: String {
-        "--history-from must name an http(s) URL or a history file in an existing folder (--new-history starts a new "
-            + "history on purpose), and “\(value)” does not: \(problem)."
-    }
+/// Where a user said the previous history is names no history a build can read, and why.
+package struct HistorySourceError: Error, Sendable, Equatable {
+    /// What the user gave, without control characters and cut to 200 characters.
+    package let value: String
+    /// Why it names no history, as the end of a sentence: "the folder /x does not exist".
+    package let problem: String
 }
 
 /// Finds the previous history of a build: the one the output folder's last finished build wrote, else the one

@@ -74,7 +74,9 @@ struct OutputOptions: ParsableArguments {
         do {
             return try HistorySource(argument: historyFrom)
         } catch {
-            throw ValidationError(error.sentence)
+            throw ValidationError(
+                "--history-from must name an http(s) URL or a history file in an existing folder (--new-history "
+                    + "starts a new history on purpose), and “\(error.value)” does not: \(error.problem).")
         }
     }
 }
