@@ -51,23 +51,41 @@ public struct License: Sendable, Hashable {
         id: "unsplash", name: "Unsplash License", label: "Unsplash License", url: "https://unsplash.com/license",
         copies: .allowed)
 
-    /// A license of Flickr's table (`flickr.photos.licenses.getInfo`), read from its URL: a Creative Commons license
-    /// or public-domain tool, Flickr Commons' "no known copyright restrictions", a United States Government work,
-    /// or (without a URL) all rights reserved. Anything else keeps its name and is of unknown terms.
+    /// A license of Flickr's table (`flickr.photos.licenses.getInfo`), read from its name and URL together, since
+    /// Flickr has changed both over the years: all rights reserved by its name (with or without a URL, which Flickr
+    /// now gives as a help page); a Creative Commons license or public-domain tool by its URL; Flickr Commons' "no
+    /// known copyright restrictions" by its URL on flickr.com, or its name with a flickr.com URL; a United States
+    /// Government work by its name with a usa.gov URL. Anything else keeps its name and is of unknown terms.
     package static func flickr(id: String, name: String, url: String) -> License {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = name.isEmpty ? "License \(id)" : String(name.prefix(200))
-        guard !url.isEmpty else {
-            let reserved = name.lowercased() == "all rights reserved"
+        let link = url.isEmpty ? nil : url
+        let folded = name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        if folded == "all rights reserved" {
+            // Its link is Flickr's page on using members' photos, never a license's that would say otherwise.
             return License(
-                id: id, name: shown, label: reserved ? "All rights reserved" : shown, url: nil,
-                copies: reserved ? .forbidden : .unknown)
+                id: id, name: shown, label: "All rights reserved", url: label(ofLicenseAt: url) == nil ? link : nil,
+                copies: .forbidden)
         }
-        guard let label = label(ofLicenseAt: url) else {
-            return License(id: id, name: shown, label: shown, url: url, copies: .unknown)
+        let label =
+            label(ofLicenseAt: url) ?? flickrLabel(named: folded, host: URLComponents(string: url)?.host?.lowercased())
+        guard let label, RemoteURLPolicy.accepts(url) else {
+            return License(id: id, name: shown, label: shown, url: link, copies: .unknown)
         }
         return License(id: id, name: shown, label: label, url: url, copies: .allowed)
+    }
+
+    /// The label of a license of Flickr's own that allows copies, from its folded name and the host of its URL;
+    /// nil unless both agree.
+    private static func flickrLabel(named name: String, host: String?) -> String? {
+        switch (name, host) {
+        case ("no known copyright restrictions", "www.flickr.com"), ("no known copyright restrictions", "flickr.com"):
+            "No known copyright restrictions"
+        case ("united states government work", "www.usa.gov"), ("united states government work", "usa.gov"):
+            "United States Government Work"
+        default: nil
+        }
     }
 
     /// The short label of a license that allows copies, from its URL; nil for any other URL.
@@ -97,9 +115,6 @@ public struct License: Sendable, Hashable {
             return nil
         case "www.flickr.com", "flickr.com":
             return parts == ["commons", "usage"] ? "No known copyright restrictions" : nil
-        case "www.usa.gov", "usa.gov":
-            return parts.first == "copyright.shtml" || parts.first == "government-works"
-                ? "United States Government Work" : nil
         default:
             return nil
         }

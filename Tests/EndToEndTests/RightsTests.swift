@@ -62,6 +62,7 @@ import VitrineTestSupport
                     for url in urls { #expect(!requested.contains(try #require(URL(string: url)).path), "\(url)") }
                     #expect(page.strings("//main//img/@src") == [urls[1]])
                     #expect(page.strings("//p[@class='credit']").joined().contains("All rights reserved"))
+                    #expect(document.strings(path + "/license/@copies") == ["forbidden"])
                     let photoPage = try #require(document.strings(path + "/credit/@href").first)
                     #expect(photoPage.hasPrefix("https://www.flickr.com/photos/"))
                     #expect(page.strings("//p[@class='credit']/a/@href").contains(photoPage))
@@ -75,6 +76,11 @@ import VitrineTestSupport
                 let data = try #require(
                     page.strings("//script[@type='application/ld+json']").first.flatMap(JSONLD.object))
                 #expect(data["acquireLicensePage"] as? String == document.strings(path + "/credit/@href").first)
+                if id == "0" {
+                    // Flickr's table gives All Rights Reserved a help page: still a copyright notice, and that link.
+                    #expect((data["copyrightNotice"] as? String)?.hasSuffix(". All rights reserved.") == true)
+                    #expect(data["license"] as? String == license.url)
+                }
             }
             #expect(reserved > 0)
             // What is stored is exactly the licensed photos' renditions.
@@ -89,7 +95,9 @@ import VitrineTestSupport
             let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--license", "reusable"])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let searches = server.requests().filter { $0.query["method"] == "flickr.photos.search" }
-            let reusable = FlickrCatalog.licenses.filter { !$0.url.isEmpty }.map(\.id)
+            // Every license of Flickr's current table but All Rights Reserved, the United States Government Work too.
+            let reusable = FlickrCatalog.licenses.filter { $0.id != "0" }.map(\.id)
+            #expect(reusable.contains("8"))
             #expect(
                 searches.count == 1 && searches.allSatisfy { $0.query["license"] == reusable.joined(separator: ",") })
             let document = try model(workspace)
