@@ -203,11 +203,11 @@ public struct FlickrSource: ImageSource {
             return []
         case .reusable:
             let ids = ordered.filter(\.allowsCopies).compactMap(\.id)
-            if ids.isEmpty { throw .unknownNames([choice.description], source: "Flickr", known: ordered) }
+            if ids.isEmpty { throw .noneAllowsCopies(source: "Flickr", known: ordered) }
             return ids
         case .named(let names):
             let unknown = names.filter { name in !ordered.contains { LicenseChoice.names($0, name) } }
-            if !unknown.isEmpty { throw .unknownNames(unknown, source: "Flickr", known: ordered) }
+            if !unknown.isEmpty { throw .unknownNames(unknown, choice: choice, source: "Flickr", known: ordered) }
             return ordered.filter(choice.keeps).compactMap(\.id)
         }
     }

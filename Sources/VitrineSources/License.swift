@@ -190,8 +190,21 @@ public enum LicenseChoice: Sendable, Hashable {
 public enum LicenseChoiceError: UserFacingError {
     /// The source's every picture has `license`, which the choice leaves out.
     case neverMatches(choice: LicenseChoice, source: String, license: License)
-    /// Names in the choice that are neither an id nor a label of the source's licenses.
-    case unknownNames([String], source: String, known: [License])
+    /// Names in `choice` that are neither an id nor a label of the source's licenses.
+    case unknownNames([String], choice: LicenseChoice, source: String, known: [License])
+    /// `reusable`, against a source none of whose licenses (`known`) allows copies.
+    case noneAllowsCopies(source: String, known: [License])
+
+    /// How many of the source's licenses a sentence names: a table may list a thousand.
+    static let licensesNamed = 4
+
+    /// The choice that cannot be followed, whole, as the user wrote it.
+    public var choice: LicenseChoice {
+        switch self {
+        case .neverMatches(let choice, _, _), .unknownNames(_, let choice, _, _): choice
+        case .noneAllowsCopies: .reusable
+        }
+    }
 
     /// Names the choice as the user wrote it, and what the source's licenses are.
     public var sentence: String { sentence(choiceNamed: { "the license choice “\($0.description)”" }) }
@@ -205,9 +218,25 @@ public enum LicenseChoiceError: UserFacingError {
                     + "allows copies."
                 : "\(name(choice)) would leave no picture of \(source): \(source) says nothing of licenses, so its "
                     + "pictures are shown from their own URLs and only “any” applies."
-        case .unknownNames(let names, let source, let known):
-            "\(name(.named(names))) names no \(source) license; its licenses are "
-                + known.map { "\($0.id ?? "") (\($0.label))" }.joined(separator: ", ") + "."
+        case .unknownNames(let names, _, let source, let known):
+            "\(name(.named(names))) names no \(source) license; " + Self.listing(known) + "."
+        case .noneAllowsCopies(let source, let known):
+            "\(name(.reusable)) would leave no picture of \(source): none of its licenses allows copies ("
+                + Self.listing(known) + ")."
+        }
+    }
+
+    /// The source's licenses as a sentence names them: all of a few, else the first few and how many there are.
+    static func listing(_ known: [License]) -> String {
+        let named = known.prefix(licensesNamed).map { license in
+            let label = license.label.count > 60 ? license.label.prefix(59) + "…" : license.label
+            return "\(license.id ?? "no id") (\(label))"
+        }
+        switch known.count {
+        case 0: return "it lists no license"
+        case ...licensesNamed: return "its licenses are " + named.joined(separator: ", ")
+        default:
+            return "its \(known.count) licenses include " + named.joined(separator: ", ") + " and more"
         }
     }
 

@@ -145,6 +145,34 @@ import VitrineTestSupport
         }
     }
 
+    /// A `license` of vitrine.toml that Flickr's table cannot follow is the file's problem: its line and key, not an
+    /// option of the command line.
+    @Test func aLicenseOfTheConfigThatFlickrLacksIsReportedWithItsLineAndKey() async throws {
+        try await withServer { server, workspace in
+            let config = workspace.path("vitrine.toml")
+            try """
+            title = "x"
+
+            [[gallery]]
+            source = "flickr"
+            term = "Hamburg"
+            endpoint = "\(await server.flickrEndpoint)"
+            license = "4, CC BY 9.0"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            let built = try await VitrineProcess.run(
+                ["build", "--config", config, "--cache", workspace.path("cache"), "--out", workspace.path("site")],
+                environment: ["FLICKR_API_KEY": Self.key])
+            #expect(built.status == 64, "\(built.stderr)")
+            #expect(
+                built.stderr.contains(
+                    "vitrine.toml, line 7, key license of the 1st [[gallery]]: “CC BY 9.0” names no Flickr license; "
+                        + "its 17 licenses include 0 (All rights reserved), 1 (CC BY-NC-SA 2.0)"),
+                "\(built.stderr)")
+            #expect(!built.stderr.contains("--license"), "\(built.stderr)")
+            #expect(!built.stderr.contains("16 (CC BY-NC-ND 4.0)"), "\(built.stderr)")
+        }
+    }
+
     @Test func pixabayPagesNameItsLicenseAndMarkWhatAnAIMade() async throws {
         try await withSampleAPI(SampleAPIConfiguration()) { server, workspace in
             let outcome = try await VitrineProcess.run([
