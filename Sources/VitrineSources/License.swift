@@ -25,13 +25,23 @@ public struct License: Sendable, Hashable {
     /// The license's own page, an http(s) URL.
     package var url: String?
     package var copies: Copies
+    /// Whether the person who runs Vitrine declared the license for a source that names none
+    /// (`--declared-license`), rather than the source giving it.
+    package var declaredBySite: Bool
 
-    package init(id: String?, name: String, label: String, url: String?, copies: Copies) {
+    package init(id: String?, name: String, label: String, url: String?, copies: Copies, declaredBySite: Bool = false) {
         self.id = id
         self.name = name
         self.label = label
         self.url = url.flatMap { RemoteURLPolicy.accepts($0) ? $0 : nil }
         self.copies = copies
+        self.declaredBySite = declaredBySite
+    }
+
+    /// The license as a source's configuration records it, when the site declares it.
+    var configuration: String {
+        SourceSettings.text(
+            "declared-license", ["id": id, "label": label, "url": url, "copies": copies.rawValue])
     }
 
     /// Whether Vitrine may download the picture and publish a copy of it.
@@ -40,6 +50,45 @@ public struct License: Sendable, Hashable {
     /// What a source that says nothing of licenses gives: the picture is shown from its own URL and never copied.
     package static let unknown = License(
         id: nil, name: "License unknown", label: "License unknown", url: nil, copies: .unknown)
+
+    /// The license the site declares for a source that names none (`--declared-license`): `own` (the site's own
+    /// pictures), a Creative Commons license or public-domain tool by its label or id ("CC BY 4.0", "cc-by-sa-4.0",
+    /// "CC0", "PDM") or its creativecommons.org URL. Every one allows copies. Nil for anything else.
+    package static func declaredBySite(_ text: String) -> License? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 200 else { return nil }
+        let words = trimmed.lowercased().split(whereSeparator: { " -_".contains($0) }).map(String.init)
+        if words == ["own"] {
+            return License(
+                id: "own", name: "The site's own pictures", label: "The site's own", url: nil, copies: .allowed,
+                declaredBySite: true)
+        }
+        let url = RemoteURLPolicy.accepts(trimmed) ? trimmed : creativeCommonsURL(words)
+        guard let url, let label = label(ofLicenseAt: url) else { return nil }
+        return License(id: nil, name: label, label: label, url: url, copies: .allowed, declaredBySite: true)
+    }
+
+    /// The URL of the Creative Commons license or public-domain tool that `words` (a label or id, lowercased and
+    /// split at spaces, dashes and underscores) names; nil when they name none.
+    private static func creativeCommonsURL(_ words: [String]) -> String? {
+        var words = words
+        if words.first == "cc" { words.removeFirst() }
+        let versions = ["1.0", "2.0", "2.5", "3.0", "4.0"]
+        switch words {
+        case ["cc0"], ["cc0", "1.0"], ["zero"], ["zero", "1.0"]:
+            return "https://creativecommons.org/publicdomain/zero/1.0/"
+        case ["pdm"], ["pdm", "1.0"], ["public", "domain", "mark"], ["public", "domain", "mark", "1.0"]:
+            return "https://creativecommons.org/publicdomain/mark/1.0/"
+        default:
+            guard let version = words.last, versions.contains(version), words.first == "by" else { return nil }
+            let elements = words.dropLast()
+            guard Set(elements).count == elements.count, elements.allSatisfy(["by", "nc", "sa", "nd"].contains),
+                !(elements.contains("sa") && elements.contains("nd"))
+            else { return nil }
+            let ordered = ["by", "nc", "sa", "nd"].filter(elements.contains)
+            return "https://creativecommons.org/licenses/\(ordered.joined(separator: "-"))/\(version)/"
+        }
+    }
 
     /// Every Pixabay image: free to use and copy under Pixabay's own license.
     package static let pixabay = License(
