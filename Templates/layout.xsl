@@ -425,6 +425,7 @@
               <xsl:with-param name="href" select="@href"/>
               <xsl:with-param name="text" select="@label"/>
             </xsl:call-template>
+            <xsl:if test="@declared-by = 'site'"><xsl:text> (declared by the site)</xsl:text></xsl:if>
           </span>
         </xsl:for-each>
         <xsl:if test="ai-generated">
@@ -867,7 +868,7 @@
     <xsl:variable name="name" select="normalize-space(caption)"/>
     <xsl:variable name="creator" select="string(credit/@name)"/>
     <xsl:variable name="creator-url" select="string(credit/@author-href | credit/@href[not(../@author-href)])"/>
-    <xsl:variable name="values" select="concat($content-url, $name, license/@href, credit/@href, $credit-text, $creator, $creator-url)"/>
+    <xsl:variable name="values" select="concat($content-url, $name, license/@href, license[@declared-by]/@label, credit/@href, $credit-text, $creator, $creator-url)"/>
     <xsl:choose>
       <!-- Nearly always no value needs an escape, and one translate() finds that out for all of them: then each
            member is written in place, without a template call per member. -->
@@ -875,7 +876,17 @@
         <xsl:text>{"@type":"ImageObject"</xsl:text>
         <xsl:if test="$content-url != ''">,"contentUrl":"<xsl:value-of select="$content-url"/>"</xsl:if>
         <xsl:if test="$name != ''">,"name":"<xsl:value-of select="$name"/>"</xsl:if>
-        <xsl:if test="string(license/@href) != ''">,"license":"<xsl:value-of select="license/@href"/>"</xsl:if>
+        <xsl:choose>
+          <!-- A license the site declares for a source that names none says so: a CreativeWork, not a bare URL. -->
+          <xsl:when test="license/@declared-by = 'site'">
+            <xsl:text>,"license":{"@type":"CreativeWork","name":"</xsl:text>
+            <xsl:value-of select="license/@label"/>
+            <xsl:text> (declared by the site)"</xsl:text>
+            <xsl:if test="string(license/@href) != ''">,"url":"<xsl:value-of select="license/@href"/>"</xsl:if>
+            <xsl:text>}</xsl:text>
+          </xsl:when>
+          <xsl:when test="string(license/@href) != ''">,"license":"<xsl:value-of select="license/@href"/>"</xsl:when>
+        </xsl:choose>
         <xsl:if test="string(credit/@href) != ''">,"acquireLicensePage":"<xsl:value-of select="credit/@href"/>"</xsl:if>
         <xsl:if test="$credit-text != ''">,"creditText":"<xsl:value-of select="$credit-text"/>"</xsl:if>
         <xsl:if test="credit">
@@ -898,7 +909,17 @@
         <xsl:text>{"@type":"ImageObject"</xsl:text>
         <xsl:call-template name="json-member"><xsl:with-param name="name" select="'contentUrl'"/><xsl:with-param name="value" select="$content-url"/></xsl:call-template>
         <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="normalize-space(caption)"/></xsl:call-template>
-        <xsl:call-template name="json-member"><xsl:with-param name="name" select="'license'"/><xsl:with-param name="value" select="license/@href"/></xsl:call-template>
+        <xsl:choose>
+          <xsl:when test="license/@declared-by = 'site'">
+            <xsl:text>,"license":{"@type":"CreativeWork"</xsl:text>
+            <xsl:call-template name="json-member"><xsl:with-param name="name" select="'name'"/><xsl:with-param name="value" select="concat(license/@label, ' (declared by the site)')"/></xsl:call-template>
+            <xsl:call-template name="json-member"><xsl:with-param name="name" select="'url'"/><xsl:with-param name="value" select="license/@href"/></xsl:call-template>
+            <xsl:text>}</xsl:text>
+          </xsl:when>
+          <xsl:otherwise>
+            <xsl:call-template name="json-member"><xsl:with-param name="name" select="'license'"/><xsl:with-param name="value" select="license/@href"/></xsl:call-template>
+          </xsl:otherwise>
+        </xsl:choose>
         <xsl:call-template name="json-member"><xsl:with-param name="name" select="'acquireLicensePage'"/><xsl:with-param name="value" select="credit/@href"/></xsl:call-template>
         <xsl:call-template name="json-member"><xsl:with-param name="name" select="'creditText'"/><xsl:with-param name="value" select="$credit-text"/></xsl:call-template>
         <xsl:if test="credit">

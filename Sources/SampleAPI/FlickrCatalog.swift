@@ -54,25 +54,24 @@ package struct FlickrCatalog: Sendable {
     ]
     private static let places = ["Hamburg", "Altona", "Ottensen", "Wilhelmsburg", "HafenCity", "Veddel"]
 
-    /// The `flickr.photos.licenses.getInfo` table with Flickr's names and URLs: ids 0–10 as Flickr has long listed
-    /// them, then the Creative Commons 4.0 family (11–16) that it added later. Every photo's `license` is one of these.
+    /// The `flickr.photos.licenses.getInfo` table as Flickr answers it now: ids 0–10 as Flickr has long listed them
+    /// (All Rights Reserved with a help page for its URL, the United States Government Work on usa.gov), then the
+    /// Creative Commons 4.0 family (11–16) that it added later. Every photo's `license` is one of these.
     package static let licenses: [FlickrLicense] = [
-        FlickrLicense(id: "0", name: "All Rights Reserved", url: ""),
         FlickrLicense(
-            id: "1", name: "Attribution-NonCommercial-ShareAlike License",
-            url: "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
-        FlickrLicense(
-            id: "2", name: "Attribution-NonCommercial License", url: "https://creativecommons.org/licenses/by-nc/2.0/"),
-        FlickrLicense(
-            id: "3", name: "Attribution-NonCommercial-NoDerivs License",
-            url: "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
-        FlickrLicense(id: "4", name: "Attribution License", url: "https://creativecommons.org/licenses/by/2.0/"),
-        FlickrLicense(
-            id: "5", name: "Attribution-ShareAlike License", url: "https://creativecommons.org/licenses/by-sa/2.0/"),
-        FlickrLicense(
-            id: "6", name: "Attribution-NoDerivs License", url: "https://creativecommons.org/licenses/by-nd/2.0/"),
+            id: "0", name: "All Rights Reserved",
+            url:
+                "https://www.flickrhelp.com/hc/en-us/articles/10710266545556-Using-Flickr-images-shared-by-other-members"
+        ),
+        FlickrLicense(id: "1", name: "CC BY-NC-SA 2.0", url: "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
+        FlickrLicense(id: "2", name: "CC BY-NC 2.0", url: "https://creativecommons.org/licenses/by-nc/2.0/"),
+        FlickrLicense(id: "3", name: "CC BY-NC-ND 2.0", url: "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
+        FlickrLicense(id: "4", name: "CC BY 2.0", url: "https://creativecommons.org/licenses/by/2.0/"),
+        FlickrLicense(id: "5", name: "CC BY-SA 2.0", url: "https://creativecommons.org/licenses/by-sa/2.0/"),
+        FlickrLicense(id: "6", name: "CC BY-ND 2.0", url: "https://creativecommons.org/licenses/by-nd/2.0/"),
         FlickrLicense(id: "7", name: "No known copyright restrictions", url: "https://www.flickr.com/commons/usage/"),
-        FlickrLicense(id: "8", name: "United States Government Work", url: "http://www.usa.gov/copyright.shtml"),
+        FlickrLicense(
+            id: "8", name: "United States Government Work", url: "https://www.usa.gov/government-copyright"),
         FlickrLicense(
             id: "9", name: "Public Domain Dedication (CC0)", url: "https://creativecommons.org/publicdomain/zero/1.0/"),
         FlickrLicense(id: "10", name: "Public Domain Mark", url: "https://creativecommons.org/publicdomain/mark/1.0/"),

@@ -53,7 +53,7 @@ package struct FlickrPhotosResponse: Sendable, Equatable, Decodable {
 }
 
 /// One row of the `flickr.photos.licenses.getInfo` table: the id a photo's `license` extra carries, Flickr's name for
-/// the license and the URL of its terms (empty for All Rights Reserved).
+/// the license and the URL of its terms (for All Rights Reserved, a help page now; empty in older tables).
 ///
 /// Decoding accepts the id as a JSON string (`"4"`, as Flickr sends it) or as a number.
 package struct FlickrLicense: Sendable, Hashable, Decodable {

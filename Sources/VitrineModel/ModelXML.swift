@@ -347,7 +347,8 @@ package enum ModelXML {
         sink.endElement()
     }
 
-    /// A picture's `license`: its short label, name, link, id and whether it allows copies.
+    /// A picture's `license`: its short label, name, link, id, whether it allows copies and whether the site
+    /// declared it.
     static func write(_ license: License, to sink: inout some ModelXMLSink) {
         sink.startElement("license")
         if let id = license.id { sink.cleanAttribute("id", id) }
@@ -355,6 +356,7 @@ package enum ModelXML {
         sink.cleanAttribute("name", license.name)
         if let url = license.url { sink.cleanAttribute("href", url) }
         sink.attribute("copies", license.copies.rawValue)
+        if license.declaredBySite { sink.attribute("declared-by", "site") }
         sink.endElement()
     }
 

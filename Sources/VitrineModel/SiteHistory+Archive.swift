@@ -56,6 +56,8 @@ extension SiteHistory {
         package var label: String
         package var url: String?
         package var copies: License.Copies
+        /// True when the site declared the license (`--declared-license`); absent otherwise.
+        package var declaredBySite: Bool?
 
         package init(_ license: License) {
             id = license.id
@@ -63,9 +65,17 @@ extension SiteHistory {
             label = license.label
             url = license.url
             copies = license.copies
+            declaredBySite = license.declaredBySite ? true : nil
         }
 
-        package var license: License { License(id: id, name: name, label: label, url: url, copies: copies) }
+        package var license: License {
+            License(id: id, name: name, label: label, url: url, copies: copies, declaredBySite: declaredBySite == true)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, label, url, copies
+            case declaredBySite = "declared-by-site"
+        }
     }
 
     /// Whom an archived picture is credited to, and the link back.

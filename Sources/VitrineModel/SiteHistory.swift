@@ -171,7 +171,9 @@ package struct SiteHistory: Codable, Sendable, Equatable {
                 name: text, url: "https://site.example/", role: "publication", authorURL: "https://author.example/"),
             tile: image, full: ArchivedImage(shownFrom: "https://images.example/full", width: nil, height: 480),
             license: ArchivedLicense(
-                License(id: "cc-by-4.0", name: text, label: "CC BY", url: "https://license.example/", copies: .allowed)),
+                License(
+                    id: "cc-by-4.0", name: text, label: "CC BY", url: "https://license.example/", copies: .allowed,
+                    declaredBySite: true)),
             aiGenerated: true, tags: ["harbour", "<b>c++</b> é"])
         let probe = SiteHistory(
             format: formatName, version: currentVersion,

@@ -17,12 +17,13 @@ extension FlickrSource {
     }
 
     func collectFeed(using api: any APIResponseLoading) async throws -> SourceResult {
-        try licenses.check(fixed: .unknown, source: "Flickr's public feed")
+        let license = feedLicense ?? .unknown
+        try licenses.check(fixed: license, source: "Flickr's public feed")
         let (decoded, fetchedAt) = try await api.load(feedRequest()) { response in
             guard (200..<300).contains(response.status) else {
                 throw SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
             }
-            return (try Self.decodeFeed(response.body), response.fetchedAt)
+            return (try Self.decodeFeed(response.body, license: license), response.fetchedAt)
         }
         let items = Array(decoded.items.prefix(max(0, itemCount)))
         return SourceResult(
@@ -47,7 +48,9 @@ extension FlickrSource {
     }
 
     /// Decodes the public feed, mending its habit of escaping single quotes as `\'`, which JSON does not allow.
-    static func decodeFeed(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
+    static func decodeFeed(_ body: [UInt8], license: License = .unknown) throws
+        -> (items: [SourceItem], warnings: [String])
+    {
         let answer: FeedAnswer
         do {
             answer = try APIAnswer.decode(FeedAnswer.self, from: mendQuoteEscapes(body))
@@ -95,7 +98,7 @@ extension FlickrSource {
                     entries: [
                         .found(
                             caption: entry.title?.value ?? "", credit: credit, tile: tile, full: full,
-                            license: .unknown, tags: PictureTags.flickr(entry.tags?.value))
+                            license: license, tags: PictureTags.flickr(entry.tags?.value))
                     ]))
         }
         return (items, warnings)

@@ -23,27 +23,34 @@ public struct FlickrSource: ImageSource {
     public var endpoints: [String] { [endpoint] }
     /// Which licenses the gallery shows; the search asks Flickr for those alone.
     package var licenses: LicenseChoice
+    /// The license the site declares for every photo of the public feed (`--declared-license`), which names none;
+    /// nil for the feed's unknown license. The REST API's own licenses are never overridden.
+    package var feedLicense: License?
 
     /// `itemCount` photos for `term` (nil: the most recent), searched with `key` or read from the public feed without
-    /// one; `licenses` narrows the search to those licenses.
+    /// one; `licenses` narrows the search to those licenses; `feedLicense` is the license the site declares for
+    /// the feed's photos.
     public init(
-        term: String?, itemCount: Int, key: String?, endpoint: String = defaultEndpoint, licenses: LicenseChoice = .any
+        term: String?, itemCount: Int, key: String?, endpoint: String = defaultEndpoint, licenses: LicenseChoice = .any,
+        feedLicense: License? = nil
     ) {
         self.term = term?.trimmingCharacters(in: .whitespaces).isEmpty == true ? nil : term
         self.itemCount = itemCount
         self.key = key?.isEmpty == true ? nil : key
         self.endpoint = endpoint.hasSuffix("/") ? endpoint : endpoint + "/"
         self.licenses = licenses
+        self.feedLicense = feedLicense
     }
 
-    /// The mode, term, count, licenses, endpoint and a digest of the key (never the key itself).
+    /// The mode, term, count, licenses, endpoint, a digest of the key (never the key itself) and the declared
+    /// license of the feed.
     public var configuration: String {
         Self.configuration(
             "flickr",
             [
                 "endpoint": endpoint, "mode": key == nil ? "feed" : "rest", "term": term, "items": String(itemCount),
                 "key": key.map(Self.keyDigest), "licenses": licenses.configuration,
-            ])
+            ]) + (key == nil ? feedLicense.map { " " + $0.configuration } ?? "" : "")
     }
 
     static let source = SourceDescription(
@@ -203,11 +210,11 @@ public struct FlickrSource: ImageSource {
             return []
         case .reusable:
             let ids = ordered.filter(\.allowsCopies).compactMap(\.id)
-            if ids.isEmpty { throw .unknownNames([choice.description], source: "Flickr", known: ordered) }
+            if ids.isEmpty { throw .noneAllowsCopies(source: "Flickr", known: ordered) }
             return ids
         case .named(let names):
             let unknown = names.filter { name in !ordered.contains { LicenseChoice.names($0, name) } }
-            if !unknown.isEmpty { throw .unknownNames(unknown, source: "Flickr", known: ordered) }
+            if !unknown.isEmpty { throw .unknownNames(unknown, choice: choice, source: "Flickr", known: ordered) }
             return ordered.filter(choice.keeps).compactMap(\.id)
         }
     }

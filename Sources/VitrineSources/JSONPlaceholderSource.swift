@@ -23,26 +23,33 @@ public struct JSONPlaceholderSource: ImageSource {
     package var userLimit: Int?
     /// The first this many albums of each user (nil: all).
     package var albumLimit: Int?
+    /// The license the site declares for every photo (`--declared-license`), or nil: JSONPlaceholder names none.
+    package var declaredLicense: License?
 
-    /// The albums of the first `userLimit` users, and the first `albumLimit` of each (nil: all).
+    /// The albums of the first `userLimit` users, and the first `albumLimit` of each (nil: all), under
+    /// `declaredLicense` when the site declares one.
     public init(
         endpoint: String = defaultEndpoint, imageEndpoint: String = PlaceholderURLRewrite.defaultImageEndpoint,
-        userLimit: Int? = nil, albumLimit: Int? = nil
+        userLimit: Int? = nil, albumLimit: Int? = nil, declaredLicense: License? = nil
     ) {
         self.endpoint = endpoint
         self.imageEndpoint = imageEndpoint
         self.userLimit = userLimit
         self.albumLimit = albumLimit
+        self.declaredLicense = declaredLicense
     }
 
-    /// Both endpoints and both limits.
+    /// The license of every photo: the one the site declares, else unknown.
+    var license: License { declaredLicense ?? Self.license }
+
+    /// Both endpoints, both limits and the declared license.
     public var configuration: String {
         Self.configuration(
             "albums",
             [
                 "endpoint": endpoint, "image-endpoint": imageEndpoint, "users": userLimit.map(String.init),
                 "albums": albumLimit.map(String.init),
-            ])
+            ]) + (declaredLicense.map { " " + $0.configuration } ?? "")
     }
 
     /// One user as read from `/users`.
@@ -89,8 +96,8 @@ public struct JSONPlaceholderSource: ImageSource {
 
         let albums = userAlbums.flatMap { user, albums in albums.map { (user, $0) } }
         let photoLists = try await Self.boundedMap(albums) { _, album in
-            try await load("albums/\(album.id)/photos", api: api) {
-                try Self.decodePhotos($0, album: album, rewrite: rewrite)
+            try await load("albums/\(album.id)/photos", api: api) { [license] in
+                try Self.decodePhotos($0, album: album, rewrite: rewrite, license: license)
             }
         }
         var photosByAlbum: [Int: [SourceItem]] = [:]
@@ -105,10 +112,12 @@ public struct JSONPlaceholderSource: ImageSource {
                 sourceID: String(user.id), title: user.name, subtitle: user.username, folder: "users",
                 groups: albums.map { album in
                     let photos = photosByAlbum[album.id] ?? []
-                    return SourceGroup(
+                    var group = SourceGroup(
                         sourceID: String(album.id), title: album.title,
                         cover: Self.cover(of: photos, albumID: album.id), folder: "albums", itemFolder: "photos",
                         items: photos)
+                    group.coverLicense = license
+                    return group
                 })
         }
         var result = SourceResult(
@@ -260,9 +269,9 @@ public struct JSONPlaceholderSource: ImageSource {
         }
     }
 
-    static func decodePhotos(_ body: [UInt8], album: Album, rewrite: PlaceholderURLRewrite) throws
-        -> Decoded<SourceItem>
-    {
+    static func decodePhotos(
+        _ body: [UInt8], album: Album, rewrite: PlaceholderURLRewrite, license: License = JSONPlaceholderSource.license
+    ) throws -> Decoded<SourceItem> {
         try decodeList(
             body, what: "photos of album \(album.id)", describe: { "photo \($0) of album \(album.id)" }
         ) { record, id throws(Skip) in
@@ -276,7 +285,7 @@ public struct JSONPlaceholderSource: ImageSource {
                 entries: [
                     .found(
                         caption: text(record.title) ?? "", credit: nil, tile: tileImage, full: fullImage,
-                        license: .unknown)
+                        license: license)
                 ])
         }
     }

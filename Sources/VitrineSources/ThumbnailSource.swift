@@ -16,16 +16,23 @@ public struct ThumbnailSource: ImageSource {
     package var endpoint: String
     /// The host whose images a history's archive may fetch again.
     public var endpoints: [String] { [endpoint] }
+    /// The license the site declares for every thumbnail (`--declared-license`), or nil: the list names none.
+    package var declaredLicense: License?
 
-    /// The first `limit` elements of the list at `endpoint`.
-    public init(limit: Int, endpoint: String = defaultEndpoint) {
+    /// The first `limit` elements of the list at `endpoint`, under `declaredLicense` when the site declares one.
+    public init(limit: Int, endpoint: String = defaultEndpoint, declaredLicense: License? = nil) {
         self.limit = limit
         self.endpoint = endpoint
+        self.declaredLicense = declaredLicense
     }
 
-    /// The endpoint and the limit.
+    /// The license of every thumbnail: the one the site declares, else unknown.
+    var license: License { declaredLicense ?? Self.license }
+
+    /// The endpoint, the limit and the declared license.
     public var configuration: String {
         Self.configuration("thumbnails", ["endpoint": endpoint, "limit": String(limit)])
+            + (declaredLicense.map { " " + $0.configuration } ?? "")
     }
 
     func request() -> FetchRequest {
@@ -47,7 +54,7 @@ public struct ThumbnailSource: ImageSource {
                     : SourceError.rejected(
                         source: "The thumbnail list", status: response.status, message: response.bodyText, hint: nil)
             }
-            return (try Self.decode(response.body), response.fetchedAt)
+            return (try Self.decode(response.body, license: license), response.fetchedAt)
         }
         let host = URLComponents(string: endpoint)?.host ?? "the thumbnail list"
         return SourceResult(
@@ -70,7 +77,9 @@ public struct ThumbnailSource: ImageSource {
         var aspectRatio: LooseDouble?
     }
 
-    static func decode(_ body: [UInt8]) throws -> (items: [SourceItem], warnings: [String]) {
+    static func decode(_ body: [UInt8], license: License = ThumbnailSource.license) throws
+        -> (items: [SourceItem], warnings: [String])
+    {
         let list: [Tolerant<Element>]
         do {
             list = try APIAnswer.decode([Tolerant<Element>].self, from: body)
@@ -80,7 +89,7 @@ public struct ThumbnailSource: ImageSource {
         var items: [SourceItem] = []
         var warnings: [String] = []
         for (index, element) in list.enumerated() {
-            switch decodeElement(element.value) {
+            switch decodeElement(element.value, license: license) {
             case .success(let item): items.append(item)
             case .failure(let reason): warnings.append("Skipped element \(index + 1) of the thumbnail list: \(reason).")
             }
@@ -89,7 +98,9 @@ public struct ThumbnailSource: ImageSource {
     }
 
     /// An item from an element (nil: the element is not a JSON object).
-    static func decodeElement(_ element: Element?) -> Result<SourceItem, PixabaySource.SkipReason> {
+    static func decodeElement(_ element: Element?, license: License = ThumbnailSource.license) -> Result<
+        SourceItem, PixabaySource.SkipReason
+    > {
         guard let element, let thumbnail = element.thumbnail?.value else {
             return .failure(.init(description: "it has no “thumbnail” object"))
         }
@@ -120,7 +131,7 @@ public struct ThumbnailSource: ImageSource {
                 entries: [
                     .found(
                         caption: element.title?.value ?? "", credit: credit, tile: tile, full: fullImage,
-                        license: .unknown)
+                        license: license)
                 ]))
     }
 }

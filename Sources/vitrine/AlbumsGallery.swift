@@ -8,7 +8,7 @@ struct AlbumsGallery: GalleryOptions {
     static let keyVariable: String? = nil
     static let configKeys: [String: ConfigKeyKind] = [
         "endpoint": .option, "image-endpoint": .option, "users": .option, "albums": .option, "per-page": .option,
-        "license": .option,
+        "license": .option, "declared-license": .option,
     ]
 
     @Option(
@@ -33,8 +33,12 @@ struct AlbumsGallery: GalleryOptions {
     @Option(name: .long, help: LicenseOption.help)
     var license = LicenseChoice.any
 
+    @Option(name: .long, help: DeclaredLicenseOption.help, transform: DeclaredLicenseOption.parse)
+    var declaredLicense: License?
+
     func validate() throws {
-        try LicenseOption.validate(license, fixed: JSONPlaceholderSource.license, source: "JSONPlaceholder")
+        try LicenseOption.validate(
+            license, fixed: declaredLicense ?? JSONPlaceholderSource.license, source: "JSONPlaceholder")
         if let users, users < 1 { throw ValidationError("--users must be at least 1.") }
         if let albums, albums < 1 { throw ValidationError("--albums must be at least 1.") }
         guard (1...500).contains(perPage) else { throw ValidationError("--per-page must be between 1 and 500.") }
@@ -44,7 +48,8 @@ struct AlbumsGallery: GalleryOptions {
 
     func setup(folder: String, environment: [String: String]) -> GallerySetup {
         let source = JSONPlaceholderSource(
-            endpoint: endpoint, imageEndpoint: imageEndpoint, userLimit: users, albumLimit: albums)
+            endpoint: endpoint, imageEndpoint: imageEndpoint, userLimit: users, albumLimit: albums,
+            declaredLicense: declaredLicense)
         return GallerySetup(
             plan: .gallery(
                 GalleryPlan(folder: folder, source: source, label: "JSONPlaceholder's albums", itemsPerPage: perPage)),

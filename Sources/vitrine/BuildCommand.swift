@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VitrinePipeline
 import VitrinePublish
+import VitrineSources
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -102,12 +103,17 @@ struct BuildCommand: AsyncParsableCommand {
             let warning = options.history == nil ? site.keepAllWithoutHistoryWarning : nil
             if let warning { pipeline.progress(.warning(warning)) }
             var summary: BuildSummary
-            if let shard {
-                summary = try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
-            } else if !shards.isEmpty {
-                summary = try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
-            } else {
-                summary = try await pipeline.build(plan, options: options)
+            do {
+                if let shard {
+                    summary = try await pipeline.build(plan, shard: shard, config: site.digest, options: options)
+                } else if !shards.isEmpty {
+                    summary = try await pipeline.merge(plan, shards: shards, config: site.digest, options: options)
+                } else {
+                    summary = try await pipeline.build(plan, options: options)
+                }
+            } catch let error as LicenseChoiceError {
+                // The choice is a key of the file, not an option of the command line: name where it stands.
+                throw site.configError(for: error) ?? error
             }
             summary.warnings += warning.map { [$0] } ?? []
             return summary

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VitrinePipeline
 import VitrineSources
 
@@ -8,6 +9,7 @@ struct FlickrGallery: GalleryOptions {
     static let keyVariable: String? = "FLICKR_API_KEY"
     static let configKeys: [String: ConfigKeyKind] = [
         "term": .argument, "per-page": .option, "pages": .option, "endpoint": .option, "license": .option,
+        "declared-license": .option,
     ]
 
     @Argument(help: "The search term (optional with a key: without it, the most recent photos).")
@@ -37,6 +39,13 @@ struct FlickrGallery: GalleryOptions {
     @Option(name: .long, help: LicenseOption.help)
     var license = LicenseChoice.any
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "For the public feed (without a key) alone: " + DeclaredLicenseOption.help.abstract,
+            valueName: DeclaredLicenseOption.help.valueName), transform: DeclaredLicenseOption.parse)
+    var declaredLicense: License?
+
     func validate() throws {
         let most = FlickrSource.maximumPhotosPerPage
         guard (1...most).contains(perPage) else {
@@ -45,6 +54,11 @@ struct FlickrGallery: GalleryOptions {
                     + "members' photos on one page.")
         }
         guard (1...500).contains(pages) else { throw ValidationError("--pages must be between 1 and 500.") }
+        if declaredLicense != nil, (key ?? ProcessInfo.processInfo.environment["FLICKR_API_KEY"])?.isEmpty == false {
+            throw ValidationError(
+                "--declared-license is for Flickr's public feed, which names no license; with an API key, Flickr "
+                    + "names each photo's license itself.")
+        }
     }
 
     var folderName: String { term ?? "flickr" }
@@ -54,7 +68,7 @@ struct FlickrGallery: GalleryOptions {
         let feed = key?.isEmpty != false
         let source = FlickrSource(
             term: term, itemCount: feed ? min(20, perPage * pages) : perPage * pages, key: key, endpoint: endpoint,
-            licenses: license)
+            licenses: license, feedLicense: declaredLicense)
         let label = term.map { "Flickr for “\($0)”" } ?? (feed ? "Flickr's public feed" : "Flickr's recent photos")
         return GallerySetup(
             plan: .gallery(GalleryPlan(folder: folder, source: source, label: label, itemsPerPage: perPage)),

@@ -31,3 +31,25 @@ enum LicenseOption {
         })
     }
 }
+
+/// `--declared-license`: the license the site declares for a source that names none (the thumbnail list,
+/// JSONPlaceholder, Flickr's public feed), the same for each of their commands and `declared-license` in
+/// vitrine.toml.
+enum DeclaredLicenseOption {
+    static let help = ArgumentHelp(
+        "The license of every picture of a source that names none, when you know it (your own API, your own "
+            + "pictures): own (the site's own pictures), or a Creative Commons license or public-domain tool by its "
+            + "label, id or URL, such as \"CC BY 4.0\", cc-by-sa-4.0, CC0 or PDM. The pages say the site declares "
+            + "it, and the pictures are downloaded and cached (default: none; they are shown from their own URLs).",
+        valueName: "own|license")
+
+    /// The license `text` declares, or a sentence saying what the option takes.
+    static func parse(_ text: String) throws -> License {
+        guard let license = License.declaredBySite(text) else {
+            throw ValidationError(
+                "--declared-license takes own, or a Creative Commons license or public-domain tool by its label, id "
+                    + "or URL (such as \"CC BY 4.0\", cc-by-sa-4.0, CC0 or PDM); “\(text.prefix(100))” is not one.")
+        }
+        return license
+    }
+}

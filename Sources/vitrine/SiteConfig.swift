@@ -3,6 +3,7 @@ import Foundation
 import TOMLKit
 import VitrineBasics
 import VitrinePipeline
+import VitrineSources
 
 /// A site config (`vitrine.toml`): the site's `title` and optional `base-url`, and one `[[gallery]]` table per
 /// gallery whose keys are its command's long option names (`source` names the command, `term` its argument, and
@@ -17,6 +18,16 @@ struct SiteConfig {
     var galleries: [GallerySetup]
     /// The SHA-256 of the file's bytes, which shards of a site record and a merge compares.
     var digest = ""
+    /// Each `license` key of a gallery, in file order, with the choice it makes and where it stands.
+    var licenseKeys: [(choice: LicenseChoice, place: ConfigError)] = []
+
+    /// A choice of licenses that the source could not follow, as the file's problem: where its `license` key
+    /// stands, and why. Nil when no gallery of the file makes that choice.
+    func configError(for error: LicenseChoiceError) -> ConfigError? {
+        guard var place = licenseKeys.first(where: { $0.choice == error.choice })?.place else { return nil }
+        place.problem = error.sentence(choiceNamed: { "“\($0.description)”" })
+        return place
+    }
 
     /// The gallery commands a `[[gallery]]` table may name as its `source`.
     static let galleryTypes: [any GalleryOptions.Type] = [
@@ -137,6 +148,7 @@ private struct SiteConfigReader {
             throw ConfigError(file: file, line: nil, key: nil, problem: "it lists no [[gallery]] tables")
         }
         var galleries: [GallerySetup] = []
+        var licenseKeys: [(choice: LicenseChoice, place: ConfigError)] = []
         var folders: [String: Int] = [:]
         for index in 0..<array.count {
             guard let gallery = array[index].table else {
@@ -144,8 +156,14 @@ private struct SiteConfigReader {
                     file: file, line: lines.galleryHeader(index), key: "gallery", problem: "it must be a table")
             }
             galleries.append(try read(gallery, index: index, folders: &folders))
+            if let text = gallery["license"].flatMap(Self.text(of:)), let choice = LicenseChoice(text) {
+                licenseKeys.append((choice, error("license", in: index, problem: "")))
+            }
         }
-        return SiteConfig(title: title, baseURL: baseURL, history: history, formats: formats, galleries: galleries)
+        var config = SiteConfig(
+            title: title, baseURL: baseURL, history: history, formats: formats, galleries: galleries)
+        config.licenseKeys = licenseKeys
+        return config
     }
 
     private func read(_ table: TOMLTable, index: Int, folders: inout [String: Int]) throws(ConfigError)

@@ -7,7 +7,7 @@ struct ThumbnailsGallery: GalleryOptions {
     static let sourceName = "thumbnails"
     static let keyVariable: String? = nil
     static let configKeys: [String: ConfigKeyKind] = [
-        "endpoint": .option, "limit": .option, "per-page": .option, "license": .option,
+        "endpoint": .option, "limit": .option, "per-page": .option, "license": .option, "declared-license": .option,
     ]
 
     @Option(name: .long, help: ArgumentHelp("The list API's URL.", valueName: "url"))
@@ -22,8 +22,12 @@ struct ThumbnailsGallery: GalleryOptions {
     @Option(name: .long, help: LicenseOption.help)
     var license = LicenseChoice.any
 
+    @Option(name: .long, help: DeclaredLicenseOption.help, transform: DeclaredLicenseOption.parse)
+    var declaredLicense: License?
+
     func validate() throws {
-        try LicenseOption.validate(license, fixed: ThumbnailSource.license, source: "The thumbnail list")
+        try LicenseOption.validate(
+            license, fixed: declaredLicense ?? ThumbnailSource.license, source: "The thumbnail list")
         guard (1...1_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
         if let perPage, perPage < 1 { throw ValidationError("--per-page must be positive.") }
     }
@@ -34,7 +38,8 @@ struct ThumbnailsGallery: GalleryOptions {
         GallerySetup(
             plan: .gallery(
                 GalleryPlan(
-                    folder: folder, source: ThumbnailSource(limit: limit, endpoint: endpoint),
+                    folder: folder,
+                    source: ThumbnailSource(limit: limit, endpoint: endpoint, declaredLicense: declaredLicense),
                     label: "the thumbnail list", itemsPerPage: perPage ?? limit, tileShape: .square)),
             secrets: [])
     }

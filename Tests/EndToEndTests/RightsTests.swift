@@ -62,6 +62,7 @@ import VitrineTestSupport
                     for url in urls { #expect(!requested.contains(try #require(URL(string: url)).path), "\(url)") }
                     #expect(page.strings("//main//img/@src") == [urls[1]])
                     #expect(page.strings("//p[@class='credit']").joined().contains("All rights reserved"))
+                    #expect(document.strings(path + "/license/@copies") == ["forbidden"])
                     let photoPage = try #require(document.strings(path + "/credit/@href").first)
                     #expect(photoPage.hasPrefix("https://www.flickr.com/photos/"))
                     #expect(page.strings("//p[@class='credit']/a/@href").contains(photoPage))
@@ -75,6 +76,11 @@ import VitrineTestSupport
                 let data = try #require(
                     page.strings("//script[@type='application/ld+json']").first.flatMap(JSONLD.object))
                 #expect(data["acquireLicensePage"] as? String == document.strings(path + "/credit/@href").first)
+                if id == "0" {
+                    // Flickr's table gives All Rights Reserved a help page: still a copyright notice, and that link.
+                    #expect((data["copyrightNotice"] as? String)?.hasSuffix(". All rights reserved.") == true)
+                    #expect(data["license"] as? String == license.url)
+                }
             }
             #expect(reserved > 0)
             // What is stored is exactly the licensed photos' renditions.
@@ -89,7 +95,9 @@ import VitrineTestSupport
             let outcome = try await flickr(server, workspace, ["Hamburg", "--key", Self.key, "--license", "reusable"])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let searches = server.requests().filter { $0.query["method"] == "flickr.photos.search" }
-            let reusable = FlickrCatalog.licenses.filter { !$0.url.isEmpty }.map(\.id)
+            // Every license of Flickr's current table but All Rights Reserved, the United States Government Work too.
+            let reusable = FlickrCatalog.licenses.filter { $0.id != "0" }.map(\.id)
+            #expect(reusable.contains("8"))
             #expect(
                 searches.count == 1 && searches.allSatisfy { $0.query["license"] == reusable.joined(separator: ",") })
             let document = try model(workspace)
@@ -134,6 +142,34 @@ import VitrineTestSupport
             #expect(built.stderr.contains("line 6, key per-page"), "\(built.stderr)")
             #expect(built.stderr.contains("Flickr's API terms"), "\(built.stderr)")
             #expect(server.requests().isEmpty)
+        }
+    }
+
+    /// A `license` of vitrine.toml that Flickr's table cannot follow is the file's problem: its line and key, not an
+    /// option of the command line.
+    @Test func aLicenseOfTheConfigThatFlickrLacksIsReportedWithItsLineAndKey() async throws {
+        try await withServer { server, workspace in
+            let config = workspace.path("vitrine.toml")
+            try """
+            title = "x"
+
+            [[gallery]]
+            source = "flickr"
+            term = "Hamburg"
+            endpoint = "\(await server.flickrEndpoint)"
+            license = "4, CC BY 9.0"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            let built = try await VitrineProcess.run(
+                ["build", "--config", config, "--cache", workspace.path("cache"), "--out", workspace.path("site")],
+                environment: ["FLICKR_API_KEY": Self.key])
+            #expect(built.status == 64, "\(built.stderr)")
+            #expect(
+                built.stderr.contains(
+                    "vitrine.toml, line 7, key license of the 1st [[gallery]]: “CC BY 9.0” names no Flickr license; "
+                        + "its 17 licenses include 0 (All rights reserved), 1 (CC BY-NC-SA 2.0)"),
+                "\(built.stderr)")
+            #expect(!built.stderr.contains("--license"), "\(built.stderr)")
+            #expect(!built.stderr.contains("16 (CC BY-NC-ND 4.0)"), "\(built.stderr)")
         }
     }
 

@@ -69,9 +69,13 @@ import Testing
         switch argument.kind {
         case "flag": "true"
         case "positional": "\"Hamburg\""
-        default: "\"\(argument.defaultValue ?? argument.allValues?.first ?? "2")\""
+        default:
+            "\"\(argument.defaultValue ?? argument.allValues?.first ?? Self.samples[argument.configKey ?? ""] ?? "2")\""
         }
     }
+
+    /// Values for options without a default that take no number.
+    static let samples = ["declared-license": "own"]
 
     @Test(arguments: ["pixabay", "flickr", "thumbnails", "albums", "random"])
     func everyOptionOfAGalleryCommandIsAKeyOfItsTable(source: String) async throws {

@@ -250,15 +250,18 @@ struct FlickrLicenseTests {
         let table = FlickrCatalog.licenses
         #expect(table.map(\.id) == (0...16).map(String.init))
         let expected: [String: (String, String)] = [
-            "0": ("All Rights Reserved", ""),
-            "1": ("Attribution-NonCommercial-ShareAlike License", "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
-            "2": ("Attribution-NonCommercial License", "https://creativecommons.org/licenses/by-nc/2.0/"),
-            "3": ("Attribution-NonCommercial-NoDerivs License", "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
-            "4": ("Attribution License", "https://creativecommons.org/licenses/by/2.0/"),
-            "5": ("Attribution-ShareAlike License", "https://creativecommons.org/licenses/by-sa/2.0/"),
-            "6": ("Attribution-NoDerivs License", "https://creativecommons.org/licenses/by-nd/2.0/"),
+            "0": (
+                "All Rights Reserved",
+                "https://www.flickrhelp.com/hc/en-us/articles/10710266545556-Using-Flickr-images-shared-by-other-members"
+            ),
+            "1": ("CC BY-NC-SA 2.0", "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
+            "2": ("CC BY-NC 2.0", "https://creativecommons.org/licenses/by-nc/2.0/"),
+            "3": ("CC BY-NC-ND 2.0", "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
+            "4": ("CC BY 2.0", "https://creativecommons.org/licenses/by/2.0/"),
+            "5": ("CC BY-SA 2.0", "https://creativecommons.org/licenses/by-sa/2.0/"),
+            "6": ("CC BY-ND 2.0", "https://creativecommons.org/licenses/by-nd/2.0/"),
             "7": ("No known copyright restrictions", "https://www.flickr.com/commons/usage/"),
-            "8": ("United States Government Work", "http://www.usa.gov/copyright.shtml"),
+            "8": ("United States Government Work", "https://www.usa.gov/government-copyright"),
             "9": ("Public Domain Dedication (CC0)", "https://creativecommons.org/publicdomain/zero/1.0/"),
             "10": ("Public Domain Mark", "https://creativecommons.org/publicdomain/mark/1.0/"),
             "11": ("CC BY 4.0", "https://creativecommons.org/licenses/by/4.0/"),

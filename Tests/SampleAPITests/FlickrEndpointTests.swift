@@ -149,9 +149,9 @@ struct FlickrEndpointTests {
             #expect(response.header("Content-Type") == "application/json")
             #expect(
                 response.text.hasPrefix(
-                    #"{"licenses":{"license":[{"id":"0","name":"All Rights Reserved","url":""},"#
-                        + #"{"id":"1","name":"Attribution-NonCommercial-ShareAlike License","#
-                        + #""url":"https://creativecommons.org/licenses/by-nc-sa/2.0/"},"#
+                    #"{"licenses":{"license":[{"id":"0","name":"All Rights Reserved","url":"https://www.flickrhelp.com/"#
+                        + #"hc/en-us/articles/10710266545556-Using-Flickr-images-shared-by-other-members"},"#
+                        + #"{"id":"1","name":"CC BY-NC-SA 2.0","url":"https://creativecommons.org/licenses/by-nc-sa/2.0/"},"#
                 )
             )
             #expect(

@@ -200,6 +200,18 @@ import VitrineTestSupport
         #expect(!String(decoding: encoded, as: UTF8.self).contains("sha256"))
     }
 
+    /// A license the site declared (`--declared-license`) stays declared in the archive, and one the source gave
+    /// carries no mark.
+    @Test func aDeclaredLicenseIsArchivedAsDeclared() throws {
+        let declared = try #require(License.declaredBySite("CC BY 4.0"))
+        for license in [declared, .pixabay] {
+            let archived = SiteHistory.ArchivedLicense(license)
+            let encoded = try JSONEncoder().encode(archived)
+            #expect(try JSONDecoder().decode(SiteHistory.ArchivedLicense.self, from: encoded).license == license)
+            #expect(String(decoding: encoded, as: UTF8.self).contains("declared-by-site") == license.declaredBySite)
+        }
+    }
+
     /// A snapshot dated past the build's clock would date every later one: a day's skew is taken (clocks of machines
     /// that take turns publishing differ), more is refused in a sentence that names the snapshot and the file.
     @Test func aSnapshotMoreThanADayPastTheBuildsClockIsRefused() throws {

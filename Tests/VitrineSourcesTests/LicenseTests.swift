@@ -102,6 +102,45 @@ import VitrineHTTP
         #expect(throws: LicenseChoiceError.self) { try FlickrSource.licenseIDs(for: .reusable, in: [:]) }
     }
 
+    /// A table of a thousand licenses, none of which allows copies: a refused choice names a few, not all.
+    @Test func aRefusedChoiceNamesAFewOfTheTablesLicensesNotAll() throws {
+        let rows = (0..<1_000).map {
+            #"{"id":"\#($0)","name":"\#(String(repeating: "Reserved ", count: 20))","url":""}"#
+        }
+        let json = #"{"licenses":{"license":["# + rows.joined(separator: ",") + #"]},"stat":"ok"}"#
+        let table = try FlickrSource.decodeLicenses(Self.response(json))
+        #expect(table.count == 1_000)
+        for choice in [LicenseChoice.reusable, .named(["4", "CC BY 9.0"])] {
+            let error = try #require(
+                #expect(throws: LicenseChoiceError.self) { try FlickrSource.licenseIDs(for: choice, in: table) })
+            #expect(error.sentence.utf8.count < 600, "\(error.sentence.utf8.count) bytes")
+            #expect(error.sentence.contains("its 1000 licenses include 0 ("), "\(error.sentence)")
+            if choice == .reusable {
+                #expect(error.sentence.contains("none of its licenses allows copies"), "\(error.sentence)")
+                #expect(!error.sentence.contains("names no"), "\(error.sentence)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("CC BY 4.0", "CC BY 4.0"), ("cc-by-sa-4.0", "CC BY-SA 4.0"), ("CC-BY-NC-ND-2.0", "CC BY-NC-ND 2.0"),
+        ("by nc 3.0", "CC BY-NC 3.0"), ("CC0", "CC0 1.0"), ("cc0-1.0", "CC0 1.0"), ("PDM", "Public Domain Mark 1.0"),
+        ("https://creativecommons.org/licenses/by/4.0/", "CC BY 4.0"), (" own ", "The site's own"),
+    ])
+    func aLicenseTheSiteDeclaresIsReadFromItsLabelIDOrURL(text: String, label: String) throws {
+        let license = try #require(License.declaredBySite(text))
+        #expect(license.label == label && license.copies == .allowed && license.declaredBySite)
+        #expect((license.url == nil) == (label == "The site's own"))
+    }
+
+    @Test(arguments: [
+        "All Rights Reserved", "CC BY 9.0", "cc-by-sa-nd-4.0", "CC BY BY 4.0", "https://example.org/license",
+        "javascript:alert(1)", "", "2", "ownership",
+    ])
+    func aDeclaredLicenseIsOneVitrineKnowsThatAllowsCopies(text: String) {
+        #expect(License.declaredBySite(text) == nil)
+    }
+
     @Test func theSearchAsksForTheChosenLicensesAndTheRecentPhotosCannot() {
         let search = FlickrSource(term: "harbour", itemCount: 10, key: "k")
         let url = search.request(page: 1, perPage: 10, licenseIDs: ["4", "11"]).url
