@@ -14,6 +14,8 @@ struct SiteConfig {
     var history = false
     /// `formats = ["avif", "webp"]`: the re-encoded formats its images are also offered in.
     var formats: [ReencodedFormat] = []
+    /// `cache-max-size = "1G"`: the most the cache keeps (`--cache-max-size` wins over it).
+    var cacheMaximumSize: ByteSize?
     var galleries: [GallerySetup]
     /// The SHA-256 of the file's bytes, which shards of a site record and a merge compares.
     var digest = ""
@@ -87,10 +89,23 @@ private struct SiteConfigReader {
     let environment: [String: String]
 
     func read(_ table: TOMLTable) throws(ConfigError) -> SiteConfig {
-        for key in table.keys where !["title", "base-url", "history", "formats", "gallery"].contains(key) {
+        for key in table.keys
+        where !["title", "base-url", "history", "formats", "cache-max-size", "gallery"].contains(key) {
             throw error(
                 key,
-                problem: "unknown key (the top level takes title, base-url, history, formats and [[gallery]] tables)")
+                problem:
+                    "unknown key (the top level takes title, base-url, history, formats, cache-max-size and "
+                    + "[[gallery]] tables)")
+        }
+        var cacheMaximumSize: ByteSize?
+        if let value = table["cache-max-size"] {
+            let size =
+                value.string.flatMap(ByteSize.init(argument:)) ?? value.int.flatMap { ByteSize(argument: "\($0)") }
+            guard let size else {
+                throw error(
+                    "cache-max-size", problem: "it must be a size in bytes or with a K, M or G suffix, like \"1G\"")
+            }
+            cacheMaximumSize = size
         }
         var formats: [ReencodedFormat] = []
         if let value = table["formats"] {
@@ -145,7 +160,9 @@ private struct SiteConfigReader {
             }
             galleries.append(try read(gallery, index: index, folders: &folders))
         }
-        return SiteConfig(title: title, baseURL: baseURL, history: history, formats: formats, galleries: galleries)
+        return SiteConfig(
+            title: title, baseURL: baseURL, history: history, formats: formats, cacheMaximumSize: cacheMaximumSize,
+            galleries: galleries)
     }
 
     private func read(_ table: TOMLTable, index: Int, folders: inout [String: Int]) throws(ConfigError)
