@@ -155,3 +155,154 @@ import Testing
         }
     }
 }
+
+/// `vitrine cache stats` and `vitrine cache prune`, a cache shared by runs, and a hostile cache folder.
+@Suite struct CacheCommandTests {
+    func cache(_ arguments: [String], _ workspace: Workspace, folder: String = "cache") async throws
+        -> VitrineProcess.Outcome
+    {
+        try await VitrineProcess.run(["cache"] + arguments + ["--cache", workspace.path(folder)])
+    }
+
+    func json(_ outcome: VitrineProcess.Outcome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    }
+
+    /// Holds the cache folder's lock shared, as a running build does, until the returned descriptor is closed.
+    func holdShared(_ folder: String) throws -> Int32 {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_SH) == 0)
+        return descriptor
+    }
+
+    @Test func statsAndPruneSayWhatTheCacheHoldsAndWhatTheyRemoved() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let built = try await CacheSizeTests().build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(built.status == 0, "stderr: \(built.stderr)")
+            let stats = try await cache(["stats", "--json"], workspace)
+            #expect(stats.status == 0, "stderr: \(stats.stderr)")
+            let report = try json(stats)
+            #expect(report["bytes"] as? Int == CacheSizeTests.cacheBytes(workspace.path("cache")))
+            #expect(((report["images"] as? [String: Any])?["entries"] as? Int ?? 0) > 0)
+            #expect(((report["answers"] as? [String: Any])?["entries"] as? Int ?? 0) == 2)
+            #expect(((report["outputFolders"] as? [String: Any])?["entries"] as? Int) == 1)
+            #expect(report["oldestUse"] is String)
+            let last = try #require(report["lastBuild"] as? [String: Any])
+            #expect(last["output"] as? String == workspace.path("hamburg"))
+            #expect((last["fetchedImages"] as? Int ?? 0) > 0 && last["fetchedAnswers"] as? Int == 2)
+            let text = try await cache(["stats"], workspace)
+            #expect(text.status == 0 && text.stdout.contains("2 API answers") && text.stdout.contains("last build: "))
+
+            // While a build holds the cache, prune removes nothing and says so.
+            let held = try holdShared(workspace.path("cache"))
+            let busy = try await cache(["prune", "--max-size", "1"], workspace)
+            close(held)
+            #expect(busy.status == 75 && busy.stderr.contains("Another Vitrine run is using the cache"))
+            #expect(CacheSizeTests.cacheBytes(workspace.path("cache")) == report["bytes"] as? Int)
+
+            let pruned = try await cache(["prune", "--max-size", "1", "--json"], workspace)
+            #expect(pruned.status == 0, "stderr: \(pruned.stderr)")
+            let outcome = try json(pruned)
+            #expect(outcome["bytesAfter"] as? Int == 0 && outcome["bytesRemoved"] as? Int == report["bytes"] as? Int)
+            #expect(CacheSizeTests.cacheBytes(workspace.path("cache")) == 0)
+            let again = try await cache(["prune"], workspace)
+            #expect(again.status == 0 && again.stdout.hasPrefix("Removed 0 entries"))
+
+            // Everything is downloaded again, and the site is whole.
+            let rebuilt = try await CacheSizeTests().build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(rebuilt.status == 0, "stderr: \(rebuilt.stderr)")
+            #expect(try CacheSizeTests().isWhole(workspace, "hamburg"))
+
+            let missing = try await cache(["stats"], workspace, folder: "no-such-cache")
+            #expect(missing.status == 0 && missing.stdout.contains("0 bytes"))
+            let nothing = try await cache(["prune"], workspace, folder: "no-such-cache")
+            #expect(nothing.status == 0 && !FileManager.default.fileExists(atPath: workspace.path("no-such-cache")))
+            for bad in ["0", "x", "-5"] {
+                let refused = try await cache(["prune", "--max-size", bad], workspace)
+                #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+            }
+        }
+    }
+
+    @Test func aBuildNeverRemovesWhatAnotherRunSharingTheCacheIsUsing() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let tests = CacheSizeTests()
+            let first = try await tests.build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let before = CacheSizeTests.cacheBytes(workspace.path("cache"))
+            // Another run holds the cache: the build's pruning is skipped, which only --json says.
+            let held = try holdShared(workspace.path("cache"))
+            let skipped = try await tests.build(
+                server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "1"])
+            close(held)
+            #expect(skipped.status == 0, "stderr: \(skipped.stderr)")
+            #expect(!skipped.stderr.contains("another run"), "stderr: \(skipped.stderr)")
+            let upkeep = try #require(try tests.summary(skipped)["cache"] as? [String: Any])
+            #expect(upkeep["skipped"] as? String == "another run is using the cache")
+            #expect(CacheSizeTests.cacheBytes(workspace.path("cache")) > before)
+
+            // Two builds at once, each with a size neither fits: both finish whole.
+            async let hamburg = tests.build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--cache-max-size", "1", "--refresh"])
+            async let berlin = tests.build(
+                server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "1", "--refresh"])
+            let (one, two) = try await (hamburg, berlin)
+            #expect(one.status == 0 && two.status == 0, "stderr: \(one.stderr) \(two.stderr)")
+            #expect(try tests.isWhole(workspace, "hamburg") && tests.isWhole(workspace, "berlin"))
+            // The last one to prune kept what it used: it builds again from the cache alone.
+            let offline = try await tests.build(server, workspace, term: "Berlin", out: "berlin", ["--offline"])
+            let offlineOther = try await tests.build(server, workspace, term: "Hamburg", out: "hamburg", ["--offline"])
+            #expect(offline.status == 0 || offlineOther.status == 0)
+        }
+    }
+
+    @Test func aHostileCacheFolderIsNeitherFollowedNorEmptiedOutside() async throws {
+        let workspace = try Workspace()
+        let manager = FileManager.default
+        let root = workspace.url.appendingPathComponent("cache")
+        let outside = workspace.url.appendingPathComponent("outside")
+        let sha = String(repeating: "a", count: 64)
+        try manager.createDirectory(at: outside.appendingPathComponent("aa"), withIntermediateDirectories: true)
+        try Data([1]).write(to: outside.appendingPathComponent("aa/\(sha).jpg"))
+        try Data([2]).write(to: outside.appendingPathComponent("aa/\(sha).meta"))
+        try manager.createDirectory(at: root.appendingPathComponent("urls/00"), withIntermediateDirectories: true)
+        // A link where the images folder should be, a file where the responses folder should be, a link where a
+        // shard of the build records should be, and a link as an entry.
+        try manager.createSymbolicLink(at: root.appendingPathComponent("images"), withDestinationURL: outside)
+        try Data([3]).write(to: root.appendingPathComponent("responses"))
+        try manager.createDirectory(at: root.appendingPathComponent("builds"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(
+            at: root.appendingPathComponent("builds/aa"), withDestinationURL: outside.appendingPathComponent("aa"))
+        try manager.createSymbolicLink(
+            at: root.appendingPathComponent("urls/00/00\(String(repeating: "b", count: 62)).json"),
+            withDestinationURL: outside.appendingPathComponent("aa/\(sha).jpg"))
+        // Many index entries whose image is gone, one of them unreadable, and a name Vitrine never writes.
+        let many = 20_000
+        for number in 0..<many {
+            let name = "00" + String(format: "%062x", number) + ".json"
+            let descriptor = open(root.appendingPathComponent("urls/00/\(name)").path, O_WRONLY | O_CREAT, 0o644)
+            #expect(descriptor >= 0 && write(descriptor, "{}", 2) == 2)
+            close(descriptor)
+        }
+        chmod(root.appendingPathComponent("urls/00/00\(String(format: "%062x", 7)).json").path, 0)
+        try Data([4]).write(to: root.appendingPathComponent("urls/00/notes.txt"))
+
+        let stats = try await cache(["stats", "--json"], workspace)
+        #expect(stats.status == 0, "stderr: \(stats.stderr)")
+        let report = try json(stats)
+        #expect((report["unusable"] as? [String: Any])?["entries"] as? Int == many)
+        #expect((report["images"] as? [String: Any])?["entries"] as? Int == 0)
+        let pruned = try await cache(["prune", "--max-size", "1", "--json"], workspace)
+        #expect(pruned.status == 0, "stderr: \(pruned.stderr)")
+        #expect(try json(pruned)["entriesRemoved"] as? Int == many)
+        #expect(manager.fileExists(atPath: outside.appendingPathComponent("aa/\(sha).jpg").path))
+        #expect(manager.fileExists(atPath: outside.appendingPathComponent("aa/\(sha).meta").path))
+        #expect(manager.fileExists(atPath: root.appendingPathComponent("urls/00/notes.txt").path))
+        #expect(manager.fileExists(atPath: root.appendingPathComponent("responses").path))
+        #expect(
+            (try? manager.destinationOfSymbolicLink(
+                atPath: root.appendingPathComponent("urls/00/00\(String(repeating: "b", count: 62)).json").path))
+                != nil)
+        #expect(try manager.contentsOfDirectory(atPath: root.appendingPathComponent("urls/00").path).count == 2)
+    }
+}
