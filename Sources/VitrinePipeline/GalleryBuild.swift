@@ -77,7 +77,11 @@ struct GalleryBuild {
     func run() async throws -> Outcome {
         let lock = try await step("waiting for the output folder") { try await lockOutput() }
         defer { withExtendedLifetime(lock) {} }
-        if let current = await currentOutput() { return Outcome(summary: current, parts: []) }
+        // Held shared until the build ends, so that no other run's pruning removes what this one uses.
+        let cacheLock = try await CacheLock.shared(cache.root)
+        if let current = await currentOutput() {
+            return Outcome(summary: keepCacheWithinSize(current, lock: cacheLock, upToDate: true), parts: [])
+        }
         let renderer = try await step("compiling the theme") { try compileTheme() }
         let found = try await step("looking at the output folder") { try surveyOutput() }
         let prepared = try await step("preparing the galleries") { try await prepareGalleries(found) }
@@ -97,10 +101,10 @@ struct GalleryBuild {
         let finished = try await step("finishing the output folder") { try finishOutput(rendered, output: output) }
         let madeImageIndex = await imageIndex
         try await step("saving the image index") { try await saveImageIndex(madeImageIndex, found: found) }
+        let summary = await recordBuild(
+            rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output)
         return Outcome(
-            summary: await recordBuild(
-                rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output),
-            parts: rendered.galleries)
+            summary: keepCacheWithinSize(summary, lock: cacheLock, upToDate: false), parts: rendered.galleries)
     }
 
     // MARK: - What the steps hand on

@@ -40,6 +40,28 @@ public struct BuildSummary: Sendable, Codable, Equatable {
     public var upToDate = false
     /// Each gallery's own counts (only in the totals).
     public var galleries: [Gallery]?
+    /// What keeping the cache within its size did after the build (only in the totals); nil when it was not asked.
+    public var cache: CacheUpkeep?
+
+    /// What a build did to keep the cache within its size.
+    public struct CacheUpkeep: Sendable, Codable, Equatable {
+        /// The size asked for, in bytes.
+        public var maximumBytes: Int64
+        /// The size of the cache's entries after the build, in bytes.
+        public var bytesAfter: Int64 = 0
+        /// Entries removed, least recently used first.
+        public var entriesRemoved = 0
+        /// The size of the entries removed, in bytes.
+        public var bytesRemoved: Int64 = 0
+        /// The size of what this build used, which it never removes.
+        public var bytesUsed: Int64 = 0
+        /// Why nothing was removed, when the cache could not be pruned (another run was using it).
+        public var skipped: String?
+
+        package init(maximumBytes: Int64) {
+            self.maximumBytes = maximumBytes
+        }
+    }
 
     /// One gallery's part of a build.
     public struct Gallery: Sendable, Codable, Equatable {

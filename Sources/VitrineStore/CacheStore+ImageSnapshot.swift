@@ -49,6 +49,8 @@ extension CacheStore {
         lookup.records.reserveCapacity(capacity)
         lookup.stamps.reserveCapacity(capacity)
         var missing: [(url: String, digest: String)] = []
+        var used: [String] = []
+        defer { usage.record(used) }
         for url in urls {
             let digest = SHA256Hasher.hex(of: url)
             if let record = snapshot?.records[digest], let stamp = snapshot?.imageStamps[record.sha256],
@@ -58,6 +60,8 @@ extension CacheStore {
             {
                 lookup.records[url] = record
                 lookup.stamps[record.sha256] = stamp
+                used.append("\(Self.urlFolder(digest))/\(digest).json")
+                used.append(Self.imagePath(of: record))
             } else {
                 missing.append((url, digest))
             }

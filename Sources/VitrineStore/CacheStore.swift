@@ -14,6 +14,8 @@ public struct CacheStore: Sendable {
     package let root: URL
     /// `root.path`, worked out once: the paths of thousands of images are made from it in every build.
     let rootPath: String
+    /// What this run used of the cache, shared by every copy of this store, which pruning never removes.
+    package let usage = CacheUsage()
 
     /// The cache kept in `root` (usually `defaultRoot()`); its folders are made as they are first written.
     public init(root: URL) {
@@ -95,6 +97,7 @@ public struct CacheStore: Sendable {
             let body = Self.readStamped(root.appendingPathComponent(paths.body).path, limit: fields.bodyBytes),
             body.bytes.count == fields.bodyBytes, SHA256Hasher.hex(of: body.bytes) == fields.bodySHA256
         else { return nil }
+        usage.record([paths.record, paths.body])
         let response = StoredResponse(
             url: fields.url, fetchedAt: fields.fetchedAt, status: fields.status, contentType: fields.contentType,
             body: body.bytes)
@@ -179,6 +182,7 @@ public struct CacheStore: Sendable {
         try AtomicFile.write(
             response.body, to: root.appendingPathComponent(paths.body), temporaryFolder: temporaryFolder)
         try AtomicFile.write(encoded, to: recordFile, temporaryFolder: temporaryFolder)
+        usage.record([paths.record, paths.body])
         unlink(recordFile.deletingPathExtension().appendingPathExtension("json").path)
     }
 
@@ -187,7 +191,7 @@ public struct CacheStore: Sendable {
 
     /// Where the cache keeps its records of the output folder `output`.
     package func outputRecords(for output: URL) -> OutputRecordPaths {
-        let digest = SHA256Hasher.hex(of: output.standardizedFileURL.path)
+        let digest = outputDigest(of: output)
         return OutputRecordPaths(
             state: shardedPath("builds", digest, extension: "state"),
             verified: shardedPath("builds", digest, extension: "verified"), temporaryFolder: temporaryFolder,
@@ -230,8 +234,23 @@ public struct CacheStore: Sendable {
 
     /// Where the ``ImageIndexSnapshot`` of the builds of the output folder `output` is kept.
     package func imageSnapshotPath(for output: URL) -> String {
-        shardedPath("builds", SHA256Hasher.hex(of: output.standardizedFileURL.path), extension: "images")
+        shardedPath("builds", outputDigest(of: output), extension: "images")
     }
+
+    /// Where the ``CacheUseRecord`` of the last build of the output folder `output` is kept.
+    package func useRecordPath(for output: URL) -> String {
+        shardedPath("builds", outputDigest(of: output), extension: "uses")
+    }
+
+    /// The digest that names the records of the output folder `output`, whose records this run then counts as used.
+    private func outputDigest(of output: URL) -> String {
+        let digest = SHA256Hasher.hex(of: output.standardizedFileURL.path)
+        usage.record(Self.buildRecordsKey(digest))
+        return digest
+    }
+
+    /// `builds/ab/DIGEST`: the cache-relative path of an output folder's records without their extension.
+    static func buildRecordsKey(_ digest: String) -> String { "builds/\(digest.prefix(2))/\(digest)" }
 
     static func urlFolder(_ digest: String) -> String { "urls/\(digest.prefix(2))" }
 
@@ -242,6 +261,7 @@ public struct CacheStore: Sendable {
     func lookUpImages(_ urls: ArraySlice<(url: String, digest: String)>) -> ImageLookup {
         let files = RootedFiles(root: root.path)
         var lookup = ImageLookup()
+        var used: [String] = []
         // A first build's cache has no index yet: one look rather than a failed open of the folder for every URL.
         if case .missing = files.entry("urls") { return lookup }
         for (url, digest) in urls {
@@ -260,7 +280,10 @@ public struct CacheStore: Sendable {
             }
             lookup.records[url] = record
             lookup.stamps[record.sha256] = stamp
+            used.append(indexPath)
+            used.append(Self.imagePath(of: record))
         }
+        usage.record(used)
         return lookup
     }
 
@@ -330,6 +353,8 @@ public struct CacheStore: Sendable {
             stamp = written
         }
         try writeIndex(record, stamp: stamp, for: url)
+        let digest = SHA256Hasher.hex(of: url)
+        usage.record(["\(Self.urlFolder(digest))/\(digest).json", Self.imagePath(of: record)])
         return (record, stamp)
     }
 
@@ -399,7 +424,8 @@ public struct CacheStore: Sendable {
 
     /// The path of ``imageFile(for:)``, made without a `URL`.
     package func imageFilePath(for record: ImageRecord) -> String {
-        shardedPath("images", record.sha256, extension: record.format.fileExtension)
+        usage.record(Self.imagePath(of: record))
+        return shardedPath("images", record.sha256, extension: record.format.fileExtension)
     }
 
     private func urlIndexPath(for url: String) -> String {

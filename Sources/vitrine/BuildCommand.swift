@@ -99,6 +99,9 @@ struct BuildCommand: AsyncParsableCommand {
             var options = options
             options.history = try flags.output.historyOptions(configured: site.history)
             if flags.output.formats == nil { options.formats = site.formats }
+            if flags.caching.cacheMaxSize == nil, let size = site.cacheMaximumSize {
+                options.cacheMaximumBytes = Int64(size.bytes)
+            }
             let plan = SitePlan(title: site.title, baseURL: site.baseURL, parts: site.galleries.map(\.plan))
             let warning = options.history == nil ? site.keepAllWithoutHistoryWarning : nil
             if let warning { pipeline.progress(.warning(warning)) }

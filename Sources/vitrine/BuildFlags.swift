@@ -64,6 +64,7 @@ struct BuildFlags: ParsableArguments {
             timestamp: timestamp, strict: run.strict, waitForOutput: !output.noWait,
             history: try output.historyOptions())
         options.formats = try output.imageFormats() ?? []
+        options.cacheMaximumBytes = Int64((caching.cacheMaxSize ?? CacheOptions.defaultMaximumSize).bytes)
         return options
     }
 }

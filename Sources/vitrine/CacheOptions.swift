@@ -14,6 +14,19 @@ struct CacheOptions: ParsableArguments {
     @Flag(name: .long, help: "Ask the API again even when cached responses are fresh (under 24 hours old).")
     var refresh = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most the cache keeps (K, M, G suffixes; default: 1G, a tenth of GitHub's cache for a repository): "
+                + "after each build, what it did not use goes, least recently used first.",
+            valueName: "size"))
+    var cacheMaxSize: ByteSize?
+
+    /// The cache's size when neither the flag nor a config gives one: 1 GiB. A CI job restores and saves the
+    /// cache every day, and GitHub keeps 10 GB of caches a repository, evicting the least recently used past that:
+    /// a tenth of it leaves room for the day's new key beside the last ones, and takes seconds to restore.
+    static let defaultMaximumSize = ByteSize(bytes: 1 << 30)
+
     func validate() throws {
         try PathArgument.requireNonEmpty(cache, "--cache")
         if offline && refresh { throw ValidationError("--offline and --refresh contradict each other; pick one.") }

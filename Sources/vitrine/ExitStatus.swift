@@ -45,7 +45,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .unavailable: "the API could not be reached, or the port to listen on was taken"
         case .cannotWrite: "the output or cache folder could not be written"
         case .keyProblem: "the API key is missing or was rejected"
-        case .timedOut: "the run passed --deadline, or --no-wait found another run writing"
+        case .timedOut: "passed --deadline, or another run was busy (--no-wait, cache prune)"
         case .templateProblem: "a template is missing or broken, or went past its memory or time limit"
         case .interrupted: "interrupted (SIGINT, Ctrl-C)"
         case .terminated: "terminated (SIGTERM)"

@@ -15,6 +15,8 @@ struct SiteConfig {
     var history = false
     /// `formats = ["avif", "webp"]`: the re-encoded formats its images are also offered in.
     var formats: [ReencodedFormat] = []
+    /// `cache-max-size = "1G"`: the most the cache keeps (`--cache-max-size` wins over it).
+    var cacheMaximumSize: ByteSize?
     var galleries: [GallerySetup]
     /// The SHA-256 of the file's bytes, which shards of a site record and a merge compares.
     var digest = ""
@@ -98,10 +100,23 @@ private struct SiteConfigReader {
     let environment: [String: String]
 
     func read(_ table: TOMLTable) throws(ConfigError) -> SiteConfig {
-        for key in table.keys where !["title", "base-url", "history", "formats", "gallery"].contains(key) {
+        for key in table.keys
+        where !["title", "base-url", "history", "formats", "cache-max-size", "gallery"].contains(key) {
             throw error(
                 key,
-                problem: "unknown key (the top level takes title, base-url, history, formats and [[gallery]] tables)")
+                problem:
+                    "unknown key (the top level takes title, base-url, history, formats, cache-max-size and "
+                    + "[[gallery]] tables)")
+        }
+        var cacheMaximumSize: ByteSize?
+        if let value = table["cache-max-size"] {
+            let size =
+                value.string.flatMap(ByteSize.init(argument:)) ?? value.int.flatMap { ByteSize(argument: "\($0)") }
+            guard let size else {
+                throw error(
+                    "cache-max-size", problem: "it must be a size in bytes or with a K, M or G suffix, like \"1G\"")
+            }
+            cacheMaximumSize = size
         }
         var formats: [ReencodedFormat] = []
         if let value = table["formats"] {
@@ -161,7 +176,8 @@ private struct SiteConfigReader {
             }
         }
         var config = SiteConfig(
-            title: title, baseURL: baseURL, history: history, formats: formats, galleries: galleries)
+            title: title, baseURL: baseURL, history: history, formats: formats, cacheMaximumSize: cacheMaximumSize,
+            galleries: galleries)
         config.licenseKeys = licenseKeys
         return config
     }

@@ -20,7 +20,7 @@ struct Vitrine: AsyncParsableCommand {
         version: VitrineVersion.current,
         subcommands: [
             PixabayCommand.self, FlickrCommand.self, ThumbnailsCommand.self, AlbumsCommand.self, BuildCommand.self,
-            InitCommand.self, ThemeCommand.self,
+            InitCommand.self, ThemeCommand.self, CacheCommand.self,
             DemoCommand.self,
             ServeCommand.self,
             SampleAPICommand.self, RandomCommand.self,

@@ -76,7 +76,7 @@ import VitrineTestSupport
                 "--out", "--templates", "--force", "--no-wait", "--history", "--history-from", "--new-history",
                 "--formats",
             ])
-        #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh"])
+        #expect(sections["CACHE OPTIONS"] == ["--cache", "--offline", "--refresh", "--cache-max-size"])
         #expect(
             sections["NETWORK OPTIONS"] == [
                 "--jobs", "--retries", "--connect-timeout", "--stall-timeout", "--transfer-timeout",

@@ -1,0 +1,56 @@
+import Foundation
+import VitrineBasics
+import VitrinePublish
+import VitrineStore
+
+/// How a build leaves the cache: a record of what it used, then, with a size to keep to, the cache pruned to it.
+extension GalleryBuild {
+    /// Records what the build used of the cache (``CacheUseRecord``, replaced whole) and, when the options give the
+    /// cache a size, removes the least recently used entries that the build did not use until the cache is within it.
+    /// A build that found its output current used what the previous build of the folder used. Pruning takes the
+    /// cache's lock exclusively, without waiting: while another run holds it, nothing is removed this time, which
+    /// only `--json` says. When what the build used is alone over the size, one warning says by how much.
+    func keepCacheWithinSize(_ summary: BuildSummary, lock: CacheLock?, upToDate: Bool) -> BuildSummary {
+        var summary = summary
+        let recordPath = cache.useRecordPath(for: options.output)
+        var used = cache.usage.used
+        if upToDate, let bytes = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit),
+            let previous = CacheUseRecord(bytes: bytes)
+        {
+            used.formUnion(previous.used)
+        }
+        let record = CacheUseRecord(
+            time: scheduleNow, output: options.output.standardizedFileURL.path,
+            counts: CacheUseRecord.Counts(
+                reusedAnswers: summary.apiCacheHits, fetchedAnswers: summary.apiRequests,
+                reusedImages: summary.imagesFromCache, fetchedImages: summary.imagesDownloaded),
+            used: used)
+        if let bytes = record.encoded() {
+            try? AtomicFile.write(
+                bytes, to: URL(fileURLWithPath: recordPath, isDirectory: false), temporaryFolder: cache.temporaryFolder)
+        }
+        guard let maximumBytes = options.cacheMaximumBytes else { return summary }
+        var upkeep = BuildSummary.CacheUpkeep(maximumBytes: maximumBytes)
+        guard let lock, lock.upgrade() else {
+            upkeep.skipped = "another run is using the cache"
+            summary.cache = upkeep
+            return summary
+        }
+        let outcome = CachePruner(root: cache.root).prune(
+            maximumBytes: maximumBytes, used: used, now: scheduleNow, maximumAge: policy.maximumAge)
+        upkeep.bytesAfter = outcome.bytesAfter
+        upkeep.entriesRemoved = outcome.entriesRemoved
+        upkeep.bytesRemoved = outcome.bytesRemoved
+        upkeep.bytesUsed = outcome.bytesProtected
+        summary.cache = upkeep
+        if let over = outcome.protectedOverBy {
+            let warning =
+                "This build alone used \(ByteCount.text(outcome.bytesProtected)) of the cache, "
+                + "\(ByteCount.text(over)) over its size of \(ByteCount.text(maximumBytes)); "
+                + "nothing it used was removed; give the cache a larger size."
+            progress(.warning(warning))
+            summary.warnings.append(warning)
+        }
+        return summary
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import SystemPackage
+import VitrineBasics
+
+/// Keeps the cache within a size: removes, least recently used first, entries that the run pruning did not use,
+/// until the cache is within the size. Answers past their age limit or damaged, the records of output folders that
+/// no longer exist and index entries whose image is gone go before any other. The caller holds the cache's lock
+/// exclusively (``CacheLock``), so no other run is using what is removed.
+///
+/// Each entry's files are removed one at a time in an order that leaves, whenever the removal is cut short, a cache
+/// that the next build reads correctly: an answer's `.meta` before its `.body` (a body without its record is no
+/// answer), an image before the index entries that point at it (an entry whose image is missing is not cached, and
+/// the image is downloaded again), and an output folder's build state before its other records (without it, the
+/// next build takes the full path).
+package struct CachePruner {
+    /// What a pruning did.
+    package struct Outcome: Equatable, Sendable, Codable {
+        /// The size of the cache's entries before.
+        package var bytesBefore: Int64 = 0
+        /// Their size after.
+        package var bytesAfter: Int64 = 0
+        package var entriesRemoved = 0
+        package var bytesRemoved: Int64 = 0
+        /// The size of what the run used, which stays whatever the size.
+        package var bytesProtected: Int64 = 0
+        /// The most the cache should hold.
+        package var maximumBytes: Int64 = 0
+
+        package init() {}
+
+        /// By how much what the run used alone is over the size; nil when it is not.
+        package var protectedOverBy: Int64? {
+            bytesProtected > maximumBytes ? bytesProtected - maximumBytes : nil
+        }
+    }
+
+    package let root: URL
+
+    package init(root: URL) {
+        self.root = root
+    }
+
+    /// The entries of `inventory` to remove, in order, for it to hold at most `maximumBytes`, leaving every entry
+    /// one of whose files (or whose key) is in `used`.
+    package static func plan(_ inventory: CacheInventory, maximumBytes: Int64, used: Set<String>) -> (
+        removals: [CacheInventory.Entry], outcome: Outcome
+    ) {
+        var outcome = Outcome()
+        outcome.maximumBytes = maximumBytes
+        outcome.bytesBefore = inventory.totalBytes
+        var candidates: [CacheInventory.Entry] = []
+        for entry in inventory.entries {
+            if used.contains(entry.key) || entry.files.contains(where: used.contains) {
+                outcome.bytesProtected += entry.bytes
+            } else {
+                candidates.append(entry)
+            }
+        }
+        candidates.sort {
+            if $0.goesFirst != $1.goesFirst { return $0.goesFirst }
+            if $0.lastUse != $1.lastUse { return $0.lastUse < $1.lastUse }
+            return $0.key < $1.key
+        }
+        var size = outcome.bytesBefore
+        var removals: [CacheInventory.Entry] = []
+        for entry in candidates where size > maximumBytes {
+            removals.append(entry)
+            size -= entry.bytes
+            outcome.bytesRemoved += entry.bytes
+        }
+        outcome.entriesRemoved = removals.count
+        outcome.bytesAfter = size
+        return (removals, outcome)
+    }
+
+    /// Removes entries of the cache, as ``plan(_:maximumBytes:used:)`` picks them, until it holds at most
+    /// `maximumBytes`; `now` and `maximumAge` tell which answers are past their age limit.
+    package func prune(maximumBytes: Int64, used: Set<String>, now: Date, maximumAge: TimeInterval) -> Outcome {
+        let inventory = CacheInventory.read(root: root, now: now, maximumAge: maximumAge)
+        let (removals, outcome) = Self.plan(inventory, maximumBytes: maximumBytes, used: used)
+        guard !removals.isEmpty,
+            let rootDescriptor = try? SystemCall.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        else { return outcome }
+        defer { SystemCall.close(rootDescriptor) }
+        for entry in removals {
+            for file in entry.files { Self.remove(file, under: rootDescriptor) }
+        }
+        return outcome
+    }
+
+    /// Removes the regular file at `relativePath` (`kind/ab/name`) below the open cache folder, reaching it one
+    /// folder at a time without following a link; anything else there stays.
+    static func remove(_ relativePath: String, under root: Int32) {
+        let parts = relativePath.split(separator: "/").map(String.init)
+        guard parts.count == 3, let kind = CacheInventory.openFolder(parts[0], in: root) else { return }
+        defer { SystemCall.close(kind) }
+        guard let shard = CacheInventory.openFolder(parts[1], in: kind) else { return }
+        defer { SystemCall.close(shard) }
+        var status = stat()
+        guard (try? SystemCall.run({ fstatat(shard, parts[2], &status, AT_SYMLINK_NOFOLLOW) })) != nil,
+            (status.st_mode & S_IFMT) == S_IFREG
+        else { return }
+        _ = try? SystemCall.run { unlinkat(shard, parts[2], 0) }
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import SampleAPI
+import Testing
+
+/// `--cache-max-size`, `vitrine cache stats` and `vitrine cache prune` against the sample API: the cache stays
+/// within its size, a build never loses what it uses, and what was removed is downloaded again when it is needed.
+@Suite struct CacheSizeTests {
+    static let key = "sample-key"
+
+    /// `vitrine pixabay TERM` into `out` with the workspace's cache.
+    func build(
+        _ server: SampleAPIServer, _ workspace: Workspace, term: String, out: String, _ extra: [String] = []
+    ) async throws -> VitrineProcess.Outcome {
+        try await VitrineProcess.run(
+            [
+                "pixabay", term, "--per-page", "10", "--pages", "2", "--endpoint", await server.pixabayEndpoint,
+                "--key", Self.key, "--cache", workspace.path("cache"), "--out", workspace.path(out), "--json",
+            ] + extra)
+    }
+
+    /// The `summary` of a `--json` report.
+    func summary(_ outcome: VitrineProcess.Outcome) throws -> [String: Any] {
+        let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        return try #require(report?["summary"] as? [String: Any])
+    }
+
+    /// The size of the cache's entries: every regular file in its four folders of entries.
+    static func cacheBytes(_ root: String) -> Int {
+        var total = 0
+        for kind in ["responses", "images", "urls", "builds"] {
+            let folder = URL(fileURLWithPath: root).appendingPathComponent(kind)
+            guard let walker = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let relative as String in walker where !(relative as NSString).lastPathComponent.hasPrefix(".") {
+                let values = try? folder.appendingPathComponent(relative).resourceValues(forKeys: [
+                    .isRegularFileKey, .fileSizeKey,
+                ])
+                if values?.isRegularFile == true { total += values?.fileSize ?? 0 }
+            }
+        }
+        return total
+    }
+
+    func imageRequests(_ server: SampleAPIServer) -> Int {
+        server.requests().filter { $0.path.hasSuffix(".jpg") }.count
+    }
+
+    func isWhole(_ workspace: Workspace, _ out: String) throws -> Bool {
+        let crawl = try SiteInspector(root: workspace.url.appendingPathComponent(out)).crawl()
+        return crawl.broken.isEmpty && crawl.files.contains { $0.hasPrefix("images/") }
+    }
+
+    @Test func aBuildKeepsTheCacheWithinItsSizeAndWhatItRemovedIsDownloadedAgainWhenNeeded() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let first = try await build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let afterFirst = Self.cacheBytes(workspace.path("cache"))
+            let hamburgImages = imageRequests(server)
+            #expect(hamburgImages > 0)
+            // The default size is far above this: nothing was removed.
+            let firstCache = try #require(try summary(first)["cache"] as? [String: Any])
+            #expect(firstCache["entriesRemoved"] as? Int == 0 && firstCache["maximumBytes"] as? Int == 1 << 30)
+
+            // A second gallery with room for itself and about half of the first.
+            let berlinAlone = try await build(
+                server, workspace, term: "Berlin", out: "berlin-probe", ["--cache", workspace.path("probe")])
+            #expect(berlinAlone.status == 0, "stderr: \(berlinAlone.stderr)")
+            let berlinBytes = Self.cacheBytes(workspace.path("probe"))
+            let maximum = berlinBytes + afterFirst / 2
+            let downloadsBefore = imageRequests(server)
+            let second = try await build(
+                server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "\(maximum)"])
+            #expect(second.status == 0, "stderr: \(second.stderr)")
+            #expect(!second.stderr.contains("over its size"))
+            let secondCache = try #require(try summary(second)["cache"] as? [String: Any])
+            #expect((secondCache["entriesRemoved"] as? Int ?? 0) > 0, "\(second.stdout) \(maximum) \(afterFirst)")
+            #expect(Self.cacheBytes(workspace.path("cache")) <= maximum)
+            #expect(secondCache["bytesAfter"] as? Int == Self.cacheBytes(workspace.path("cache")))
+            let berlinDownloads = imageRequests(server) - downloadsBefore
+
+            // Hamburg again: only its removed images are downloaded, and its site is whole.
+            let beforeHamburg = imageRequests(server)
+            let third = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--cache-max-size", "\(maximum)", "--refresh"])
+            #expect(third.status == 0, "stderr: \(third.stderr)")
+            let again = imageRequests(server) - beforeHamburg
+            #expect(again > 0 && again < hamburgImages)
+            #expect(try summary(third)["imagesDownloaded"] as? Int == again)
+            #expect(try isWhole(workspace, "hamburg"))
+            #expect(Self.cacheBytes(workspace.path("cache")) <= maximum)
+
+            // Berlin, its output kept, asks for nothing it used: at most what Hamburg's build just removed.
+            let beforeBerlin = imageRequests(server)
+            let fourth = try await build(
+                server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "\(maximum)"])
+            #expect(fourth.status == 0, "stderr: \(fourth.stderr)")
+            #expect(imageRequests(server) - beforeBerlin <= berlinDownloads)
+            #expect(try isWhole(workspace, "berlin"))
+        }
+    }
+
+    @Test func aBuildThatAloneIsOverTheSizeKeepsAllItUsedAndWarnsOnce() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let first = try await build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let second = try await build(server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "1K"])
+            #expect(second.status == 0, "stderr: \(second.stderr)")
+            let warnings = second.stderr.split(separator: "\n").filter { $0.contains("over its size") }
+            #expect(warnings.count == 1, "stderr: \(second.stderr)")
+            #expect(warnings.first?.contains("over its size of 1.0 KiB") == true)
+            let cache = try #require(try summary(second)["cache"] as? [String: Any])
+            #expect(cache["bytesAfter"] as? Int == cache["bytesUsed"] as? Int)
+            #expect(Self.cacheBytes(workspace.path("cache")) == cache["bytesUsed"] as? Int)
+            // Up to date, and nothing it used is gone: no request at all.
+            let requests = server.requests().count
+            let third = try await build(server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "1K"])
+            #expect(third.status == 0, "stderr: \(third.stderr)")
+            #expect(server.requests().count == requests)
+            #expect(try summary(third)["upToDate"] as? Bool == true)
+            #expect(try isWhole(workspace, "berlin"))
+        }
+    }
+
+    @Test func theSizeComesFromTheFlagOrTheConfigAndABadOneIsRefused() async throws {
+        try await withSampleAPI(SampleAPIConfiguration()) { server, workspace in
+            for bad in ["0", "-1", "12X", "1.5G"] {
+                let outcome = try await build(
+                    server, workspace, term: "Hamburg", out: "out", ["--cache-max-size", bad])
+                #expect(outcome.status == 64, "\(bad): \(outcome.stderr)")
+            }
+            let config = workspace.path("vitrine.toml")
+            let site = await server.siteGalleries(pages: 1)
+            try "title = \"x\"\ncache-max-size = \"2K\"\n\(site)".write(
+                toFile: config, atomically: true, encoding: .utf8)
+            let outcome = try await VitrineProcess.run(
+                [
+                    "build", "--config", config, "--cache", workspace.path("cache"), "--out", workspace.path("site"),
+                    "--json",
+                ],
+                environment: ["PIXABAY_API_KEY": Self.key])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let cache = try #require(try summary(outcome)["cache"] as? [String: Any])
+            #expect(cache["maximumBytes"] as? Int == 2048)
+            let flag = try await VitrineProcess.run(
+                [
+                    "build", "--config", config, "--cache", workspace.path("cache"), "--out", workspace.path("site"),
+                    "--json", "--cache-max-size", "3M",
+                ], environment: ["PIXABAY_API_KEY": Self.key])
+            #expect(try #require(try summary(flag)["cache"] as? [String: Any])["maximumBytes"] as? Int == 3 << 20)
+            try "title = \"x\"\ncache-max-size = \"lots\"\n\(site)".write(
+                toFile: config, atomically: true, encoding: .utf8)
+            let refused = try await VitrineProcess.run(
+                ["build", "--config", config, "--cache", workspace.path("cache"), "--out", workspace.path("site")],
+                environment: ["PIXABAY_API_KEY": Self.key])
+            #expect(refused.status == 64 && refused.stderr.contains("cache-max-size"), "stderr: \(refused.stderr)")
+        }
+    }
+}
+
+/// `vitrine cache stats` and `vitrine cache prune`, a cache shared by runs, and a hostile cache folder.
+@Suite struct CacheCommandTests {
+    func cache(_ arguments: [String], _ workspace: Workspace, folder: String = "cache") async throws
+        -> VitrineProcess.Outcome
+    {
+        try await VitrineProcess.run(["cache"] + arguments + ["--cache", workspace.path(folder)])
+    }
+
+    func json(_ outcome: VitrineProcess.Outcome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    }
+
+    /// Holds the cache folder's lock shared, as a running build does, until the returned descriptor is closed.
+    func holdShared(_ folder: String) throws -> Int32 {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_SH) == 0)
+        return descriptor
+    }
+
+    @Test func statsAndPruneSayWhatTheCacheHoldsAndWhatTheyRemoved() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let built = try await CacheSizeTests().build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(built.status == 0, "stderr: \(built.stderr)")
+            let stats = try await cache(["stats", "--json"], workspace)
+            #expect(stats.status == 0, "stderr: \(stats.stderr)")
+            let report = try json(stats)
+            #expect(report["bytes"] as? Int == CacheSizeTests.cacheBytes(workspace.path("cache")))
+            #expect(((report["images"] as? [String: Any])?["entries"] as? Int ?? 0) > 0)
+            #expect(((report["answers"] as? [String: Any])?["entries"] as? Int ?? 0) == 2)
+            #expect(((report["outputFolders"] as? [String: Any])?["entries"] as? Int) == 1)
+            #expect(report["oldestUse"] is String)
+            let last = try #require(report["lastBuild"] as? [String: Any])
+            #expect(last["output"] as? String == workspace.path("hamburg"))
+            #expect((last["fetchedImages"] as? Int ?? 0) > 0 && last["fetchedAnswers"] as? Int == 2)
+            let text = try await cache(["stats"], workspace)
+            #expect(text.status == 0 && text.stdout.contains("2 API answers") && text.stdout.contains("last build: "))
+
+            // While a build holds the cache, prune removes nothing and says so.
+            let held = try holdShared(workspace.path("cache"))
+            let busy = try await cache(["prune", "--max-size", "1"], workspace)
+            close(held)
+            #expect(busy.status == 75 && busy.stderr.contains("Another Vitrine run is using the cache"))
+            #expect(CacheSizeTests.cacheBytes(workspace.path("cache")) == report["bytes"] as? Int)
+
+            let pruned = try await cache(["prune", "--max-size", "1", "--json"], workspace)
+            #expect(pruned.status == 0, "stderr: \(pruned.stderr)")
+            let outcome = try json(pruned)
+            #expect(outcome["bytesAfter"] as? Int == 0 && outcome["bytesRemoved"] as? Int == report["bytes"] as? Int)
+            #expect(CacheSizeTests.cacheBytes(workspace.path("cache")) == 0)
+            let again = try await cache(["prune"], workspace)
+            #expect(again.status == 0 && again.stdout.hasPrefix("Removed 0 entries"))
+
+            // Everything is downloaded again, and the site is whole.
+            let rebuilt = try await CacheSizeTests().build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(rebuilt.status == 0, "stderr: \(rebuilt.stderr)")
+            #expect(try CacheSizeTests().isWhole(workspace, "hamburg"))
+
+            let missing = try await cache(["stats"], workspace, folder: "no-such-cache")
+            #expect(missing.status == 0 && missing.stdout.contains("0 bytes"))
+            let nothing = try await cache(["prune"], workspace, folder: "no-such-cache")
+            #expect(nothing.status == 0 && !FileManager.default.fileExists(atPath: workspace.path("no-such-cache")))
+            for bad in ["0", "x", "-5"] {
+                let refused = try await cache(["prune", "--max-size", bad], workspace)
+                #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+            }
+        }
+    }
+
+    @Test func aBuildNeverRemovesWhatAnotherRunSharingTheCacheIsUsing() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let tests = CacheSizeTests()
+            let first = try await tests.build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let before = CacheSizeTests.cacheBytes(workspace.path("cache"))
+            // Another run holds the cache: the build's pruning is skipped, which only --json says.
+            let held = try holdShared(workspace.path("cache"))
+            let skipped = try await tests.build(
+                server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "1"])
+            close(held)
+            #expect(skipped.status == 0, "stderr: \(skipped.stderr)")
+            #expect(!skipped.stderr.contains("another run"), "stderr: \(skipped.stderr)")
+            let upkeep = try #require(try tests.summary(skipped)["cache"] as? [String: Any])
+            #expect(upkeep["skipped"] as? String == "another run is using the cache")
+            #expect(CacheSizeTests.cacheBytes(workspace.path("cache")) > before)
+
+            // Two builds at once, each with a size neither fits: both finish whole.
+            async let hamburg = tests.build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--cache-max-size", "1", "--refresh"])
+            async let berlin = tests.build(
+                server, workspace, term: "Berlin", out: "berlin", ["--cache-max-size", "1", "--refresh"])
+            let (one, two) = try await (hamburg, berlin)
+            #expect(one.status == 0 && two.status == 0, "stderr: \(one.stderr) \(two.stderr)")
+            #expect(try tests.isWhole(workspace, "hamburg") && tests.isWhole(workspace, "berlin"))
+            // The last one to prune kept what it used: it builds again from the cache alone.
+            let offline = try await tests.build(server, workspace, term: "Berlin", out: "berlin", ["--offline"])
+            let offlineOther = try await tests.build(server, workspace, term: "Hamburg", out: "hamburg", ["--offline"])
+            #expect(offline.status == 0 || offlineOther.status == 0)
+        }
+    }
+
+    @Test func aHostileCacheFolderIsNeitherFollowedNorEmptiedOutside() async throws {
+        let workspace = try Workspace()
+        let manager = FileManager.default
+        let root = workspace.url.appendingPathComponent("cache")
+        let outside = workspace.url.appendingPathComponent("outside")
+        let sha = String(repeating: "a", count: 64)
+        try manager.createDirectory(at: outside.appendingPathComponent("aa"), withIntermediateDirectories: true)
+        try Data([1]).write(to: outside.appendingPathComponent("aa/\(sha).jpg"))
+        try Data([2]).write(to: outside.appendingPathComponent("aa/\(sha).meta"))
+        try manager.createDirectory(at: root.appendingPathComponent("urls/00"), withIntermediateDirectories: true)
+        // A link where the images folder should be, a file where the responses folder should be, a link where a
+        // shard of the build records should be, and a link as an entry.
+        try manager.createSymbolicLink(at: root.appendingPathComponent("images"), withDestinationURL: outside)
+        try Data([3]).write(to: root.appendingPathComponent("responses"))
+        try manager.createDirectory(at: root.appendingPathComponent("builds"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(
+            at: root.appendingPathComponent("builds/aa"), withDestinationURL: outside.appendingPathComponent("aa"))
+        try manager.createSymbolicLink(
+            at: root.appendingPathComponent("urls/00/00\(String(repeating: "b", count: 62)).json"),
+            withDestinationURL: outside.appendingPathComponent("aa/\(sha).jpg"))
+        // Many index entries whose image is gone, one of them unreadable, and a name Vitrine never writes.
+        let many = 20_000
+        for number in 0..<many {
+            let name = "00" + String(format: "%062x", number) + ".json"
+            let descriptor = open(root.appendingPathComponent("urls/00/\(name)").path, O_WRONLY | O_CREAT, 0o644)
+            #expect(descriptor >= 0 && write(descriptor, "{}", 2) == 2)
+            close(descriptor)
+        }
+        chmod(root.appendingPathComponent("urls/00/00\(String(format: "%062x", 7)).json").path, 0)
+        try Data([4]).write(to: root.appendingPathComponent("urls/00/notes.txt"))
+
+        let stats = try await cache(["stats", "--json"], workspace)
+        #expect(stats.status == 0, "stderr: \(stats.stderr)")
+        let report = try json(stats)
+        #expect((report["unusable"] as? [String: Any])?["entries"] as? Int == many)
+        #expect((report["images"] as? [String: Any])?["entries"] as? Int == 0)
+        let pruned = try await cache(["prune", "--max-size", "1", "--json"], workspace)
+        #expect(pruned.status == 0, "stderr: \(pruned.stderr)")
+        #expect(try json(pruned)["entriesRemoved"] as? Int == many)
+        #expect(manager.fileExists(atPath: outside.appendingPathComponent("aa/\(sha).jpg").path))
+        #expect(manager.fileExists(atPath: outside.appendingPathComponent("aa/\(sha).meta").path))
+        #expect(manager.fileExists(atPath: root.appendingPathComponent("urls/00/notes.txt").path))
+        #expect(manager.fileExists(atPath: root.appendingPathComponent("responses").path))
+        #expect(
+            (try? manager.destinationOfSymbolicLink(
+                atPath: root.appendingPathComponent("urls/00/00\(String(repeating: "b", count: 62)).json").path))
+                != nil)
+        #expect(try manager.contentsOfDirectory(atPath: root.appendingPathComponent("urls/00").path).count == 2)
+    }
+}
