@@ -297,7 +297,9 @@ def test_an_all_rights_reserved_picture_is_shown_from_its_source(origin, browser
     reserved ones, which are never downloaded and load from the API's own URL."""
     site = pages.sites["flickr"]
     entry = bl.hotlinked_preview(site, "forbidden")
-    assert entry.license["label"] == "All rights reserved" and not entry.license.get("href")
+    # Flickr's current table links All Rights Reserved to a help page: a link to read, never a license to copy.
+    assert entry.license["label"] == "All rights reserved" and entry.license["copies"] == "forbidden"
+    assert "creativecommons.org" not in entry.license.get("href", "")
     model = site.model.find(f".//entry[@id='{entry.id}']")
     assert all(im.get("src") is None and im.get("type") is None for im in model.findall("image")), \
         "a picture whose license forbids copies has a file of the site"
