@@ -303,7 +303,7 @@ def build_sigal(pictures: list[Path]) -> Path:
 def prerender_site(site: Path) -> str:
     """A copy of the demo whose grid has Chromium prerender the first tile's page at once (Speculation Rules): the
     self-check's proof that a prerendered page's requests are slowed down too. Returns its grid page. The copy's grid
-    runs no vitrine.js: the script would show the click's photo in a dialog of the grid page (since session 7), and
+    runs no vitrine.js: the script would show the click's photo in a dialog of the grid page (since 247bb51), and
     the prerendered page would never be activated."""
     copy = WORK / "prerender"
     shutil.rmtree(copy, ignore_errors=True)
