@@ -6,7 +6,8 @@ import VitrineStore
 /// How a build leaves the cache: a record of what it used, then, with a size to keep to, the cache pruned to it.
 extension GalleryBuild {
     /// Records what the build used of the cache (``CacheUseRecord``, replaced whole) and, when the options give the
-    /// cache a size, removes the least recently used entries that the build did not use until the cache is within it.
+    /// cache a size and the build stored something in it, removes the least recently used entries that the build did
+    /// not use until the cache is within it.
     /// A build that found its output current used what the previous build of the folder used. Pruning takes the
     /// cache's lock exclusively, without waiting: while another run holds it, nothing is removed this time, which
     /// only `--json` says. When what the build used is alone over the size, one warning says by how much.
@@ -31,6 +32,14 @@ extension GalleryBuild {
         }
         guard let maximumBytes = options.cacheMaximumBytes else { return summary }
         var upkeep = BuildSummary.CacheUpkeep(maximumBytes: maximumBytes)
+        // A build that stored nothing in the cache cannot have taken it past its size, and reading the whole cache
+        // would cost every no-change rebuild (a publish's usual day) a walk of every entry; `vitrine cache prune`
+        // applies a new size at once.
+        guard summary.apiRequests > 0 || summary.imagesDownloaded > 0 || summary.imagesEncoded > 0 else {
+            upkeep.skipped = "the build stored nothing in the cache"
+            summary.cache = upkeep
+            return summary
+        }
         guard let lock, lock.upgrade() else {
             upkeep.skipped = "another run is using the cache"
             summary.cache = upkeep
