@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VitrineBasics
 
 /// How hard to try before giving up on a request.
 public struct RetryPolicy: Sendable {
@@ -61,6 +62,11 @@ public final class PoliteFetcher: HTTPFetching {
     /// The clock of rate budgets; tests give one that their `sleep` moves on.
     private let instant: @Sendable () -> ContinuousClock.Instant
     private let quotas: (any RequestQuotaLedger)?
+    /// The real time of day, never a build's clock moved by `--now`: the quota ledger counts requests really sent,
+    /// across runs, and a `Retry-After` date is the server's real time. Compared with a moved clock, a date a
+    /// minute ahead would read as a wait of years (a `--now` in the past, and the request fails as asking too long
+    /// a wait) or as none at all (one in the future, and the server is asked again at once); a build as of another
+    /// day must not spend or skip another day's quota either.
     private let now: @Sendable () -> Date
 
     /// `quotas` keeps the count of requests that carry a ``RequestQuota`` across runs; without it they are not
@@ -70,7 +76,7 @@ public final class PoliteFetcher: HTTPFetching {
         events: @escaping @Sendable (Event) -> Void = { _ in },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-        now: @escaping @Sendable () -> Date = Date.init,
+        now: @escaping @Sendable () -> Date = WallClock.system,
         instant: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.instant = instant
@@ -135,7 +141,7 @@ public final class PoliteFetcher: HTTPFetching {
         case .failure:
             return nil
         case .success(let response) where response.status == 429:
-            let asked = Self.retryAfter(response.headers["retry-after"], now: Date())
+            let asked = Self.retryAfter(response.headers["retry-after"], now: now())
             let wait = asked ?? policy.backoff(attempt: attempt, random: random())
             guard wait <= policy.maximumWait else { throw tooLong(wait, url: url) }
             return Delay(wait: max(wait, .milliseconds(100)), rateLimited: true)
@@ -217,7 +223,7 @@ public final class PoliteFetcher: HTTPFetching {
         let reset = response.headers["x-ratelimit-reset"].flatMap { Double($0.trimmed) }.flatMap {
             $0 >= 0 && $0 < 86_400 ? Duration.milliseconds(Int(($0 * 1000).rounded(.up))) : nil
         }
-        let retryAfter = Self.retryAfter(response.headers["retry-after"], now: Date())
+        let retryAfter = Self.retryAfter(response.headers["retry-after"], now: now())
         guard (response.status == 429 && (retryAfter ?? reset) != nil) || remaining != nil else { return }
         budgets.withLock { budgets in
             let now = instant()

@@ -53,8 +53,9 @@ public struct BuildOptions: Sendable {
     public var tileShape: GalleryModel.TileShape
     /// Rebuild from the cache alone and fail, naming it, if anything the output's manifest lists is not there.
     public var frozen: Bool
-    /// The time written where a file needs one (the Atom feed); from `SOURCE_DATE_EPOCH`. Without it, the time
-    /// the gallery's API responses were fetched, so that the same cache gives the same bytes.
+    /// The time written where a file needs one (the Atom feed, a history snapshot); from `SOURCE_DATE_EPOCH`.
+    /// Without it, the time the gallery's API responses were fetched, so that the same cache gives the same bytes
+    /// (a snapshot: the pipeline's clock). It only stamps: what is fresh or due is decided on the pipeline's clock.
     public var timestamp: Date?
     /// Leave the output folder as it was and fail when a gallery would lack anything (a failed image, a skipped
     /// result, stale results).

@@ -370,7 +370,9 @@ extension GalleryBuild {
         guard !galleries.allSatisfy(\.imagesFromSnapshot) else { return nil }
         let images = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.images) { first, _ in first } }
         let stamps = galleries.reduce(into: [:]) { all, gallery in all.merge(gallery.stamps) { first, _ in first } }
-        return cache.snapshot(of: images, stamps: stamps).encoded()
+        // The system's clock, not the build's: the snapshot compares it with the folders' modification times, which
+        // the file system stamps in real time whatever `--now` says.
+        return cache.snapshot(of: images, stamps: stamps, now: WallClock.system()).encoded()
     }
 
     /// Saves the image index (``imageIndex(of:)``) unless the one in place holds the same.

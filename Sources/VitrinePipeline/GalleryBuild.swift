@@ -180,7 +180,7 @@ struct GalleryBuild {
     func currentOutput() async -> BuildSummary? {
         // A frozen rebuild proves that the cache alone can rebuild the output, which the output being current does not.
         if case .merge = mode { return nil }
-        let now = Date()
+        let now = pipeline.now()
         // The answers first, from the state without its thousands of files: after a change at the API, that is as
         // far as a build needs to read it.
         guard !options.frozen, let bytes = BuildState.bytes(atPath: records.state),

@@ -14,7 +14,8 @@ public struct GalleryPipeline: Sendable {
     package var cache: CacheStore
     package var policy: CachePolicy
     package var progress: @Sendable (ProgressEvent) -> Void
-    /// The clock of random pages' schedules.
+    /// The clock every date of a build is decided with: an API answer's age, a history snapshot's time, a random
+    /// page's schedule (see `WallClock`).
     package var now: @Sendable () -> Date
     /// From how many pages to render a build renders them on every core (tests lower it, or raise it past any
     /// build, to compare both ways).
@@ -24,11 +25,12 @@ public struct GalleryPipeline: Sendable {
     package var earlyPagesOfABuild: @Sendable () -> EarlyPages? = { EarlyPages() }
 
     /// A pipeline that fetches through `fetcher`, keeps answers and images in `cache` as `policy` says, reports on
-    /// `progress`, and reads random pages' schedules on `now`.
+    /// `progress`, and decides every date (an answer's age, a snapshot's time, a random page's schedule) on `now`:
+    /// a program embedding Vitrine passes the system's clock, or one of its own to build as of another time.
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy,
         progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date
     ) {
         self.fetcher = fetcher
         self.cache = cache
@@ -183,7 +185,8 @@ public struct GalleryPipeline: Sendable {
         var summary = BuildSummary()
         progress(.searching(plan.label))
         let api = CachedAPIClient(
-            fetcher: fetcher, cache: cache, policy: policy, maximumResponseBytes: options.maximumResponseBytes)
+            fetcher: fetcher, cache: cache, policy: policy, maximumResponseBytes: options.maximumResponseBytes, now: now
+        )
         let result = try await step("searching \(plan.label)") { () async throws -> SourceResult in
             do {
                 return try await plan.source.collect(using: api)
@@ -327,7 +330,7 @@ public struct GalleryPipeline: Sendable {
         _ plan: RandomPagePlan, site: GalleryModel.SiteLink?, policy: CachePolicy, options: BuildOptions,
         at now: Date
     ) async throws -> Prepared {
-        let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress)
+        let pages = RandomPagePipeline(fetcher: fetcher, cache: cache, progress: progress, now: { now })
         let stored = RandomPageState.read(in: options.output, folder: plan.folder)
         let update = try await step("choosing the random image" + Self.of(plan.folder)) {
             try await pages.update(

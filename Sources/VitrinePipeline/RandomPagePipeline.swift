@@ -129,7 +129,7 @@ public struct RandomPagePipeline: Sendable {
     /// schedule on `now`.
     public init(
         fetcher: any HTTPFetching, cache: CacheStore, progress: @escaping @Sendable (ProgressEvent) -> Void = { _ in },
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date
     ) {
         self.fetcher = fetcher
         self.cache = cache

@@ -61,7 +61,7 @@ package struct BuildState: Equatable {
         if let expires, scheduleNow >= expires { return false }
         let cached = RootedFiles(root: cache.path)
         for response in responses {
-            guard policy.offline || now.timeIntervalSince(response.fetchedAt) < policy.maximumAge,
+            guard policy.offline || policy.isFresh(fetchedAt: response.fetchedAt, now: now),
                 cached.stamp(response.path) == response.stamp
             else { return false }
         }

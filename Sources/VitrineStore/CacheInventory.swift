@@ -66,8 +66,8 @@ package struct CacheInventory: Sendable {
         var bytes: [UInt8]?
     }
 
-    /// Reads the cache at `root` as it is `now`: an answer fetched `maximumAge` or longer before `now` is past its
-    /// age limit. A missing cache is an empty one.
+    /// Reads the cache at `root` as it is `now`: an answer fetched `maximumAge` or longer before `now`, or after it
+    /// (``CachePolicy/isFresh(fetchedAt:now:)``), is past its age limit. A missing cache is an empty one.
     package static func read(root: URL, now: Date, maximumAge: TimeInterval) -> CacheInventory {
         guard let rootDescriptor = try? SystemCall.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) else {
             return CacheInventory(entries: [])
@@ -111,6 +111,7 @@ package struct CacheInventory: Sendable {
     ) -> [Entry] {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
+        let policy = CachePolicy(maximumAge: maximumAge)
         let order = ["meta": 0, "json": 1, "body": 2]
         var groups: [String: [Found]] = [:]
         for file in files {
@@ -124,7 +125,7 @@ package struct CacheInventory: Sendable {
                 try? decoder.decode(CacheStore.ResponseRecord.self, from: Data($0))
             }
             let usable = record.map { $0.format == CacheStore.ResponseRecord.currentFormat } ?? false
-            let expired = record.map { now.timeIntervalSince($0.fetchedAt) >= maximumAge } ?? true
+            let expired = record.map { !policy.isFresh(fetchedAt: $0.fetchedAt, now: now) } ?? true
             return Entry(
                 kind: .answer, key: key, files: group.map(\.path), bytes: group.reduce(0) { $0 + $1.size },
                 lastUse: lastUse(group), goesFirst: !usable || expired)

@@ -70,11 +70,12 @@ extension CacheStore {
     }
 
     /// A snapshot of `records` (by image URL), of the stamps their bytes were verified with (`stamps`, by SHA-256)
-    /// and of the folders they are in as the cache holds them `now`, for ``imageRecords(for:snapshot:)`` of a later
-    /// build; entries in a folder that is missing or changed too recently to be told apart from a later change are
-    /// left out, and so are images whose bytes no longer have their verified stamp (the folders are stamped first,
-    /// so a removal after that changes a stamp instead).
-    package func snapshot(of records: [String: ImageRecord], stamps: [String: FileStamp], now: Date = Date())
+    /// and of the folders they are in as the cache holds them `now` (the system's clock, which the file system
+    /// stamps folders with), for ``imageRecords(for:snapshot:)`` of a later build; entries in a folder that is
+    /// missing or changed too recently to be told apart from a later change are left out, and so are images whose
+    /// bytes no longer have their verified stamp (the folders are stamped first, so a removal after that changes a
+    /// stamp instead).
+    package func snapshot(of records: [String: ImageRecord], stamps: [String: FileStamp], now: Date)
         -> ImageIndexSnapshot
     {
         let settled = Int64((now.timeIntervalSince1970 - ImageIndexSnapshot.racyMargin) * 1_000_000_000)

@@ -18,6 +18,16 @@ public struct CachePolicy: Sendable {
         self.offline = offline
         self.refresh = refresh
     }
+
+    /// Whether an answer fetched at `fetchedAt` is still fresh at `now` (the build's clock): younger than
+    /// `maximumAge`, and not dated after `now`. An answer stored "in the future" (a clock set back since, or a
+    /// build as of an earlier time than the one that stored it) would otherwise look fresh for as long as the clock
+    /// stays behind, however old it really is; it is asked for again instead. The second of leeway is for a stored
+    /// time read back a hair off (seconds since 1970 as a decimal), not for clocks apart.
+    package func isFresh(fetchedAt: Date, now: Date) -> Bool {
+        let age = now.timeIntervalSince(fetchedAt)
+        return age > -1 && age < maximumAge
+    }
 }
 
 /// An API response as a source sees it, with where it came from.
@@ -103,7 +113,7 @@ package final class CachedAPIClient: APIResponseLoading {
 
     package init(
         fetcher: any HTTPFetching, cache: CacheStore, policy: CachePolicy, maximumResponseBytes: Int = 16 << 20,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date
     ) {
         self.fetcher = fetcher
         self.cache = cache
@@ -143,7 +153,7 @@ package final class CachedAPIClient: APIResponseLoading {
         let stamped = cache.stampedResponse(for: request)
         let stored = stamped?.response
         if let stamped, let stored {
-            let fresh = now().timeIntervalSince(stored.fetchedAt) < policy.maximumAge && !policy.refresh
+            let fresh = policy.isFresh(fetchedAt: stored.fetchedAt, now: now()) && !policy.refresh
             if fresh || policy.offline {
                 let cached = APIResponse(
                     status: stored.status, body: stored.body, fetchedAt: stored.fetchedAt, fromCache: true)

@@ -45,7 +45,10 @@ struct BuildFlags: ParsableArguments {
         return try Theme.load(directory: URL(fileURLWithPath: templates))
     }
 
-    /// The build options these flags give; the time stamp comes from `SOURCE_DATE_EPOCH` if it is set.
+    /// The build options these flags give; the time stamp comes from `SOURCE_DATE_EPOCH` if it is set. It stamps
+    /// what the build writes (history snapshots, the feed's dates) and nothing else: `--now` sets the clock the run
+    /// decides with (what is fresh, what is due), and stamps a snapshot only when `SOURCE_DATE_EPOCH` is unset, so
+    /// that a reproducible build stays byte for byte the same whatever day it is rebuilt as.
     func options(frozen: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> BuildOptions
     {

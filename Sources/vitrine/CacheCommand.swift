@@ -82,8 +82,8 @@ struct CacheStatsCommand: ParsableCommand {
     }
 
     func run() throws {
-        // The one place this command makes today's time.
-        let now = Date()
+        // The one place this command makes today's time: it runs outside any build, so on the system's clock.
+        let now = WallClock.system()
         let inventory = CacheInventory.read(root: folder.root, now: now, maximumAge: CachePolicy().maximumAge)
         var report = Report(cache: folder.root.path, bytes: inventory.totalBytes)
         for entry in inventory.entries {
@@ -180,9 +180,10 @@ struct CachePruneCommand: ParsableCommand {
                 StandardStreams.error("vitrine: \(FailureReport.sentence(for: busy))\n")
                 throw ExitCode(busy.exitStatus.rawValue)
             }
-            // The one place this command makes today's time.
+            // The one place this command makes today's time: it runs outside any build, so on the system's clock.
             outcome = CachePruner(root: root).prune(
-                maximumBytes: Int64(maxSize.bytes), used: [], now: Date(), maximumAge: CachePolicy().maximumAge)
+                maximumBytes: Int64(maxSize.bytes), used: [], now: WallClock.system(),
+                maximumAge: CachePolicy().maximumAge)
             withExtendedLifetime(lock) {}
         }
         if folder.json {

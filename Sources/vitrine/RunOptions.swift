@@ -23,7 +23,7 @@ struct RunOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Run as if the clock read this time (ISO 8601, such as 2026-11-21T14:00:00Z): which random image is due and when the next one is; with --watch the clock runs on from there.",
+            "Run as if the clock read this time (ISO 8601, such as 2026-11-21T14:00:00Z): whether cached API answers are still fresh, the time of a history snapshot, which random image is due and when the next one is; with --watch the clock runs on from there.",
             valueName: "time"))
     var now: String?
 
@@ -44,16 +44,11 @@ struct RunOptions: ParsableArguments {
         return instant
     }
 
-    /// The clock a random page's schedule reads: real time, or real time moved to start at `--now`; with `running`
-    /// false it stays at that instant, for a build that reads the clock once and must not depend on how long the
-    /// process took to get there.
+    /// The clock every date of the run is decided with (an API answer's age, a history snapshot's time, a random
+    /// page's schedule): the system's, or one that starts at `--now`; with `running` false it stays at that instant,
+    /// for a build that reads the clock once and must not depend on how long the process took to get there.
     func clock(running: Bool = true) throws -> @Sendable () -> Date {
-        guard let start = try startingInstant() else { return { Date() } }
-        guard running else { return { start } }
-        let began = ContinuousClock.now
-        return {
-            let elapsed = (ContinuousClock.now - began).components
-            return start.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-        }
+        guard let start = try startingInstant() else { return WallClock.system }
+        return running ? WallClock.running(from: start) : WallClock.stopped(at: start)
     }
 }

@@ -166,4 +166,71 @@ import Testing
         ]
         #expect(Self.linesNamingFoundationsProcess(others.joined(separator: "\n")).isEmpty)
     }
+
+    /// The files of the build's path that may read the system's time of day, each for its reason; every other date
+    /// a build decides with comes from the one clock `--now` sets (`WallClock`, passed down as `now`).
+    static let systemClockReaders: [String: String] = [
+        "VitrineBasics/Time/WallClock.swift": "the one reading of the system's clock, which the others name",
+        "vitrine/RunOptions.swift": "the build's clock when --now is not given",
+        "vitrine/CacheCommand.swift": "cache stats and prune run outside any build, on the system's clock",
+        "VitrineHTTP/PoliteFetcher.swift":
+            "request quotas count requests really sent, and a Retry-After date is the server's real time",
+        "VitrinePipeline/GalleryBuild+Publish.swift":
+            "the image index snapshot compares with folders' modification times, stamped in real time",
+    ]
+
+    /// Where `text` reads the system's time of day outside comments and string literals: the numbers of those lines.
+    static func linesReadingTheSystemClock(_ text: String) -> [Int] {
+        let readings = [
+            #/\bDate\s*\(\s*\)/#, #/\bDate\s*\.\s*now\b/#, #/\bDate\s*\.\s*init\b(?!\s*\(\s*\w)/#,
+            #/Date\s*=\s*\.now\b/#,
+            #/timeIntervalSinceNow/#, #/CFAbsoluteTimeGetCurrent|gettimeofday|CLOCK_REALTIME|\btime\(nil\)/#,
+            #/\bWallClock\s*\.\s*system\b/#,
+        ]
+        var found: [Int] = []
+        var inMultilineString = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.ranges(of: "\"\"\"").count % 2 == 1 {
+                inMultilineString.toggle()
+                continue
+            }
+            guard !inMultilineString else { continue }
+            let withoutStrings = line.replacing(#/"(?:[^"\\]|\\.)*"/#, with: "")
+            let code = withoutStrings.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            if readings.contains(where: { code.contains($0) }) { found.append(index + 1) }
+        }
+        return found
+    }
+
+    /// A build decides every date (an answer's age, a snapshot's time, a random page's schedule) on one clock that
+    /// `--now` sets: no file of the build's path reads the system's clock but those listed, for their reasons.
+    @Test func theBuildReadsTheTimeOfDayOnItsOneClock() throws {
+        let files = try Self.librarySources(Self.libraryTargets + ["vitrine"])
+        #expect(files.count > 80)
+        var readers: Set<String> = []
+        for (path, text) in files {
+            let lines = Self.linesReadingTheSystemClock(text)
+            guard !lines.isEmpty else { continue }
+            readers.insert(path)
+            #expect(
+                Self.systemClockReaders[path] != nil,
+                "Sources/\(path):\(lines) reads the system's clock: take the build's clock (`now`) instead")
+        }
+        #expect(readers == Set(Self.systemClockReaders.keys), "the list of readers names a file that reads none")
+    }
+
+    @Test func theClockScanFindsEveryWayOfReadingIt() {
+        let uses = [
+            "let now = Date()", "let now = Date.now", "now: @escaping @Sendable () -> Date = Date.init,",
+            "let soon = Date(timeIntervalSinceNow: 5)", "let age = stored.timeIntervalSinceNow",
+            "let now: Date = .now", "return WallClock.system()", "guard let start else { return WallClock.system }",
+        ]
+        #expect(Self.linesReadingTheSystemClock(uses.joined(separator: "\n")) == Array(1...8))
+        let others = [
+            "let epoch = Date(timeIntervalSince1970: 0)", "feed.updated.map(Date.init(timeIntervalSince1970:))",
+            "let started = ContinuousClock.now", "// Date() would read the system's clock",
+            "#expect(message.contains(\"Date()\"))", "let next = now().addingTimeInterval(60)",
+        ]
+        #expect(Self.linesReadingTheSystemClock(others.joined(separator: "\n")).isEmpty)
+    }
 }

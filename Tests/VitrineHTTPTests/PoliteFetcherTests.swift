@@ -93,6 +93,19 @@ import VitrineTestSupport
         #expect(script.waits.withLock { $0 }.allSatisfy { $0 <= .seconds(2) })
     }
 
+    /// A `Retry-After` date is the server's real time: it is read on the fetcher's wall clock, which a build as of
+    /// another time (`--now`) does not move, so a date ten seconds ahead is a wait of ten seconds, not of years.
+    @Test func anHTTPDateRetryAfterIsReadOnTheFetchersWallClock() async throws {
+        let script = Script([Self.response(429, ["retry-after": "Sun, 06 Nov 1994 08:49:47 GMT"]), Self.response(200)])
+        let fetcher = PoliteFetcher(
+            FakeFetcher { _ in script.answers.withLock { $0.removeFirst() } }, policy: RetryPolicy(retries: 1),
+            sleep: { duration in script.waits.withLock { $0.append(duration) } },
+            now: { Date(timeIntervalSince1970: 784_111_777) },
+            instant: { script.origin + script.waits.withLock { $0.reduce(.zero, +) } })
+        #expect(try await fetcher.fetch(request).status == 200)
+        #expect(script.waits.withLock { $0 } == [.seconds(10)])
+    }
+
     @Test func readsRetryAfterAsAnHTTPDate() throws {
         let now = Date(timeIntervalSince1970: 784_111_777)
         #expect(PoliteFetcher.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .zero)

@@ -54,7 +54,7 @@ import VitrineTestSupport
                 }
             }
             self.images = images
-            snapshot = cache.snapshot(of: records, stamps: stamps)
+            snapshot = cache.snapshot(of: records, stamps: stamps, now: Date())
         }
 
         /// What the build finds of every archived image, offline, with the previous publish or without it.

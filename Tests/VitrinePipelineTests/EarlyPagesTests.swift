@@ -63,7 +63,7 @@ import VitrineTestSupport
     ) async throws -> (summary: BuildSummary, files: [String: Data]) {
         var pipeline = GalleryPipeline(
             fetcher: fetcher, cache: CacheStore(root: folder.url.appendingPathComponent("cache-\(name)")),
-            policy: CachePolicy())
+            policy: CachePolicy(), now: Date.init)
         pipeline.earlyPagesOfABuild = { early }
         let output = folder.url.appendingPathComponent(name)
         var summary = try await pipeline.run(

@@ -75,8 +75,8 @@ import VitrineTestSupport
             .success(FetchResponse(status: 200, body: [UInt8](RandomPipelineTests.jpeg), effectiveURL: request.url))
         }
         let pipeline = GalleryPipeline(
-            fetcher: fetcher, cache: CacheStore(root: folder.url.appendingPathComponent("cache")), policy: CachePolicy()
-        )
+            fetcher: fetcher, cache: CacheStore(root: folder.url.appendingPathComponent("cache")),
+            policy: CachePolicy(), now: Date.init)
         let options = BuildOptions(output: output, itemsPerPage: 3)
         var source = FixedSource(captions: (1...7).map { "port, ship \($0)" })
         let first = try await pipeline.run(source, label: "Hamburg", options: options)

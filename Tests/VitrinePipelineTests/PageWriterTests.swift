@@ -30,7 +30,7 @@ import VitrineTestSupport
         var pipeline = GalleryPipeline(
             fetcher: fetcher, cache: CacheStore(root: folder.url.appendingPathComponent("cache-\(threshold)")),
             policy: CachePolicy(),
-            progress: progress)
+            progress: progress, now: Date.init)
         pipeline.pagesRenderedOnEveryCoreFrom = threshold
         return pipeline
     }

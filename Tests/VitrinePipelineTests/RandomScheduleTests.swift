@@ -170,7 +170,8 @@ import VitrineTestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("random-pipeline-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pipeline = RandomPagePipeline(
-            fetcher: FakePicsum().fetcher, cache: CacheStore(root: folder.appendingPathComponent("cache")))
+            fetcher: FakePicsum().fetcher, cache: CacheStore(root: folder.appendingPathComponent("cache")),
+            now: Date.init)
         var options = RandomPageOptions(
             build: BuildOptions(output: folder.appendingPathComponent("out")), every: .init(seconds: 600)!)
         options.offline = true

@@ -149,6 +149,16 @@ import VitrineTestSupport
         #expect(await isCurrent(state, policy: CachePolicy(offline: true), hoursLater: 25))
     }
 
+    /// A build whose clock reads before an answer was fetched (`--now` set back, or a clock set back since) does
+    /// not take the answer as fresh: it would stay so for as long as the clock stays behind.
+    @Test func aResponseFetchedAfterTheBuildsClockIsNotFresh() async throws {
+        let state = try state()
+        #expect(await isCurrent(state, hoursLater: 0))
+        #expect(await !isCurrent(state, hoursLater: -1))
+        #expect(await !isCurrent(state, hoursLater: -24 * 365))
+        #expect(await isCurrent(state, policy: CachePolicy(offline: true), hoursLater: -1))
+    }
+
     @Test func aResponseTheCacheReplacedSendsTheBuildTheLongWay() async throws {
         let state = try state()
         try put("{\"hits\":[1]}", "responses/ab/abcd.json", in: cache)

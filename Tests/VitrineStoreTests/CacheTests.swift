@@ -149,7 +149,7 @@ import VitrineTestSupport
             guard text.contains("\"ok\"") else { throw Rejected() }
             return text
         }
-        let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
         await #expect(throws: Rejected.self) { try await client.load(request, decode: decode) }
         #expect(cache.storedResponse(for: request) == nil, "a rejection sent with 200 is not an answer")
         body.withLock { $0 = "{\"stat\":\"ok\"}" }
@@ -185,7 +185,7 @@ import VitrineTestSupport
         let folder = try TemporaryFolder()
         let fetcher = FakeFetcher { _ in .failure(.cancelled) }
         let client = CachedAPIClient(
-            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(offline: true))
+            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(offline: true), now: Date.init)
         await #expect(throws: NothingCachedError.self) { try await client.load(request) }
         #expect(fetcher.requests.isEmpty)
     }
@@ -195,7 +195,8 @@ import VitrineTestSupport
         let fetcher = FakeFetcher { request in
             .success(FetchResponse(status: 500, body: Array("down".utf8), effectiveURL: request.url))
         }
-        let client = CachedAPIClient(fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy())
+        let client = CachedAPIClient(
+            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(), now: Date.init)
         _ = try await client.load(request)
         _ = try await client.load(request)
         #expect(fetcher.requests.count == 2)
@@ -220,7 +221,7 @@ import VitrineTestSupport
         let fetcher = FakeFetcher { request in
             .success(FetchResponse(status: status, body: [], effectiveURL: request.url))
         }
-        let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        let client = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
         let response = try await client.load(request)
         #expect(response.stale && response.fromCache && response.bodyText == "{\"old\":1}")
         #expect(client.counters.staleFallbacks == 1 && client.counters.staleSince == Date(timeIntervalSince1970: 1_000))
@@ -230,7 +231,8 @@ import VitrineTestSupport
         let folder = try TemporaryFolder()
         let cache = try primedCache(in: folder)
         let fetcher = FakeFetcher { _ in .failure(.transport(url: "u", reason: "Connection refused")) }
-        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
+            .load(request)
         #expect(response.stale)
     }
 
@@ -239,14 +241,16 @@ import VitrineTestSupport
         let cache = try primedCache(in: folder)
         let fetcher = FakeFetcher { request in .success(FetchResponse(status: 400, body: [], effectiveURL: request.url))
         }
-        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
+            .load(request)
         #expect(response.status == 400 && !response.stale)
     }
 
     @Test func withoutACopyTheFailureStands() async throws {
         let folder = try TemporaryFolder()
         let fetcher = FakeFetcher { _ in .failure(.transport(url: "u", reason: "Connection refused")) }
-        let client = CachedAPIClient(fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy())
+        let client = CachedAPIClient(
+            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(), now: Date.init)
         await #expect(throws: FetchError.self) { try await client.load(request) }
     }
 
@@ -257,7 +261,8 @@ import VitrineTestSupport
                 FetchResponse(status: 200, body: [UInt8(request.maximumBodyBytes % 256)], effectiveURL: request.url))
         }
         let client = CachedAPIClient(
-            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(), maximumResponseBytes: 1_000)
+            fetcher: fetcher, cache: CacheStore(root: folder.url), policy: CachePolicy(), maximumResponseBytes: 1_000,
+            now: Date.init)
         _ = try await client.load(request)
         #expect(fetcher.requests.first?.maximumBodyBytes == 1_000)
     }
@@ -358,7 +363,8 @@ import VitrineTestSupport
         let fetcher = FakeFetcher { request in
             .success(FetchResponse(status: 200, body: Array("{\"fresh\":1}".utf8), effectiveURL: request.url))
         }
-        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
+            .load(request)
         #expect(!response.fromCache && fetcher.requests.count == 1)
         #expect(cache.storedResponse(for: request)?.body == Array("{\"fresh\":1}".utf8))
     }
@@ -377,9 +383,11 @@ import VitrineTestSupport
         let fetcher = FakeFetcher { request in
             .success(FetchResponse(status: 200, body: Array("{\"new\":1}".utf8), effectiveURL: request.url))
         }
-        let offline = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(offline: true))
+        let offline = CachedAPIClient(
+            fetcher: fetcher, cache: cache, policy: CachePolicy(offline: true), now: Date.init)
         await #expect(throws: NothingCachedError.self) { try await offline.load(request) }
-        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy()).load(request)
+        let response = try await CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
+            .load(request)
         #expect(!response.fromCache && response.bodyText == "{\"new\":1}")
         #expect(!FileManager.default.fileExists(atPath: legacy.path))
         #expect(cache.storedResponse(for: request) != nil)
@@ -392,17 +400,18 @@ import VitrineTestSupport
         let fetcher = FakeFetcher { request in
             .success(FetchResponse(status: 200, body: Array(answer.withLock { $0 }.utf8), effectiveURL: request.url))
         }
-        let first = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        let first = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
         _ = try await first.load(request)
         let paths = cache.responsePaths(for: request)
         let uses = try #require(first.responsesUsed)
         #expect(uses.map(\.path) == [paths.body, paths.record])
-        let fromCache = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy())
+        let fromCache = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(), now: Date.init)
         _ = try await fromCache.load(request)
         #expect(fromCache.responsesUsed?.map(\.stamp) == uses.map(\.stamp) && fetcher.requests.count == 1)
 
         answer.withLock { $0 = "{\"n\":2}" }
-        let refreshed = CachedAPIClient(fetcher: fetcher, cache: cache, policy: CachePolicy(refresh: true))
+        let refreshed = CachedAPIClient(
+            fetcher: fetcher, cache: cache, policy: CachePolicy(refresh: true), now: Date.init)
         _ = try await refreshed.load(request)
         let changed = try #require(refreshed.responsesUsed)
         #expect(changed.count == 2 && zip(changed, uses).allSatisfy { $0.path == $1.path && $0.stamp != $1.stamp })

@@ -54,7 +54,7 @@ import VitrineTestSupport
 
     @Test func readsBackWhatItWrites() async throws {
         let (folder, cache, records) = try cache(with: 20)
-        var snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        var snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         let sha = String(repeating: "0f", count: 32)
         snapshot.records[String(repeating: "a1", count: 32)] = CacheStore.ImageRecord(
             sha256: sha, format: .webp, byteCount: 7, width: nil, height: nil)
@@ -79,7 +79,7 @@ import VitrineTestSupport
 
     @Test func unchangedFoldersAreTakenWithoutOpeningTheirEntries() async throws {
         let (folder, cache, records) = try cache(with: 30)
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records == records && lookup.fromSnapshot == 30)
 
@@ -95,7 +95,7 @@ import VitrineTestSupport
 
     @Test func aChangedFolderIsReadAgainAndOnlyItsEntriesAre() async throws {
         let (folder, cache, records) = try cache(with: 30)
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         // The same URL downloaded again with other bytes, as another build sharing the cache would: a new index file
         // renamed into the folder.
         let url = "https://images.example/7.jpg"
@@ -120,7 +120,7 @@ import VitrineTestSupport
         try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[url])))
         // Its folder dated back as well: the snapshot must see the file gone, not only the folder changed.
         try age(folder)
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         #expect(snapshot.records.count == 9 && snapshot.records[SHA256Hasher.hex(of: url)] == nil)
         let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.fromSnapshot == 9 && lookup.records[url] == nil && lookup.records.count == 9)
@@ -142,7 +142,7 @@ import VitrineTestSupport
     @Test func anImageChangedInPlaceIsNeitherTakenFromTheSnapshotNorKept() async throws {
         let (folder, cache, records) = try cache(with: 10)
         defer { withExtendedLifetime(folder) {} }
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         let url = "https://images.example/3.jpg"
         let image = cache.imageFile(for: try #require(records[url]))
         // The same size, other bytes, and the folder's time left as it was: only the file's own stamp tells.
@@ -157,7 +157,7 @@ import VitrineTestSupport
 
     @Test func aCopyMadeWithItsTimesIsVerifiedAgain() async throws {
         let (folder, cache, records) = try cache(with: 10)
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         let copy = folder.url.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: copy) }
         let copying = try ChildProcess(URL(fileURLWithPath: "/bin/cp"), arguments: ["-a", folder.url.path, copy.path])
@@ -177,7 +177,7 @@ import VitrineTestSupport
         let (folder, cache, records) = try cache(with: count, images: 600)
         defer { withExtendedLifetime(folder) {} }
         let urls = (0..<count).map { "https://images.example/\($0).jpg" }
-        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records))
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
         #expect(snapshot.records.count == count)
         let whole = await cache.imageRecords(for: urls, snapshot: snapshot)
         #expect(whole.records == records && whole.fromSnapshot == count)
