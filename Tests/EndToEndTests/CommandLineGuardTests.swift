@@ -232,7 +232,7 @@ import Testing
                 #expect(refused.stderr.contains("--history-from must name an http(s) URL"), "\(refused.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: workspace.path("site")), "\(value)")
             }
-            #expect(await server.requests().isEmpty)
+            #expect(server.requests().isEmpty)
             let first = try await build(workspace, ["--history-from", workspace.path("history.json")])
             #expect(first.status == 0, "stderr: \(first.stderr)")
             #expect(first.stderr.contains("Starting a new history"), "stderr: \(first.stderr)")
