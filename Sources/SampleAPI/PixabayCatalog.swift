@@ -137,14 +137,20 @@ package struct PixabayCatalog: Sendable {
     }
 
     /// Page `page` (1-based) of `perPage` hits; a page past the end has no hits.
-    package func search(query: String, page: Int, perPage: Int, baseURL: String) -> PixabaySearchResult {
+    ///
+    /// The result list starts at hit `firstHit` of the catalogue (0 unless results move on by day), so the list of
+    /// a later day has the hits of the day before from position `firstHit` on, and new hits at its end.
+    package func search(
+        query: String, page: Int, perPage: Int, baseURL: String, firstHit: Int = 0
+    ) -> PixabaySearchResult {
         let totalHits = totalHits(for: query)
         let start = min(max(page - 1, 0) * perPage, totalHits)
         let end = min(start + perPage, totalHits)
+        let firstHit = max(firstHit, 0)
         return PixabaySearchResult(
             total: total(for: query),
             totalHits: totalHits,
-            hits: (start..<end).map { hit(at: $0, query: query, baseURL: baseURL) }
+            hits: (start..<end).map { hit(at: firstHit + $0, query: query, baseURL: baseURL) }
         )
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the sample API behaves: accepted keys, result counts, rate limit, injected faults.
 package struct SampleAPIConfiguration: Sendable {
     /// The only `key` the Pixabay search endpoint accepts.
@@ -29,6 +31,12 @@ package struct SampleAPIConfiguration: Sendable {
     package var unsplashKey: String = SampleAPIServer.demoKey
     /// Unsplash requests allowed per key and hour (50 for a demo application).
     package var unsplashRateLimit: Int = 50
+    /// How many hits every Pixabay query's results move on each day: on day `d` a query's result list starts at
+    /// hit `d × hitsPerDay` of the catalogue, so a daily build sees that many hits leave the front of the list and as
+    /// many new ones (with images of their own) arrive at its end. 0 keeps the results still.
+    package var hitsPerDay: Int = 0
+    /// The day the results are at (0 is the first); read for every search, so a server can follow the calendar.
+    package var day: @Sendable () -> Int = { 0 }
     /// The clock of the rate-limit windows; a test moves it on instead of waiting for a window to pass.
     package var now: @Sendable () -> ContinuousClock.Instant = { .now }
     /// How a `delay` fault holds its response; a test holds it until it lets it go instead of for a time.
@@ -61,5 +69,27 @@ package struct SampleAPIConfiguration: Sendable {
         self.flickrKey = flickrKey
         self.flickrCounts = flickrCounts
         self.thumbnailCount = min(max(thumbnailCount, 0), ThumbnailCatalog.maxCount)
+    }
+
+    /// The most hits a day moves the results on.
+    package static let mostHitsPerDay = 100_000
+    /// The last day the results move to (about 2,700 years of days).
+    package static let lastDay = 1_000_000
+
+    /// The first catalogue hit of every query's results today: `hitsPerDay × day()`, never negative.
+    package var firstHit: Int {
+        min(max(hitsPerDay, 0), Self.mostHitsPerDay) * min(max(day(), 0), Self.lastDay)
+    }
+
+    /// Whole days from `start` to `now`, 0 before `start`: the day of a sample API that follows the calendar.
+    package static func days(from start: Date, to now: Date) -> Int {
+        let seconds = now.timeIntervalSince(start)
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds / 86_400, Double(lastDay)))
+    }
+
+    /// A day that follows the system's calendar from `start` (day 0 is the 24 hours from `start`).
+    package static func calendarDay(from start: Date) -> @Sendable () -> Int {
+        { days(from: start, to: Date()) }
     }
 }

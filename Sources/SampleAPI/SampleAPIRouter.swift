@@ -167,11 +167,13 @@ struct SampleAPIRouter: Sendable {
         else {
             return .text(400, Self.pageOutOfRangeMessage)
         }
-        let key = SearchAnswers.Key(term: term, page: page, perPage: perPage, baseURL: baseURL)
+        let firstHit = configuration.firstHit
+        let key = SearchAnswers.Key(term: term, page: page, perPage: perPage, baseURL: baseURL, firstHit: firstHit)
         let answer = searchAnswers.answer(for: key) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try? encoder.encode(catalog.search(query: term, page: page, perPage: perPage, baseURL: baseURL))
+            return try? encoder.encode(
+                catalog.search(query: term, page: page, perPage: perPage, baseURL: baseURL, firstHit: firstHit))
         }
         guard let body = answer else {
             return .text(500, "Could not encode the search result")
@@ -306,6 +308,7 @@ final class SearchAnswers: Sendable {
         var page: Int
         var perPage: Int
         var baseURL: String
+        var firstHit: Int
     }
 
     /// Pages kept at most (about 10 MB of the largest), all dropped when a new one would pass it.

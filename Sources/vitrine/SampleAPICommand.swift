@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SampleAPI
+import VitrineBasics
 
 struct SampleAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +17,8 @@ struct SampleAPICommand: AsyncParsableCommand {
             For benchmarks: --hit-cap raises Pixabay's 500-hit cap, --hits sets how many hits a query has,
             --distinct-images gives every image URL bytes of its own, --revise changes one hit's data, and
             --rate-limit lifts the search budget (100 a minute per key, like Pixabay's).
+            For a simulated calendar: --hits-per-day N moves every Pixabay query's results on by N hits a day, and
+            --day D (or --start DATE, following the real calendar) says which day the server is at.
             """
     )
 
@@ -44,6 +47,24 @@ struct SampleAPICommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Every image URL serves bytes of its own (its name in a JPEG comment).")
     var distinctImages = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Every Pixabay query's results move on by N hits a day: N leave the front, N new ones arrive at the end.",
+            valueName: "n"))
+    var hitsPerDay = 0
+
+    @Option(
+        name: .long, help: ArgumentHelp("The day the results are at, from 0 (with --hits-per-day).", valueName: "n"))
+    var day: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The results follow the calendar: the day is the whole days since this UTC date (with --hits-per-day).",
+            valueName: "yyyy-mm-dd"))
+    var start: String?
+
     @Option(name: .long, help: ArgumentHelp("Pixabay searches allowed per key and window.", valueName: "n"))
     var rateLimit = 100
 
@@ -59,6 +80,23 @@ struct SampleAPICommand: AsyncParsableCommand {
             throw ValidationError("--rate-limit and --rate-window must be at least 1.")
         }
         _ = try hitCounts()
+        guard (0...SampleAPIConfiguration.mostHitsPerDay).contains(hitsPerDay) else {
+            throw ValidationError("--hits-per-day must be between 0 and \(SampleAPIConfiguration.mostHitsPerDay).")
+        }
+        guard day == nil || start == nil else { throw ValidationError("Give --day or --start, not both.") }
+        if let day, !(0...SampleAPIConfiguration.lastDay).contains(day) {
+            throw ValidationError("--day must be between 0 and \(SampleAPIConfiguration.lastDay).")
+        }
+        _ = try startDate()
+    }
+
+    /// `--start` as the midnight (UTC) that starts day 0.
+    func startDate() throws -> Date? {
+        guard let start else { return nil }
+        guard start.utf8.count == 10, let date = UTCTime.date(iso8601: start + "T00:00:00Z") else {
+            throw ValidationError("--start takes a date as YYYY-MM-DD, as in --start 2026-01-01.")
+        }
+        return date
     }
 
     /// `--hits` as a dictionary; the query is everything before the last `=`.
@@ -82,9 +120,16 @@ struct SampleAPICommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let configuration = SampleAPIConfiguration(
+        var configuration = SampleAPIConfiguration(
             hitCounts: try hitCounts(), hitCap: hitCap, revisedHits: Set(revise), distinctImages: distinctImages,
             rateLimit: rateLimit, rateWindowSeconds: rateWindow, faults: faults)
+        configuration.hitsPerDay = hitsPerDay
+        if let start = try startDate() {
+            configuration.day = SampleAPIConfiguration.calendarDay(from: start)
+        } else {
+            let day = day ?? 0
+            configuration.day = { day }
+        }
         let server = SampleAPIServer(configuration: configuration)
         try await ListeningPort.bind(Int(port)) { try await server.start(port: port) }
         let endpoint = await server.pixabayEndpoint

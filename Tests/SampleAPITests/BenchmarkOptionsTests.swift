@@ -1,5 +1,6 @@
 import Foundation
 import SampleAPI
+import Synchronization
 import Testing
 
 /// The sample API's options for benchmarks: more hits than Pixabay's cap, one revised hit, distinct image bytes.
@@ -82,5 +83,65 @@ struct BenchmarkOptionsTests {
             let hits = try JSONDecoder().decode(PixabaySearchResult.self, from: first.body).hits
             #expect(hits[0].tags.hasSuffix("revised") && !hits[1].tags.contains("revised"))
         }
+    }
+
+    @Test func aLaterDaysResultsAreTheDayBeforesMovedOnWithNewHitsAtTheEnd() {
+        let catalog = PixabayCatalog(hitCounts: ["bench": 40, "bench graffiti": 40])
+        for query in ["bench", "bench graffiti"] {
+            func results(day: Int) -> [PixabayHit] {
+                catalog.search(query: query, page: 1, perPage: 40, baseURL: base, firstHit: day * 4).hits
+            }
+            let day0 = results(day: 0)
+            #expect(day0 == catalog.search(query: query, page: 1, perPage: 40, baseURL: base).hits)
+            for day in [1, 2, 365] {
+                let today = results(day: day)
+                let yesterday = results(day: day - 1)
+                #expect(today.count == 40)
+                #expect(Array(today.prefix(36)) == Array(yesterday.dropFirst(4)), "day \(day) keeps 36 hits")
+                let new = today.suffix(4)
+                #expect(Set(new.map(\.id)).isDisjoint(with: yesterday.map(\.id)), "day \(day) has 4 new hits")
+                #expect(Set(new.map(\.largeImageURL)).isDisjoint(with: yesterday.map(\.largeImageURL)))
+            }
+            let year = (0...365).flatMap { results(day: $0) }
+            #expect(Set(year.map(\.id)).count == 40 + 365 * 4, "no hit comes back once it has left")
+        }
+    }
+
+    @Test func theServerAnswersForTheDayItIsAtWhenAsked() async throws {
+        let day = Mutex(0)
+        var configuration = SampleAPIConfiguration(hitCounts: ["bench": 40], rateLimit: 1000)
+        configuration.hitsPerDay = 4
+        configuration.day = { day.withLock { $0 } }
+        try await withServer(configuration) { server in
+            let endpoint = await server.pixabayEndpoint
+            func ids() async throws -> [Int] {
+                let answer = try await SocketHTTPClient.fetch("\(endpoint)?key=sample-key&q=bench&per_page=40")
+                return try JSONDecoder().decode(PixabaySearchResult.self, from: answer.body).hits.map(\.id)
+            }
+            let first = try await ids()
+            #expect(try await ids() == first)
+            day.withLock { $0 = 3 }
+            let third = try await ids()
+            #expect(third.count == 40)
+            #expect(Array(third.prefix(28)) == Array(first.dropFirst(12)), "the answer of day 0 is not served again")
+            #expect(Set(third.suffix(12)).isDisjoint(with: first))
+        }
+    }
+
+    @Test func theCalendarDayCountsWholeDaysFromTheStart() {
+        let start = Date(timeIntervalSince1970: 1_767_225_600)
+        #expect(SampleAPIConfiguration.days(from: start, to: start.addingTimeInterval(-5)) == 0)
+        #expect(SampleAPIConfiguration.days(from: start, to: start.addingTimeInterval(86_399)) == 0)
+        #expect(SampleAPIConfiguration.days(from: start, to: start.addingTimeInterval(86_400)) == 1)
+        #expect(SampleAPIConfiguration.days(from: start, to: start.addingTimeInterval(86_400 * 365.5)) == 365)
+        #expect(
+            SampleAPIConfiguration.days(from: start, to: Date(timeIntervalSince1970: 1e15))
+                == SampleAPIConfiguration.lastDay)
+        var configuration = SampleAPIConfiguration()
+        configuration.hitsPerDay = SampleAPIConfiguration.mostHitsPerDay
+        configuration.day = { .max }
+        #expect(configuration.firstHit == SampleAPIConfiguration.mostHitsPerDay * SampleAPIConfiguration.lastDay)
+        configuration.day = { -3 }
+        #expect(configuration.firstHit == 0)
     }
 }
