@@ -10,7 +10,9 @@ import VitrineBasics
 /// earlier versions), an image with the URL index entries that point at it (re-encoded copies included), the records
 /// of one output folder, or an index entry whose image is gone. Its size is the sum of its files' sizes (what a CI
 /// cache archives), and its last use the time of the newest ``CacheUseRecord`` that names one of its files, else its
-/// newest file's modification time.
+/// newest file's modification time. An entry that no record names was used by no output folder's last build, so it
+/// counts as used before every entry a record names, whatever its files' times say (they are stamped by the
+/// system's clock, which a build with another clock does not follow).
 package struct CacheInventory: Sendable {
     /// What an entry is.
     package enum Kind: String, CaseIterable, Sendable {
@@ -28,16 +30,22 @@ package struct CacheInventory: Sendable {
         package var files: [String]
         package var bytes: Int64
         package var lastUse: Date
+        /// A ``CacheUseRecord`` names it: the last build of some output folder used it.
+        package var isInAUseRecord: Bool
         /// It is removed before any other: an answer past its age limit or damaged, the records of an output
         /// folder that no longer exists, or an index entry whose image is gone.
         package var goesFirst: Bool
 
-        package init(kind: Kind, key: String, files: [String], bytes: Int64, lastUse: Date, goesFirst: Bool) {
+        package init(
+            kind: Kind, key: String, files: [String], bytes: Int64, lastUse: Date, isInAUseRecord: Bool = false,
+            goesFirst: Bool
+        ) {
             self.kind = kind
             self.key = key
             self.files = files
             self.bytes = bytes
             self.lastUse = lastUse
+            self.isInAUseRecord = isInAUseRecord
             self.goesFirst = goesFirst
         }
     }
@@ -94,8 +102,9 @@ package struct CacheInventory: Sendable {
         for (_, record) in records {
             for path in record.used { lastUseOfPath[path] = max(lastUseOfPath[path] ?? record.time, record.time) }
         }
-        func lastUse(_ files: [Found]) -> Date {
-            files.compactMap { lastUseOfPath[$0.path] }.max() ?? files.map(\.modified).max() ?? .distantPast
+        func lastUse(_ files: [Found]) -> (date: Date, isInAUseRecord: Bool) {
+            if let recorded = files.compactMap({ lastUseOfPath[$0.path] }).max() { return (recorded, true) }
+            return (files.map(\.modified).max() ?? .distantPast, false)
         }
         var entries: [Entry] = []
         entries += answers(found["responses"] ?? [], now: now, maximumAge: maximumAge, lastUse: lastUse)
@@ -107,7 +116,7 @@ package struct CacheInventory: Sendable {
     }
 
     private static func answers(
-        _ files: [Found], now: Date, maximumAge: TimeInterval, lastUse: ([Found]) -> Date
+        _ files: [Found], now: Date, maximumAge: TimeInterval, lastUse: ([Found]) -> (date: Date, isInAUseRecord: Bool)
     ) -> [Entry] {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
@@ -126,13 +135,16 @@ package struct CacheInventory: Sendable {
             }
             let usable = record.map { $0.format == CacheStore.ResponseRecord.currentFormat } ?? false
             let expired = record.map { !policy.isFresh(fetchedAt: $0.fetchedAt, now: now) } ?? true
+            let use = lastUse(group)
             return Entry(
                 kind: .answer, key: key, files: group.map(\.path), bytes: group.reduce(0) { $0 + $1.size },
-                lastUse: lastUse(group), goesFirst: !usable || expired)
+                lastUse: use.date, isInAUseRecord: use.isInAUseRecord, goesFirst: !usable || expired)
         }
     }
 
-    private static func images(_ files: [Found], pointers: [Found], lastUse: ([Found]) -> Date) -> [Entry] {
+    private static func images(
+        _ files: [Found], pointers: [Found], lastUse: ([Found]) -> (date: Date, isInAUseRecord: Bool)
+    ) -> [Entry] {
         var imageFiles: [String: Found] = [:]
         for file in files {
             let (base, ext) = split(file.path)
@@ -160,14 +172,15 @@ package struct CacheInventory: Sendable {
             dead.append(
                 Entry(
                     kind: .pointer, key: pointer.path, files: [pointer.path], bytes: pointer.size,
-                    lastUse: lastUse([pointer]), goesFirst: true))
+                    lastUse: lastUse([pointer]).date, goesFirst: true))
         }
         return dead
             + imageFiles.values.map { image in
                 let group = [image] + (pointersOf[image.path] ?? []).sorted { $0.path < $1.path }
+                let use = lastUse(group)
                 return Entry(
                     kind: .image, key: image.path, files: group.map(\.path), bytes: group.reduce(0) { $0 + $1.size },
-                    lastUse: lastUse(group), goesFirst: false)
+                    lastUse: use.date, isInAUseRecord: use.isInAUseRecord, goesFirst: false)
             }
     }
 
@@ -186,7 +199,8 @@ package struct CacheInventory: Sendable {
             let vanished = record.map { lstat($0.output, &status) != 0 && errno == ENOENT } ?? false
             return Entry(
                 kind: .buildRecords, key: key, files: group.map(\.path), bytes: group.reduce(0) { $0 + $1.size },
-                lastUse: record?.time ?? group.map(\.modified).max() ?? .distantPast, goesFirst: vanished)
+                lastUse: record?.time ?? group.map(\.modified).max() ?? .distantPast, isInAUseRecord: record != nil,
+                goesFirst: vanished)
         }
     }
 

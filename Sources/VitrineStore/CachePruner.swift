@@ -3,7 +3,8 @@ import SystemPackage
 import VitrineBasics
 
 /// Keeps the cache within a size: removes, least recently used first, entries that the run pruning did not use,
-/// until the cache is within the size. Answers past their age limit or damaged, the records of output folders that
+/// until the cache is within the size (an entry no output folder's last build used counts as used before any that
+/// one did, see ``CacheInventory``). Answers past their age limit or damaged, the records of output folders that
 /// no longer exist and index entries whose image is gone go before any other. The caller holds the cache's lock
 /// exclusively (``CacheLock``), so no other run is using what is removed.
 ///
@@ -58,6 +59,7 @@ package struct CachePruner {
         }
         candidates.sort {
             if $0.goesFirst != $1.goesFirst { return $0.goesFirst }
+            if $0.isInAUseRecord != $1.isInAUseRecord { return !$0.isInAUseRecord }
             if $0.lastUse != $1.lastUse { return $0.lastUse < $1.lastUse }
             return $0.key < $1.key
         }

@@ -80,6 +80,28 @@ import VitrineTestSupport
         _ = recent
     }
 
+    @Test func anEntryNoFoldersLastBuildUsedGoesBeforeOneThatOneUsedWhateverItsFilesTimes() throws {
+        // A simulated year (`--now` a month back) stamps use records by its clock and files by the system's.
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        let leftTheGallery = try storeImage(cache, "https://a/left.jpg", count: 500, age: -30 * day)
+        let stillShown = try storeImage(cache, "https://a/shown.jpg", count: 500, age: -30 * day)
+        let record = CacheUseRecord(
+            time: now - 60 * day, output: folder.url.path, counts: .init(),
+            used: [CacheStore.imagePath(of: stillShown)])
+        try RootedFiles(root: folder.url.path).write(
+            try #require(record.encoded()), to: "builds/ab/\(String(repeating: "ab", count: 32)).uses")
+        let inventory = CacheInventory.read(root: folder.url, now: now, maximumAge: day)
+        let entryOf = Dictionary(uniqueKeysWithValues: inventory.entries.map { ($0.key, $0) })
+        #expect(entryOf[CacheStore.imagePath(of: stillShown)]?.isInAUseRecord == true)
+        #expect(entryOf[CacheStore.imagePath(of: leftTheGallery)]?.isInAUseRecord == false)
+        _ = CachePruner(root: folder.url).prune(
+            maximumBytes: inventory.totalBytes - 1, used: [], now: now, maximumAge: day)
+        #expect(cache.imageRecord(for: "https://a/shown.jpg") == stillShown)
+        #expect(cache.imageRecord(for: "https://a/left.jpg") == nil)
+        _ = leftTheGallery
+    }
+
     @Test func neverRemovesWhatTheBuildUsedAndSaysByHowMuchThatIsOver() throws {
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
