@@ -16,7 +16,7 @@ from pathlib import Path
 from visitor_conditions import (
     CPU_SLOWDOWN, DOWNLOAD_BYTES_PER_S, LATENCY_MS, PAGE_TIMEOUT_S, SETTLE_QUIET_S, UPLOAD_BYTES_PER_S, VIEWPORTS,
 )
-from browserlib import (  # noqa: E402  (Tests/Browser, on the path through visitor_conditions)
+from browserlib import (  # Tests/Browser: on the path through visitor_conditions
     CHROME_ARGS, CHROMEDRIVER, CHROMIUM, quit_driver,
 )
 from visitor_machine import OTHER_WORK

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from visitor_conditions import REPO
-from browserlib import CHROMIUM, run  # noqa: E402  (Tests/Browser, on the path through visitor_conditions)
+from browserlib import CHROMIUM, run  # Tests/Browser: on the path through visitor_conditions
 
 
 BUSY_CORES = 0.3  # other processes' average above which a run is marked busy (helpers that exit early count too)

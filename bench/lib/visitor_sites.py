@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from visitor_conditions import REPO, WORK
-from browserlib import Nginx, free_port, run  # noqa: E402  (Tests/Browser, on the path through visitor_conditions)
+from browserlib import Nginx, free_port, run  # Tests/Browser: on the path through visitor_conditions
 
 
 def build_binary() -> None:
