@@ -3,7 +3,7 @@ import VitrineBasics
 
 /// The output manifest's list of files as the cache keeps a copy of it (`builds/<digest of the folder's path>.files`),
 /// in lines that a rebuild reads in a fraction of the time decoding the manifest's JSON takes (3.6 MB at 1,000
-/// items: BENCHMARKS.md, "Where the CPU goes (issue 25)").
+/// items: BENCHMARKS.md, "Figures behind the code").
 ///
 /// The copy is taken only for the manifest whose bytes hash to the SHA-256 it records, so a manifest changed in any
 /// way since the copy was made (by hand, by another version of Vitrine, by a run killed between writing the

@@ -30,7 +30,7 @@ package enum PictureTags {
     /// ``normalise(_:)`` of a tag of printable ASCII alone, the usual one, on its bytes: canonical composition
     /// changes none of them and the only white space is the space, so what is left is lower case, single spaces,
     /// none at the ends, and the first ``maximumCharacters``. Nil when `raw` has any other character. (The general
-    /// way took a tenth of decoding a page of Pixabay's hits: BENCHMARKS.md, "Where W1's difference from curl is".)
+    /// way took a tenth of decoding a page of Pixabay's hits: BENCHMARKS.md, "Figures behind the code".)
     static func normalisePrintableASCII(_ raw: some StringProtocol) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(raw.utf8.count, maximumCharacters))

@@ -417,7 +417,8 @@ public struct CacheStore: Sendable {
     }
 
     /// Where the bytes of `record` are. The URL is made as a file's, without `URL(fileURLWithPath:)` asking the file
-    /// system whether a folder is there: one `stat` per image of every build (BENCHMARKS.md, issue 25).
+    /// system whether a folder is there: one `stat` per image of every build (BENCHMARKS.md, "Figures behind the
+    /// code").
     package func imageFile(for record: ImageRecord) -> URL {
         URL(fileURLWithPath: imageFilePath(for: record), isDirectory: false)
     }

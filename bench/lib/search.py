@@ -13,18 +13,16 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "Browser"))
-from browserlib import CHROME_ARGS, CHROMEDRIVER, CHROMIUM, Nginx, SampleAPI, free_port, quit_driver, run  # noqa: E402
+from browserlib import Nginx, SampleAPI, free_port, quit_driver, run  # noqa: E402
+from search_common import CPU_SLOWDOWN, READY, WORK, driver  # noqa: E402
+import search_trace  # noqa: E402
 
-WORK = REPO / ".build" / "search-bench"
-CPU_SLOWDOWN = 4
 BUDGET_MS = 100
 BUDGET_GZIP_BYTES = 60
 # Typed a key at a time; each key's latency is measured.
@@ -49,10 +47,6 @@ const t1 = performance.now();
 requestAnimationFrame(() => setTimeout(() => done({script: t1 - t0, frame: performance.now() - t0,
   results: document.querySelectorAll('#search-results > li').length,
   status: document.getElementById('search-status').textContent}), 0));
-"""
-READY = """
-const l = document.getElementById('search-results');
-return !!l && l.getAttribute('data-query') === arguments[0] && !/Loading/.test(document.getElementById('search-status').textContent);
 """
 
 
@@ -113,20 +107,6 @@ def index_size(site: Path) -> dict:
     gz9 = len(gzip.compress(raw, 9, mtime=0))
     return {"entries": count, "raw": len(raw), "gzip6": gz6, "gzip9": gz9,
             "raw_per_entry": len(raw) / count, "gzip6_per_entry": gz6 / count, "gzip9_per_entry": gz9 / count}
-
-
-def driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in CHROME_ARGS:
-        options.add_argument(arg)
-    service = Service(CHROMEDRIVER, log_output=str(WORK / "chromedriver.log"))
-    made = webdriver.Chrome(options=options, service=service)
-    made.set_script_timeout(60)
-    return made
 
 
 def measure(url: str, queries: list[str], runs: int, width: int) -> dict:
@@ -216,13 +196,13 @@ def main() -> int:
             build_site(binary, root / "site", WORK / "cache-site", api.base, args.templates)
         nginx.start("site/index.html" if args.site else "albums/index.html")
         if args.trace:
-            from search_trace import report, trace
-            rows = trace(f"http://127.0.0.1:{nginx.port}/{'site' if args.site else 'albums'}/search.html",
-                         QUERIES["albums"], args.width,
-                         WORK / "trace.json", cold=args.cold)
+            rows = search_trace.trace(
+                f"http://127.0.0.1:{nginx.port}/{'site' if args.site else 'albums'}/search.html",
+                QUERIES["albums"], args.width, WORK / "trace.json", cold=args.cold)
             text = (f"bench/search --trace{' --cold' if args.cold else ''}, {results['date']}, "
                     f"load average {load_before:.2f} before, "
-                    f"{load_average():.2f} after; CPU {CPU_SLOWDOWN}x slower, {args.width} px\n\n{report(rows)}\n")
+                    f"{load_average():.2f} after; CPU {CPU_SLOWDOWN}x slower, {args.width} px\n\n"
+                    f"{search_trace.report(rows)}\n")
             (WORK / "trace-report.md").write_text(text)
             print(text)
             return 0

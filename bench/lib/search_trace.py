@@ -15,7 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from search import CPU_SLOWDOWN, READY, WORK
+from search_common import CPU_SLOWDOWN, READY, driver
 
 CATEGORIES = ",".join(["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing",
                        "v8.execute", "disabled-by-default-devtools.timeline.frame"])
@@ -145,7 +145,6 @@ def trace(url: str, queries: list[str], width: int, out: Path, cold: bool = Fals
     """With `cold`, the queries are typed as the timing runs type them (measure in search.py): right after the cold
     load's first results, a key a frame, no pause, the box emptied after each. Else with pauses."""
     from browserlib import quit_driver
-    from search import driver
 
     browser = driver()
     tracer = Tracer(browser)

@@ -3,7 +3,7 @@
 ///
 /// Its checks take concrete byte collections, not any `Sequence`: the records of a build run them on tens of
 /// thousands of fields, and a generic function of another module runs unspecialized, a witness call per byte (a
-/// fifth of a rebuild's CPU at 1,000 items: BENCHMARKS.md, "Where the CPU goes (issue 25)").
+/// fifth of a rebuild's CPU at 1,000 items: BENCHMARKS.md, "Figures behind the code").
 package enum LowercaseHex {
     /// The value of one digit (`0`–`9`, `a`–`f`); nil for any other byte, uppercase included.
     package static func value(_ byte: UInt8) -> Int? {

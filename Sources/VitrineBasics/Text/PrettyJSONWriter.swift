@@ -1,7 +1,7 @@
 /// Writes JSON straight into bytes, in the layout of `JSONEncoder` with `.prettyPrinted`, `.sortedKeys` and
 /// `.withoutEscapingSlashes` (the caller gives keys in sorted order), without building `JSONEncoder`'s tree of
 /// values first. It is kept for the output manifest alone, where `JSONEncoder` made an incremental rebuild slower end
-/// to end (BENCHMARKS.md, "JSON through the library").
+/// to end (BENCHMARKS.md, "Figures behind the code").
 package struct PrettyJSONWriter {
     package private(set) var bytes: [UInt8] = []
     /// For each open array or object: whether it has a member yet.
