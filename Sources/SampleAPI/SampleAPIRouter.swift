@@ -295,6 +295,7 @@ struct SampleAPIRouter: Sendable {
         GET /users, /users/{id}/albums, /albums?userId=N, /albums/{id}/photos, /photos?albumId=N
                                                       JSONPlaceholder (10 users, 100 albums, 5,000 photos):
                                                       field filters, _page/_limit (Link header), _start/_end
+        GET /_sample-api/requests                     the requests this server has had, a line each (METHOD PATH)
 
         """
 }

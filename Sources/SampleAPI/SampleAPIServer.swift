@@ -240,6 +240,9 @@ final class SampleAPIService: Sendable {
     /// the cooperative pool: a test process's pool can be taken for a minute by the tests beside it, and a search
     /// answered there came too late for a client's stall limit. Only a delay needs a task, for its pause.
     func answer(to request: SampleAPIRequest) -> Answer {
+        if request.path == Self.requestLogPath {
+            return .now(.text(200, requests().map { "\($0.method) \($0.path)\n" }.joined()))
+        }
         let (answered, requests) = log.withLock { log in
             log.requests.append(request)
             let answered = log.waiters.filter { log.satisfies($0.value) }
@@ -264,6 +267,10 @@ final class SampleAPIService: Sendable {
     func requests() -> [SampleAPIRequest] {
         log.withLock { $0.requests }
     }
+
+    /// Where a benchmark reads the request log, a line per request (`GET /get/…_640.jpg`), as a test calls
+    /// ``requests()``; asking it is not logged.
+    static let requestLogPath = "/_sample-api/requests"
 
     func requests(
         atLeast count: Int, within limit: Duration, matching: @escaping @Sendable (SampleAPIRequest) -> Bool

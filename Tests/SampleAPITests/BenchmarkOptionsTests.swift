@@ -125,6 +125,13 @@ struct BenchmarkOptionsTests {
             #expect(third.count == 40)
             #expect(Array(third.prefix(28)) == Array(first.dropFirst(12)), "the answer of day 0 is not served again")
             #expect(Set(third.suffix(12)).isDisjoint(with: first))
+            _ = try await SocketHTTPClient.fetch("\(baseURL(endpoint))/get/1000001-city01_640.jpg")
+            let log = try await SocketHTTPClient.fetch("\(baseURL(endpoint))/_sample-api/requests")
+            #expect(log.status == 200)
+            #expect(
+                String(decoding: log.body, as: UTF8.self)
+                    == "GET /api/\nGET /api/\nGET /api/\nGET /get/1000001-city01_640.jpg\n")
+            #expect(server.requests().count == 4, "asking for the log is not logged")
         }
     }
 
@@ -143,5 +150,10 @@ struct BenchmarkOptionsTests {
         #expect(configuration.firstHit == SampleAPIConfiguration.mostHitsPerDay * SampleAPIConfiguration.lastDay)
         configuration.day = { -3 }
         #expect(configuration.firstHit == 0)
+    }
+
+    /// `http://127.0.0.1:PORT` of an endpoint `http://127.0.0.1:PORT/api/`.
+    private func baseURL(_ endpoint: String) -> String {
+        String(endpoint.dropLast("/api/".count))
     }
 }
