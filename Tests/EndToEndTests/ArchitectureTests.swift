@@ -117,6 +117,27 @@ import Testing
         #expect(checked > 80)
     }
 
+    /// The bench tools and scripts follow the code's rule: no Python file of `bench/` or `scripts/` is over 450
+    /// lines, and BENCHMARKS.md, a document people read, stays within 400.
+    @Test func benchToolsAreSplitByPurposeAndBenchmarksStaysReadable() throws {
+        var checked = 0
+        for folder in ["bench", "scripts"] {
+            let root = VitrineProcess.packageRoot.appendingPathComponent(folder)
+            let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+            for case let relative as String in walker where relative.hasSuffix(".py") {
+                let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                #expect(lines <= 450, "\(folder)/\(relative) has \(lines) lines")
+                checked += 1
+            }
+        }
+        #expect(checked > 10)
+        let benchmarks = try String(
+            contentsOf: VitrineProcess.packageRoot.appendingPathComponent("BENCHMARKS.md"), encoding: .utf8)
+        let lines = benchmarks.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        #expect(lines <= 400, "BENCHMARKS.md has \(lines) lines")
+    }
+
     /// Where `text` names Foundation's `Process` outside comments and string literals: the numbers of those lines.
     /// `ChildProcess`, `VitrineProcess` and `ProcessInfo` are other names.
     static func linesNamingFoundationsProcess(_ text: String) -> [Int] {
