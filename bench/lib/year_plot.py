@@ -1,5 +1,5 @@
-"""Draws bench/year's curves from its year.tsv into a PNG: sizes on the left, build time and images asked on the
-right. Run by bench/year with Debian's Python: python3 year_plot.py YEAR.TSV OUT.PNG CACHE-MAX-BYTES TITLE"""
+"""Draws bench/year's curves from its year.tsv into a PNG: sizes on the left (history.json on its own axis), build
+time and images asked on the right. Run by bench/year with Debian's Python: python3 year_plot.py YEAR.TSV OUT.PNG CACHE-MAX-BYTES TITLE"""
 
 import csv
 import sys
@@ -21,12 +21,18 @@ def main(tsv, path, max_bytes, title):
     figure, (sizes, work) = pyplot.subplots(1, 2, figsize=(12, 4.5), dpi=100)
     sizes.plot(days, series("cache_bytes", 1e-6), label="cache")
     sizes.plot(days, series("output_bytes", 1e-6), label="output")
-    sizes.plot(days, series("history_bytes", 1e-6), label="history.json")
     sizes.axhline(max_bytes / 1e6, color="grey", linestyle="--", linewidth=1, label="cache size")
     sizes.set_xlabel("day")
     sizes.set_ylabel("MB")
+    sizes.set_ylim(bottom=0)
     sizes.set_title("What a year of daily builds keeps")
-    sizes.legend(loc="upper left")
+    history = sizes.twinx()
+    history.plot(days, series("history_bytes", 1e-3), label="history.json (kB, right)", color="tab:green")
+    history.set_ylabel("history.json, kB")
+    history.set_ylim(bottom=0)
+    handles, labels = sizes.get_legend_handles_labels()
+    more_handles, more_labels = history.get_legend_handles_labels()
+    sizes.legend(handles + more_handles, labels + more_labels, loc="center right")
     work.plot(days, series("seconds"), label="build, wall (s)", color="tab:red")
     work.plot(days, series("cpu_seconds"), label="build, CPU (s)", color="tab:orange")
     work.set_xlabel("day")
