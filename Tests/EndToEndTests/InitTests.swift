@@ -141,8 +141,8 @@ import Testing
         let workflow = try String(contentsOfFile: workspace.path("site/\(Self.workflow)"), encoding: .utf8)
         let lines = workflow.split(separator: "\n").map { String($0) }
         let uses = lines.filter { $0.contains("uses: ") }
-        #expect(uses.count == 7)
-        let pinned = /uses: [A-Za-z0-9-]+\/[A-Za-z0-9-]+@[0-9a-f]{40} # v[0-9]+\.[0-9]+\.[0-9]+$/
+        #expect(uses.count == 8)
+        let pinned = /uses: [A-Za-z0-9-]+\/[A-Za-z0-9-]+(\/[a-z]+)?@[0-9a-f]{40} # v[0-9]+\.[0-9]+\.[0-9]+$/
         for line in uses { #expect(line.contains(pinned), "\(line)") }
         let top = lines.prefix { $0 != "jobs:" }
         #expect(top.contains { $0.hasPrefix("permissions: {}") })
@@ -150,12 +150,37 @@ import Testing
         let jobs = workflow.components(separatedBy: "\n  deploy:\n")
         #expect(jobs.count == 2)
         #expect(!jobs[0].contains("pages: write") && !jobs[0].contains("id-token: write"))
-        #expect(jobs[0].contains("    permissions:\n      contents: read\n"))
+        #expect(jobs[0].contains("    permissions:\n      contents: read\n      actions: write "))
         #expect(jobs[1].contains("pages: write") && jobs[1].contains("id-token: write"))
         let checkouts = uses.filter { $0.contains("actions/checkout@") }.count
         #expect(checkouts == 2)
         #expect(workflow.components(separatedBy: "persist-credentials: false").count - 1 == checkouts)
         #expect(workflow.contains("swift-version: \"6.2\""))
+    }
+
+    /// The cache entry the workflow keeps: restored from the newest, saved only after a good build under the run's
+    /// key, and every other entry of the branch deleted after that, so one entry is kept, within the cache's size.
+    @Test func theWorkflowKeepsOneCacheEntryWithinTheCachesSize() async throws {
+        let workspace = try Workspace()
+        #expect(try await VitrineProcess.run(["init", workspace.path("site")]).status == 0)
+        let workflow = try String(contentsOfFile: workspace.path("site/\(Self.workflow)"), encoding: .utf8)
+        let steps = workflow.components(separatedBy: "\n      - ")
+        func step(_ named: String) -> Int? { steps.firstIndex { $0.contains(named) } }
+        let restore = try #require(step("actions/cache/restore@"))
+        let build = try #require(step("vitrine build"))
+        let save = try #require(step("actions/cache/save@"))
+        let prune = try #require(step("gh cache delete"))
+        #expect(restore < build && build < save && save < prune)
+        #expect(steps[build].contains("--cache-max-size 1G"))
+        #expect(steps[restore].contains("key: vitrine-data-${{ github.run_id }}"))
+        #expect(steps[save].contains("key: vitrine-data-${{ github.run_id }}"))
+        #expect(!steps[save].contains("if:") && !steps[prune].contains("if:"), "only after a good build")
+        #expect(steps[prune].contains("SAVED: vitrine-data-${{ github.run_id }}"))
+        #expect(steps[prune].contains(#"select(.key != $ENV.SAVED)"#))
+        #expect(steps[prune].contains(#"--ref "$GITHUB_REF""#), "another branch's entries are its own")
+        #expect(
+            !steps.contains { $0.contains("uses: actions/cache@") && $0.contains("vitrine-data-") },
+            "the combined action would save a second entry at the job's end")
     }
 
     /// A folder given to `init` or `theme export` that is a link (to a folder, or dangling) or lies below one.
