@@ -121,15 +121,7 @@ package struct CacheInventory: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         let policy = CachePolicy(maximumAge: maximumAge)
-        let order = ["meta": 0, "json": 1, "body": 2]
-        var groups: [String: [Found]] = [:]
-        for file in files {
-            let (base, ext) = split(file.path)
-            guard order[ext] != nil, LowercaseHex.isSHA256(String(base.suffix(64))) else { continue }
-            groups[base, default: []].append(file)
-        }
-        return groups.map { key, group in
-            let group = group.sorted { order[split($0.path).1]! < order[split($1.path).1]! }
+        return grouped(files, order: ["meta", "json", "body"]).map { key, group in
             let record = group.first { $0.path.hasSuffix(".meta") }?.bytes.flatMap {
                 try? decoder.decode(CacheStore.ResponseRecord.self, from: Data($0))
             }
@@ -185,15 +177,7 @@ package struct CacheInventory: Sendable {
     }
 
     private static func buildRecords(_ files: [Found], recordOf: [String: CacheUseRecord]) -> [Entry] {
-        let order = ["state": 0, "images": 1, "files": 2, "verified": 3, "uses": 4]
-        var groups: [String: [Found]] = [:]
-        for file in files {
-            let (base, ext) = split(file.path)
-            guard order[ext] != nil, LowercaseHex.isSHA256(String(base.suffix(64))) else { continue }
-            groups[base, default: []].append(file)
-        }
-        return groups.map { key, group in
-            let group = group.sorted { order[split($0.path).1]! < order[split($1.path).1]! }
+        return grouped(files, order: ["state", "images", "files", "verified", "uses"]).map { key, group in
             let record = recordOf[key]
             var status = stat()
             let vanished = record.map { lstat($0.output, &status) != 0 && errno == ENOENT } ?? false
@@ -202,6 +186,19 @@ package struct CacheInventory: Sendable {
                 lastUse: record?.time ?? group.map(\.modified).max() ?? .distantPast, isInAUseRecord: record != nil,
                 goesFirst: vanished)
         }
+    }
+
+    /// The files whose name is a SHA-256 with one of `order`'s extensions, grouped by that name (the entry's key)
+    /// and each group in `order`'s order of extensions.
+    private static func grouped(_ files: [Found], order: [String]) -> [String: [Found]] {
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var groups: [String: [(rank: Int, file: Found)]] = [:]
+        for file in files {
+            let (base, ext) = split(file.path)
+            guard let position = rank[ext], LowercaseHex.isSHA256(String(base.suffix(64))) else { continue }
+            groups[base, default: []].append((position, file))
+        }
+        return groups.mapValues { $0.sorted { $0.rank < $1.rank }.map(\.file) }
     }
 
     /// `folder/ab/name` without its extension, and the extension.
