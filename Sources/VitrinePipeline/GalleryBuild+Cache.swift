@@ -6,12 +6,15 @@ import VitrineStore
 /// How a build leaves the cache: a record of what it used, then, with a size to keep to, the cache pruned to it.
 extension GalleryBuild {
     /// Records what the build used of the cache (``CacheUseRecord``, replaced whole) and, when the options give the
-    /// cache a size and the build stored something in it, removes the least recently used entries that the build did
-    /// not use until the cache is within it.
+    /// cache a size and the build stored something in it (an answer, an image, or records of its output folder
+    /// larger than the `recordBytes` they held before it), removes the least recently used entries that the build
+    /// did not use until the cache is within it.
     /// A build that found its output current used what the previous build of the folder used. Pruning takes the
     /// cache's lock exclusively, without waiting: while another run holds it, nothing is removed this time, which
     /// only `--json` says. When what the build used is alone over the size, one warning says by how much.
-    func keepCacheWithinSize(_ summary: BuildSummary, lock: CacheLock?, upToDate: Bool) -> BuildSummary {
+    func keepCacheWithinSize(
+        _ summary: BuildSummary, lock: CacheLock?, upToDate: Bool, recordBytes: Int64
+    ) -> BuildSummary {
         var summary = summary
         let recordPath = cache.useRecordPath(for: options.output)
         var used = cache.usage.used
@@ -34,8 +37,10 @@ extension GalleryBuild {
         var upkeep = BuildSummary.CacheUpkeep(maximumBytes: maximumBytes)
         // A build that stored nothing in the cache cannot have taken it past its size, and reading the whole cache
         // would cost every no-change rebuild (a publish's usual day) a walk of every entry; `vitrine cache prune`
-        // applies a new size at once.
-        guard summary.apiRequests > 0 || summary.imagesDownloaded > 0 || summary.imagesEncoded > 0 else {
+        // applies a new size at once. The records of a new output folder, or grown ones, are something stored.
+        let recordsGrew = cache.outputRecordBytes(for: options.output) > recordBytes
+        guard summary.apiRequests > 0 || summary.imagesDownloaded > 0 || summary.imagesEncoded > 0 || recordsGrew
+        else {
             upkeep.skipped = "the build stored nothing in the cache"
             summary.cache = upkeep
             return summary

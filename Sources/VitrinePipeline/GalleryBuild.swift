@@ -79,8 +79,11 @@ struct GalleryBuild {
         defer { withExtendedLifetime(lock) {} }
         // Held shared until the build ends, so that no other run's pruning removes what this one uses.
         let cacheLock = try await CacheLock.shared(cache.root)
+        let recordBytes = cache.outputRecordBytes(for: options.output)
         if let current = await currentOutput() {
-            return Outcome(summary: keepCacheWithinSize(current, lock: cacheLock, upToDate: true), parts: [])
+            return Outcome(
+                summary: keepCacheWithinSize(current, lock: cacheLock, upToDate: true, recordBytes: recordBytes),
+                parts: [])
         }
         let renderer = try await step("compiling the theme") { try compileTheme() }
         let found = try await step("looking at the output folder") { try surveyOutput() }
@@ -104,7 +107,8 @@ struct GalleryBuild {
         let summary = await recordBuild(
             rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output)
         return Outcome(
-            summary: keepCacheWithinSize(summary, lock: cacheLock, upToDate: false), parts: rendered.galleries)
+            summary: keepCacheWithinSize(summary, lock: cacheLock, upToDate: false, recordBytes: recordBytes),
+            parts: rendered.galleries)
     }
 
     // MARK: - What the steps hand on

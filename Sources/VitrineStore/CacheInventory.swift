@@ -61,6 +61,9 @@ package struct CacheInventory: Sendable {
         self.useRecords = useRecords
     }
 
+    /// The extensions of an output folder's records, in the order they are removed.
+    static let buildRecordExtensions = ["state", "images", "files", "verified", "uses"]
+
     /// The folders of the cache that hold entries.
     static let kindFolders = ["responses", "images", "urls", "builds"]
 
@@ -177,7 +180,7 @@ package struct CacheInventory: Sendable {
     }
 
     private static func buildRecords(_ files: [Found], recordOf: [String: CacheUseRecord]) -> [Entry] {
-        return grouped(files, order: ["state", "images", "files", "verified", "uses"]).map { key, group in
+        return grouped(files, order: buildRecordExtensions).map { key, group in
             let record = recordOf[key]
             var status = stat()
             let vanished = record.map { lstat($0.output, &status) != 0 && errno == ENOENT } ?? false

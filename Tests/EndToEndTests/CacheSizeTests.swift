@@ -98,6 +98,26 @@ import Testing
         }
     }
 
+    /// The records of a new output folder are something stored: a build into another folder that downloads nothing
+    /// still keeps the cache within its size (a check that a rebuild gives the same bytes builds into a copy).
+    @Test func aBuildIntoANewFolderThatDownloadsNothingStillKeepsTheCacheWithinItsSize() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let first = try await build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            // Room for a few bytes more (the copy's longer path in its use record), not for its records.
+            let maximum = Self.cacheBytes(workspace.path("cache")) + 1000
+            let requests = server.requests().count
+            let copy = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg-copy", ["--cache-max-size", "\(maximum)"])
+            #expect(copy.status == 0, "stderr: \(copy.stderr)")
+            #expect(server.requests().count == requests, "everything came from the cache")
+            #expect(Self.cacheBytes(workspace.path("cache")) <= maximum)
+            let cache = try #require(try summary(copy)["cache"] as? [String: Any])
+            #expect(cache["skipped"] == nil && (cache["entriesRemoved"] as? Int ?? 0) > 0, "\(copy.stdout)")
+            #expect(try isWhole(workspace, "hamburg-copy"))
+        }
+    }
+
     @Test func aBuildThatAloneIsOverTheSizeKeepsAllItUsedAndWarnsOnce() async throws {
         try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
             let first = try await build(server, workspace, term: "Hamburg", out: "hamburg")
