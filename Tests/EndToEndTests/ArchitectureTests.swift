@@ -103,35 +103,35 @@ import Testing
             "public declarations without a doc comment directly above: \(undocumented.joined(separator: ", "))")
     }
 
+    /// The line count of every file below the package's `folder` whose name ends in `suffix`, by its path from the
+    /// package's root.
+    static func lineCounts(under folder: String, endingWith suffix: String) throws -> [(path: String, lines: Int)] {
+        let root = VitrineProcess.packageRoot.appendingPathComponent(folder)
+        let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+        var counts: [(path: String, lines: Int)] = []
+        for case let relative as String in walker where relative.hasSuffix(suffix) {
+            let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+            counts.append(
+                ("\(folder)/\(relative)", text.split(separator: "\n", omittingEmptySubsequences: false).count - 1))
+        }
+        return counts
+    }
+
     /// A test file over 450 lines holds more than one topic: it is split by topic, as the sources are.
     @Test func noTestFileIsOver450Lines() throws {
-        let tests = VitrineProcess.packageRoot.appendingPathComponent("Tests")
-        let walker = try #require(FileManager.default.enumerator(atPath: tests.path))
-        var checked = 0
-        for case let relative as String in walker where relative.hasSuffix(".swift") {
-            let text = try String(contentsOf: tests.appendingPathComponent(relative), encoding: .utf8)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            #expect(lines <= 450, "Tests/\(relative) has \(lines) lines")
-            checked += 1
-        }
-        #expect(checked > 80)
+        let counts = try Self.lineCounts(under: "Tests", endingWith: ".swift")
+        for (path, lines) in counts { #expect(lines <= 450, "\(path) has \(lines) lines") }
+        #expect(counts.count > 80)
     }
 
     /// The bench tools and scripts follow the code's rule: no Python file of `bench/` or `scripts/` is over 450
     /// lines, and BENCHMARKS.md, a document people read, stays within 400.
     @Test func benchToolsAreSplitByPurposeAndBenchmarksStaysReadable() throws {
-        var checked = 0
-        for folder in ["bench", "scripts"] {
-            let root = VitrineProcess.packageRoot.appendingPathComponent(folder)
-            let walker = try #require(FileManager.default.enumerator(atPath: root.path))
-            for case let relative as String in walker where relative.hasSuffix(".py") {
-                let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-                #expect(lines <= 450, "\(folder)/\(relative) has \(lines) lines")
-                checked += 1
-            }
-        }
-        #expect(checked > 10)
+        let counts =
+            try Self.lineCounts(under: "bench", endingWith: ".py")
+            + Self.lineCounts(under: "scripts", endingWith: ".py")
+        for (path, lines) in counts { #expect(lines <= 450, "\(path) has \(lines) lines") }
+        #expect(counts.count > 10)
         let benchmarks = try String(
             contentsOf: VitrineProcess.packageRoot.appendingPathComponent("BENCHMARKS.md"), encoding: .utf8)
         let lines = benchmarks.split(separator: "\n", omittingEmptySubsequences: false).count - 1
