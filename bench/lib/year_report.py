@@ -86,22 +86,27 @@ def growth_failures(rows):
     return []
 
 
-def machine():
+def commit():
+    """The short commit of the tree the year is run from, read before the build."""
+    result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return result.stdout.strip() or "an unknown commit"
+
+
+def machine(commit):
     cores = os.cpu_count()
     try:
         model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo", encoding="utf-8")
                      if line.startswith("model name"))
     except (OSError, StopIteration):
         model = "unknown CPU"
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    return f"{cores} cores ({model}), release build of {commit or 'an unknown commit'}"
+    return f"{cores} cores ({model}), release build of {commit}"
 
 
 def summary(rows, arguments):
     first, last = rows[0], rows[-1]
     lines = [
         f"{len(rows)} days of a {arguments.items}-item gallery, {arguments.new_per_day} new results a day, history "
-        f"on, cache size {arguments.cache_max_size}; {machine()}.",
+        f"on, cache size {arguments.cache_max_size}; {machine(arguments.commit)}.",
         f"cache: {megabytes(first.cache_bytes)} after day 0, at most {megabytes(max(r.cache_bytes for r in rows))}, "
         f"{megabytes(last.cache_bytes)} after the last day; {megabytes(sum(r.bytes_pruned for r in rows))} pruned "
         f"in all.",
