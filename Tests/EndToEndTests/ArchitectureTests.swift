@@ -141,7 +141,15 @@ import Testing
     /// Where `text` names Foundation's `Process` outside comments and string literals: the numbers of those lines.
     /// `ChildProcess`, `VitrineProcess` and `ProcessInfo` are other names.
     static func linesNamingFoundationsProcess(_ text: String) -> [Int] {
-        var found: [Int] = []
+        codeLines(of: text).filter { line in
+            line.code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.contains("Process")
+        }.map(\.number)
+    }
+
+    /// The lines of `text` outside multiline string literals, numbered from 1, each without its string literals and
+    /// its `//` comment.
+    static func codeLines(of text: String) -> [(number: Int, code: Substring)] {
+        var lines: [(number: Int, code: Substring)] = []
         var inMultilineString = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.ranges(of: "\"\"\"").count % 2 == 1 {
@@ -150,11 +158,10 @@ import Testing
             }
             guard !inMultilineString else { continue }
             let withoutStrings = line.replacing(#/"(?:[^"\\]|\\.)*"/#, with: "")
-            let code = withoutStrings.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            let names = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-            if names.contains("Process") { found.append(index + 1) }
+            lines.append(
+                (index + 1, withoutStrings.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]))
         }
-        return found
+        return lines
     }
 
     /// Foundation's `Process.run()` over-reads a buffer in Swift 6.3.1 (swift-corelibs-foundation#5472) and once
@@ -208,19 +215,7 @@ import Testing
             #/timeIntervalSinceNow/#, #/CFAbsoluteTimeGetCurrent|gettimeofday|CLOCK_REALTIME|\btime\(nil\)/#,
             #/\bWallClock\s*\.\s*system\b/#,
         ]
-        var found: [Int] = []
-        var inMultilineString = false
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.ranges(of: "\"\"\"").count % 2 == 1 {
-                inMultilineString.toggle()
-                continue
-            }
-            guard !inMultilineString else { continue }
-            let withoutStrings = line.replacing(#/"(?:[^"\\]|\\.)*"/#, with: "")
-            let code = withoutStrings.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            if readings.contains(where: { code.contains($0) }) { found.append(index + 1) }
-        }
-        return found
+        return codeLines(of: text).filter { line in readings.contains { line.code.contains($0) } }.map(\.number)
     }
 
     /// A build decides every date (an answer's age, a snapshot's time, a random page's schedule) on one clock that
