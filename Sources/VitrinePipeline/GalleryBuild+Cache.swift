@@ -7,8 +7,9 @@ import VitrineStore
 extension GalleryBuild {
     /// Records what the build used of the cache (``CacheUseRecord``, replaced whole) and, when the options give the
     /// cache a size and the build stored something in it (an answer, an image, or records of its output folder
-    /// larger than the `recordBytes` they held before it), removes the least recently used entries that the build
-    /// did not use until the cache is within it.
+    /// larger than the `recordBytes` they held before it) that may have taken it past that size by the cache's
+    /// ``CacheSizeLedger``, removes the least recently used entries that the build did not use until the cache is
+    /// within it.
     /// A build that found its output current used what the previous build of the folder used. Pruning takes the
     /// cache's lock exclusively, without waiting: while another run holds it, nothing is removed this time, which
     /// only `--json` says. When what the build used is alone over the size, one warning says by how much.
@@ -38,10 +39,20 @@ extension GalleryBuild {
         // A build that stored nothing in the cache cannot have taken it past its size, and reading the whole cache
         // would cost every no-change rebuild (a publish's usual day) a walk of every entry; `vitrine cache prune`
         // applies a new size at once. The records of a new output folder, or grown ones, are something stored.
-        let recordsGrew = cache.outputRecordBytes(for: options.output) > recordBytes
-        guard summary.apiRequests > 0 || summary.imagesDownloaded > 0 || summary.imagesEncoded > 0 || recordsGrew
+        let recordsGrowth = cache.outputRecordBytes(for: options.output) - recordBytes
+        guard summary.apiRequests > 0 || summary.imagesDownloaded > 0 || summary.imagesEncoded > 0 || recordsGrowth > 0
         else {
             upkeep.skipped = "the build stored nothing in the cache"
+            summary.cache = upkeep
+            return summary
+        }
+        // Answers and images went into the ledger as they were stored; the records the output writer replaced go
+        // in now. While the ledger shows the cache within its size, it is not walked (``CacheSizeLedger``).
+        cache.ledger.add(recordsGrowth)
+        let estimate = CacheSizeLedger.read(root: cache.root)
+        if !cache.ledger.lostAnAddition, CacheSizeLedger.shows(estimate, withinSize: maximumBytes, now: scheduleNow) {
+            upkeep.skipped = "the cache is within its size"
+            upkeep.bytesAtMost = estimate?.bytes
             summary.cache = upkeep
             return summary
         }

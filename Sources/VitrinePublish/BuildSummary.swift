@@ -55,8 +55,10 @@ public struct BuildSummary: Sendable, Codable, Equatable {
         public var bytesRemoved: Int64 = 0
         /// The size of what this build used, which it never removes.
         public var bytesUsed: Int64 = 0
-        /// Why nothing was removed, when the cache could not be pruned (another run was using it).
+        /// Why the cache was not walked: it was not pruned (another run was using it), or it had no need to be.
         public var skipped: String?
+        /// When it was not walked because its ledger showed it within its size: the most it holds, in bytes.
+        public var bytesAtMost: Int64?
 
         package init(maximumBytes: Int64) {
             self.maximumBytes = maximumBytes

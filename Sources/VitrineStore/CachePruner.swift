@@ -79,29 +79,43 @@ package struct CachePruner {
     /// `maximumBytes`; `now` and `maximumAge` tell which answers are past their age limit.
     package func prune(maximumBytes: Int64, used: Set<String>, now: Date, maximumAge: TimeInterval) -> Outcome {
         let inventory = CacheInventory.read(root: root, now: now, maximumAge: maximumAge)
-        let (removals, outcome) = Self.plan(inventory, maximumBytes: maximumBytes, used: used)
-        guard !removals.isEmpty,
+        var (removals, outcome) = Self.plan(inventory, maximumBytes: maximumBytes, used: used)
+        if !removals.isEmpty,
             let rootDescriptor = try? SystemCall.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        else { return outcome }
-        defer { SystemCall.close(rootDescriptor) }
-        for entry in removals {
-            for file in entry.files { Self.remove(file, under: rootDescriptor) }
+        {
+            defer { SystemCall.close(rootDescriptor) }
+            for entry in removals {
+                var removed = true
+                for file in entry.files where !Self.remove(file, under: rootDescriptor) { removed = false }
+                // What stays is counted whole, so that the ledger's size is never below the cache's.
+                if !removed { outcome.bytesAfter += entry.bytes }
+            }
+        } else if !removals.isEmpty {
+            outcome.bytesAfter = outcome.bytesBefore
         }
+        CacheSizeLedger.replace(
+            root: root, measured: outcome.bytesAfter, at: now, temporaryFolder: root.appendingPathComponent("tmp"))
         return outcome
     }
 
     /// Removes the regular file at `relativePath` (`kind/ab/name`) below the open cache folder, reaching it one
-    /// folder at a time without following a link; anything else there stays.
-    static func remove(_ relativePath: String, under root: Int32) {
+    /// folder at a time without following a link; anything else there stays. False when a regular file is left.
+    @discardableResult
+    static func remove(_ relativePath: String, under root: Int32) -> Bool {
         let parts = relativePath.split(separator: "/").map(String.init)
-        guard parts.count == 3, let kind = CacheInventory.openFolder(parts[0], in: root) else { return }
+        guard parts.count == 3, let kind = CacheInventory.openFolder(parts[0], in: root) else { return true }
         defer { SystemCall.close(kind) }
-        guard let shard = CacheInventory.openFolder(parts[1], in: kind) else { return }
+        guard let shard = CacheInventory.openFolder(parts[1], in: kind) else { return true }
         defer { SystemCall.close(shard) }
         var status = stat()
         guard (try? SystemCall.run({ fstatat(shard, parts[2], &status, AT_SYMLINK_NOFOLLOW) })) != nil,
             (status.st_mode & S_IFMT) == S_IFREG
-        else { return }
-        _ = try? SystemCall.run { unlinkat(shard, parts[2], 0) }
+        else { return true }
+        do {
+            try SystemCall.run { unlinkat(shard, parts[2], 0) }
+            return true
+        } catch {
+            return error == .noSuchFileOrDirectory
+        }
     }
 }

@@ -16,11 +16,15 @@ public struct CacheStore: Sendable {
     let rootPath: String
     /// What this run used of the cache, shared by every copy of this store, which pruning never removes.
     package let usage = CacheUsage()
+    /// Where every copy of this store adds what it is about to store, so that a build knows the cache's size
+    /// without walking it.
+    package let ledger: CacheSizeLedger
 
     /// The cache kept in `root` (usually `defaultRoot()`); its folders are made as they are first written.
     public init(root: URL) {
         self.root = root
         rootPath = root.path
+        ledger = CacheSizeLedger(root: root)
     }
 
     /// `$XDG_CACHE_HOME/vitrine`, else `~/.cache/vitrine`.
@@ -179,6 +183,7 @@ public struct CacheStore: Sendable {
         } catch {
             throw FileWriteError(path: recordFile.path, reason: "\(error)")
         }
+        ledger.add(Int64(response.body.count + encoded.count))
         try AtomicFile.write(
             response.body, to: root.appendingPathComponent(paths.body), temporaryFolder: temporaryFolder)
         try AtomicFile.write(encoded, to: recordFile, temporaryFolder: temporaryFolder)
@@ -346,6 +351,7 @@ public struct CacheStore: Sendable {
         {
             stamp = present.stamp
         } else {
+            ledger.add(Int64(bytes.count))
             try AtomicFile.write(bytes, to: imageFile(for: record), temporaryFolder: temporaryFolder)
             guard let written = files.stamp(Self.imagePath(of: record)) else {
                 throw FileWriteError(path: imageFilePath(for: record), reason: "it vanished as it was written")
@@ -361,6 +367,7 @@ public struct CacheStore: Sendable {
     /// Points the URL index entry of `url` at `record`, whose bytes had `stamp` when they were verified.
     private func writeIndex(_ record: ImageRecord, stamp: FileStamp, for url: String) throws(FileWriteError) {
         let index = (try? Self.indexEncoder.encode(IndexEntry(record: record, stamp: stamp))) ?? Data()
+        ledger.add(Int64(index.count))
         try AtomicFile.write(
             index, to: URL(fileURLWithPath: urlIndexPath(for: url), isDirectory: false),
             temporaryFolder: temporaryFolder)

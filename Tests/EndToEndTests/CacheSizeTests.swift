@@ -1,6 +1,7 @@
 import Foundation
 import SampleAPI
 import Testing
+import VitrineStore
 
 /// `--cache-max-size`, `vitrine cache stats` and `vitrine cache prune` against the sample API: the cache stays
 /// within its size, a build never loses what it uses, and what was removed is downloaded again when it is needed.
@@ -115,6 +116,44 @@ import Testing
             let cache = try #require(try summary(copy)["cache"] as? [String: Any])
             #expect(cache["skipped"] == nil && (cache["entriesRemoved"] as? Int ?? 0) > 0, "\(copy.stdout)")
             #expect(try isWhole(workspace, "hamburg-copy"))
+        }
+    }
+
+    /// A build that stored a little does not walk a cache its ledger shows within its size; a ledger that is
+    /// damaged, or one measured by a clock a week or more away, is not trusted, and the cache is walked again.
+    @Test func aBuildWalksTheCacheOnlyWhenItsLedgerCannotShowItWithinItsSize() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let size = ["--cache-max-size", "1G", "--now", "2026-12-07T06:00:00Z"]
+            func upkeep(_ outcome: VitrineProcess.Outcome) throws -> [String: Any] {
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+                return try #require(try summary(outcome)["cache"] as? [String: Any])
+            }
+            let ledger = workspace.url.appendingPathComponent("cache/size-ledger")
+            // No ledger yet: the first build walks the cache and writes what it measured.
+            let first = try upkeep(try await build(server, workspace, term: "Hamburg", out: "hamburg", size))
+            #expect(first["skipped"] == nil && first["bytesAfter"] as? Int == Self.cacheBytes(workspace.path("cache")))
+            #expect(try String(contentsOf: ledger, encoding: .utf8).hasPrefix("walked "))
+            // Another gallery downloads and stores, far within the size: no walk, and the ledger bounds the cache.
+            let second = try upkeep(try await build(server, workspace, term: "Berlin", out: "berlin", size))
+            #expect(second["skipped"] as? String == "the cache is within its size", "\(second)")
+            let estimate = try #require(CacheSizeLedger.read(root: workspace.url.appendingPathComponent("cache")))
+            #expect(estimate.bytes >= Self.cacheBytes(workspace.path("cache")) && estimate.additions > 0)
+            #expect(second["bytesAtMost"] as? Int == Int(estimate.bytes))
+            // A damaged ledger is walked past and replaced.
+            try "walked lots\n".write(to: ledger, atomically: true, encoding: .utf8)
+            let third = try upkeep(
+                try await build(server, workspace, term: "Hamburg", out: "hamburg", size + ["--refresh"]))
+            #expect(third["skipped"] == nil && third["bytesAfter"] as? Int == Self.cacheBytes(workspace.path("cache")))
+            // A week later by the build's clock, the ledger is measured again.
+            let later = ["--cache-max-size", "1G", "--now", "2026-12-14T06:00:00Z", "--refresh"]
+            let fourth = try upkeep(try await build(server, workspace, term: "Berlin", out: "berlin", later))
+            #expect(fourth["skipped"] == nil, "\(fourth)")
+            // `vitrine cache prune` measures it too.
+            try "walked 1 1\n".write(to: ledger, atomically: true, encoding: .utf8)
+            let pruned = try await CacheCommandTests().cache(["prune", "--max-size", "1G"], workspace)
+            #expect(pruned.status == 0, "stderr: \(pruned.stderr)")
+            let measured = try #require(CacheSizeLedger.read(root: workspace.url.appendingPathComponent("cache")))
+            #expect(measured.bytes == Self.cacheBytes(workspace.path("cache")) && measured.additions == 0)
         }
     }
 
