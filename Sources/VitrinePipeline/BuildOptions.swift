@@ -67,8 +67,8 @@ public struct BuildOptions: Sendable {
     /// The formats every downloaded JPEG and PNG is also offered in, re-encoded, in the order a page prefers them;
     /// empty: the images as the APIs serve them, and nothing else.
     public var formats: [ReencodedFormat] = []
-    /// The most the cache should hold, in bytes: after the build, the least recently used entries it did not use are
-    /// removed until the cache is within it. Nil: the build removes nothing from the cache.
+    /// The most the cache should hold, in bytes: after a build that took it over, the least recently used entries
+    /// it did not use are removed until the cache holds 90 % of it. Nil: the build removes nothing from the cache.
     public var cacheMaximumBytes: Int64?
 
     /// The defaults are `vitrine`'s own.

@@ -9,7 +9,7 @@ extension GalleryBuild {
     /// cache a size and the build stored something in it (an answer, an image, or records of its output folder
     /// larger than the `recordBytes` they held before it) that may have taken it past that size by the cache's
     /// ``CacheSizeLedger``, removes the least recently used entries that the build did not use until the cache is
-    /// within it.
+    /// within 90 % of it (``CachePruner/buildTarget``), or within it when what the build used is more than that.
     /// A build that found its output current used what the previous build of the folder used. Pruning takes the
     /// cache's lock exclusively, without waiting: while another run holds it, nothing is removed this time, which
     /// only `--json` says. When what the build used is alone over the size, one warning says by how much.
@@ -62,7 +62,8 @@ extension GalleryBuild {
             return summary
         }
         let outcome = CachePruner(root: cache.root).prune(
-            maximumBytes: maximumBytes, used: used, now: scheduleNow, maximumAge: policy.maximumAge)
+            maximumBytes: maximumBytes, targetBytes: Int64(Double(maximumBytes) * CachePruner.buildTarget),
+            used: used, now: scheduleNow, maximumAge: policy.maximumAge)
         upkeep.bytesAfter = outcome.bytesAfter
         upkeep.entriesRemoved = outcome.entriesRemoved
         upkeep.bytesRemoved = outcome.bytesRemoved

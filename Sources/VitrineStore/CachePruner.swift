@@ -41,11 +41,16 @@ package struct CachePruner {
         self.root = root
     }
 
-    /// The entries of `inventory` to remove, in order, for it to hold at most `maximumBytes`, leaving every entry
-    /// one of whose files (or whose key) is in `used`.
-    package static func plan(_ inventory: CacheInventory, maximumBytes: Int64, used: Set<String>) -> (
-        removals: [CacheInventory.Entry], outcome: Outcome
-    ) {
+    /// The share of its size a build's pruning takes the cache down to, as ccache's cleanup does: the builds after
+    /// it then have room to store without pruning again (``CacheSizeLedger``).
+    package static let buildTarget = 0.9
+
+    /// The entries of `inventory` to remove, in order, for it to hold at most `targetBytes` (by default
+    /// `maximumBytes`), leaving every entry one of whose files (or whose key) is in `used`. When what is left
+    /// cannot be brought under `targetBytes`, only what takes it within `maximumBytes` is removed.
+    package static func plan(
+        _ inventory: CacheInventory, maximumBytes: Int64, targetBytes: Int64? = nil, used: Set<String>
+    ) -> (removals: [CacheInventory.Entry], outcome: Outcome) {
         var outcome = Outcome()
         outcome.maximumBytes = maximumBytes
         outcome.bytesBefore = inventory.totalBytes
@@ -63,9 +68,11 @@ package struct CachePruner {
             if $0.lastUse != $1.lastUse { return $0.lastUse < $1.lastUse }
             return $0.key < $1.key
         }
+        let target = min(targetBytes ?? maximumBytes, maximumBytes)
+        let goal = outcome.bytesProtected <= target ? target : maximumBytes
         var size = outcome.bytesBefore
         var removals: [CacheInventory.Entry] = []
-        for entry in candidates where size > maximumBytes {
+        for entry in candidates where size > goal {
             removals.append(entry)
             size -= entry.bytes
             outcome.bytesRemoved += entry.bytes
@@ -75,11 +82,15 @@ package struct CachePruner {
         return (removals, outcome)
     }
 
-    /// Removes entries of the cache, as ``plan(_:maximumBytes:used:)`` picks them, until it holds at most
-    /// `maximumBytes`; `now` and `maximumAge` tell which answers are past their age limit.
-    package func prune(maximumBytes: Int64, used: Set<String>, now: Date, maximumAge: TimeInterval) -> Outcome {
+    /// Removes entries of the cache, as ``plan(_:maximumBytes:targetBytes:used:)`` picks them, until it holds at
+    /// most `targetBytes` (by default `maximumBytes`); `now` and `maximumAge` tell which answers are past their age
+    /// limit.
+    package func prune(
+        maximumBytes: Int64, targetBytes: Int64? = nil, used: Set<String>, now: Date, maximumAge: TimeInterval
+    ) -> Outcome {
         let inventory = CacheInventory.read(root: root, now: now, maximumAge: maximumAge)
-        var (removals, outcome) = Self.plan(inventory, maximumBytes: maximumBytes, used: used)
+        var (removals, outcome) = Self.plan(
+            inventory, maximumBytes: maximumBytes, targetBytes: targetBytes, used: used)
         if !removals.isEmpty,
             let rootDescriptor = try? SystemCall.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         {

@@ -18,7 +18,8 @@ struct CacheOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "The most the cache keeps (K, M, G suffixes; default: 1G, a tenth of GitHub's cache for a repository): "
-                + "after each build, what it did not use goes, least recently used first.",
+                + "after a build that took it over, what it did not use goes, least recently used first, "
+                + "until the cache holds 90 % of it.",
             valueName: "size"))
     var cacheMaxSize: ByteSize?
 

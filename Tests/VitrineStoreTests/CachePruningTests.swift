@@ -63,6 +63,32 @@ import VitrineTestSupport
             CacheInventory.read(root: folder.url, now: now, maximumAge: day).entries.allSatisfy { $0.kind == .image })
     }
 
+    /// A build's pruning takes the cache down to 90 % of its size, so that the builds after it need not prune; when
+    /// what the build used is more than that, only what takes the cache within its size goes.
+    @Test func aBuildsPruningLeavesRoomBelowTheSizeUnlessWhatItUsedFillsIt() throws {
+        let folder = try TemporaryFolder()
+        let cache = CacheStore(root: folder.url)
+        var records: [CacheStore.ImageRecord] = []
+        for index in 0..<30 {
+            records.append(
+                try storeImage(cache, "https://a/\(index + 10).jpg", count: 1000, age: Double(40 - index) * day))
+        }
+        let inventory = CacheInventory.read(root: folder.url, now: now, maximumAge: day)
+        let maximum = inventory.totalBytes - 1
+        let exact = CachePruner.plan(inventory, maximumBytes: maximum, used: [])
+        #expect(exact.removals.count == 1 && exact.removals[0].key == CacheStore.imagePath(of: records[0]))
+        let target = Int64(Double(maximum) * CachePruner.buildTarget)
+        let roomy = CachePruner.plan(inventory, maximumBytes: maximum, targetBytes: target, used: [])
+        let largest = try #require(inventory.entries.map(\.bytes).max())
+        #expect(roomy.outcome.bytesAfter <= target && roomy.outcome.bytesAfter > target - largest)
+        #expect(roomy.removals.map(\.key) == records.prefix(roomy.removals.count).map { CacheStore.imagePath(of: $0) })
+        // What the build used is over 90 % of the size: only the entry that takes the cache within it goes.
+        let used = Set(records.dropFirst(2).map { CacheStore.imagePath(of: $0) })
+        let full = CachePruner.plan(inventory, maximumBytes: maximum, targetBytes: target, used: used)
+        #expect(full.removals.map(\.key) == [CacheStore.imagePath(of: records[0])])
+        #expect(full.outcome.bytesAfter <= maximum)
+    }
+
     @Test func aUseRecordIsALaterUseThanTheFilesTimes() throws {
         let folder = try TemporaryFolder()
         let cache = CacheStore(root: folder.url)
