@@ -19,20 +19,31 @@ extension GalleryBuild {
         var summary = summary
         let recordPath = cache.useRecordPath(for: options.output)
         var used = cache.usage.used
-        if upToDate, let bytes = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit),
-            let previous = CacheUseRecord(bytes: bytes)
-        {
-            used.formUnion(previous.used)
+        let output = options.output.standardizedFileURL.path
+        let counts = CacheUseRecord.Counts(
+            reusedAnswers: summary.apiCacheHits, fetchedAnswers: summary.apiRequests,
+            reusedImages: summary.imagesFromCache, fetchedImages: summary.imagesDownloaded)
+        var encoded: [UInt8]?
+        // What the previous build used is still used; its paths are only read when pruning needs them, or when
+        // this build used something it did not.
+        var previousPaths: () -> Set<String> = { [] }
+        if upToDate, let previous = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit) {
+            if let restamped = CacheUseRecord.restamped(
+                previous, time: scheduleNow, output: output, counts: counts, keeping: used)
+            {
+                encoded = restamped
+                previousPaths = { CacheUseRecord(bytes: previous)?.used ?? [] }
+            } else if let record = CacheUseRecord(bytes: previous) {
+                used.formUnion(record.used)
+            }
         }
-        let record = CacheUseRecord(
-            time: scheduleNow, output: options.output.standardizedFileURL.path,
-            counts: CacheUseRecord.Counts(
-                reusedAnswers: summary.apiCacheHits, fetchedAnswers: summary.apiRequests,
-                reusedImages: summary.imagesFromCache, fetchedImages: summary.imagesDownloaded),
-            used: used)
-        if let bytes = record.encoded() {
+        if encoded == nil {
+            encoded = CacheUseRecord(time: scheduleNow, output: output, counts: counts, used: used).encoded()
+        }
+        if let encoded {
             try? AtomicFile.write(
-                bytes, to: URL(fileURLWithPath: recordPath, isDirectory: false), temporaryFolder: cache.temporaryFolder)
+                encoded, to: URL(fileURLWithPath: recordPath, isDirectory: false),
+                temporaryFolder: cache.temporaryFolder)
         }
         guard let maximumBytes = options.cacheMaximumBytes else { return summary }
         var upkeep = BuildSummary.CacheUpkeep(maximumBytes: maximumBytes)
@@ -61,6 +72,7 @@ extension GalleryBuild {
             summary.cache = upkeep
             return summary
         }
+        used.formUnion(previousPaths())
         let outcome = CachePruner(root: cache.root).prune(
             maximumBytes: maximumBytes, targetBytes: Int64(Double(maximumBytes) * CachePruner.buildTarget),
             used: used, now: scheduleNow, maximumAge: policy.maximumAge)

@@ -157,6 +157,31 @@ import VitrineStore
         }
     }
 
+    /// An up-to-date rebuild records a use of everything the last build used, at its own time.
+    @Test func anUpToDateRebuildRecordsTheSameUsesAtItsTime() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            func record() throws -> CacheUseRecord {
+                let builds = workspace.url.appendingPathComponent("cache/builds")
+                let files = try #require(FileManager.default.enumerator(atPath: builds.path)?.allObjects as? [String])
+                let uses = try #require(files.first { $0.hasSuffix(".uses") })
+                let bytes = try [UInt8](Data(contentsOf: builds.appendingPathComponent(uses)))
+                return try #require(CacheUseRecord(bytes: bytes))
+            }
+            let first = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--now", "2026-12-07T06:00:00Z"])
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let before = try record()
+            #expect(before.used.contains { $0.hasPrefix("images/") } && before.used.contains { $0.hasPrefix("urls/") })
+            let again = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--now", "2026-12-07T07:00:00Z"])
+            #expect(try summary(again)["upToDate"] as? Bool == true, "\(again.stdout)")
+            let after = try record()
+            #expect(after.used == before.used && after.output == before.output)
+            #expect(after.time.timeIntervalSince(before.time) == 3600)
+            #expect(after.counts != before.counts)
+        }
+    }
+
     @Test func aBuildThatAloneIsOverTheSizeKeepsAllItUsedAndWarnsOnce() async throws {
         try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
             let first = try await build(server, workspace, term: "Hamburg", out: "hamburg")

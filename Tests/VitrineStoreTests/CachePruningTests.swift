@@ -242,6 +242,37 @@ import VitrineTestSupport
         #expect(CacheUseRecord(bytes: Array("vitrine-uses 2\n".utf8)) == nil)
     }
 
+    /// A build that found its output current restamps the last record: the same bytes as encoding it again with
+    /// the new time, as long as it used nothing the record does not name.
+    @Test func aRestampedUseRecordIsTheRecordEncodedAgainWithTheNewTime() throws {
+        let paths = (0..<500).map { "images/\(String(format: "%02x", $0 % 256))/\($0).jpg" } + ["builds/ab/cd"]
+        let record = CacheUseRecord(
+            time: now, output: "/srv/site", counts: .init(reusedImages: 3), used: Set(paths))
+        let bytes = try #require(record.encoded())
+        let later = CacheUseRecord.Counts(reusedAnswers: 2, reusedImages: 500)
+        let restamped = try #require(
+            CacheUseRecord.restamped(
+                bytes, time: now + day, output: "/srv/site", counts: later, keeping: ["builds/ab/cd", paths[7]]))
+        var expected = record
+        expected.time = now + day
+        expected.counts = later
+        #expect(restamped == expected.encoded())
+        #expect(CacheUseRecord(bytes: restamped) == expected)
+        // A path the record does not name, a damaged record or one whose paths are out of order: none.
+        #expect(
+            CacheUseRecord.restamped(bytes, time: now, output: "/srv/site", counts: later, keeping: ["images/zz/new"])
+                == nil)
+        #expect(
+            CacheUseRecord.restamped(
+                Array(bytes.dropLast(2)), time: now, output: "/srv/site", counts: later, keeping: [])
+                == nil)
+        let swapped = Array("vitrine-uses 1\ntime 1\noutput /o\ncounts 0 0 0 0\nused b\nused a\n".utf8)
+        #expect(CacheUseRecord(bytes: swapped)?.used == ["a", "b"])
+        #expect(CacheUseRecord.restamped(swapped, time: now, output: "/o", counts: later, keeping: []) == nil)
+        let foreign = Array("vitrine-uses 1\ntime 1\noutput /o\ncounts 0 0 0 0\nused a\nused \u{e9}\n".utf8)
+        #expect(CacheUseRecord.restamped(foreign, time: now, output: "/o", counts: later, keeping: []) == nil)
+    }
+
     @Test func everyLookupAndWriteCountsAsUsed() throws {
         let folder = try TemporaryFolder()
         let writer = CacheStore(root: folder.url)
