@@ -193,6 +193,10 @@ import VitrineTemplates
             current.upToDate = false
             current.seconds = summary.seconds
             current.galleries = summary.galleries
+            // The full rebuild may have stored records that grew (stamps of files verified again), which the cache's
+            // upkeep then reports; the up-to-date one stores nothing.
+            #expect(current.cache?.skipped == "the build stored nothing in the cache")
+            current.cache = summary.cache
             #expect(current == summary)
             try expectUntouched()
             // The state lives in the cache, not in what gets published.
