@@ -80,7 +80,7 @@ package struct BuildState: Equatable {
         bytes.reserveCapacity(4096 + 96 * (responses.count + files.count))
         func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
         func append(_ stamp: FileStamp) {
-            append(stamp.fields)
+            stamp.appendFields(to: &bytes)
             bytes.append(0x20)
         }
         append("\(Self.header)\nfingerprint \(fingerprint)\nsummary ")

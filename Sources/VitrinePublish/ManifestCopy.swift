@@ -35,9 +35,21 @@ struct ManifestCopy: Equatable, Sendable {
             guard isLine(file.path), Self.isToken(file.sha256), file.inputs.map(Self.isToken) ?? true,
                 file.urls?.allSatisfy(isLine) ?? true
             else { return nil }
-            append("file \(file.sha256) \(file.size.map(String.init) ?? "-") \(file.inputs ?? "-") ")
-            append("\(file.urls.map { String($0.count) } ?? "-") \(file.path)\n")
-            for url in file.urls ?? [] { append("\(url)\n") }
+            append("file ")
+            append(file.sha256)
+            bytes.append(0x20)
+            if let size = file.size { ASCIIDecimal.append(Int64(size), to: &bytes) } else { bytes.append(0x2D) }
+            bytes.append(0x20)
+            append(file.inputs ?? "-")
+            bytes.append(0x20)
+            if let urls = file.urls { ASCIIDecimal.append(Int64(urls.count), to: &bytes) } else { bytes.append(0x2D) }
+            bytes.append(0x20)
+            append(file.path)
+            bytes.append(0x0A)
+            for url in file.urls ?? [] {
+                append(url)
+                bytes.append(0x0A)
+            }
         }
         append("check \(SHA256Hasher.hex(of: bytes))\n")
         return bytes

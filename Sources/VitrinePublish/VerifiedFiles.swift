@@ -32,7 +32,12 @@ struct VerifiedFiles: Equatable, Sendable {
         bytes.reserveCapacity(32 + 160 * entries.count)
         bytes.append(contentsOf: "\(Self.header)\n".utf8)
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(0x0A) {
-            bytes.append(contentsOf: "\(entry.sha256) \(entry.stamp.fields) \(path)\n".utf8)
+            bytes.append(contentsOf: entry.sha256.utf8)
+            bytes.append(0x20)
+            entry.stamp.appendFields(to: &bytes)
+            bytes.append(0x20)
+            bytes.append(contentsOf: path.utf8)
+            bytes.append(0x0A)
         }
         return bytes
     }

@@ -56,7 +56,9 @@ package struct ImageIndexSnapshot: Equatable, Sendable {
                 "image \(digest) \(record.sha256) \(record.format.rawValue) \(record.byteCount) \(width) \(height)\n")
         }
         for (sha256, stamp) in imageStamps.sorted(by: { $0.key < $1.key }) {
-            append("bytes \(sha256) \(stamp.fields)\n")
+            append("bytes \(sha256) ")
+            stamp.appendFields(to: &bytes)
+            bytes.append(0x0A)
         }
         return bytes
     }

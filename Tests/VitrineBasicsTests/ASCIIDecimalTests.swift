@@ -17,6 +17,22 @@ import Testing
         #expect(ASCIIDecimal.int64(ArraySlice(text.utf8)) == nil)
     }
 
+    /// Written numbers are the bytes of their string, for every size and sign, and a stamp's fields too.
+    @Test func writesTheBytesOfTheNumbersString() {
+        for value: Int64 in [0, 7, 10, 99, 100, 1_764_201_600_123_456_789, .max, .min, -1, -10] {
+            var bytes = Array("x".utf8)
+            ASCIIDecimal.append(value, to: &bytes)
+            #expect(bytes == Array("x\(value)".utf8))
+        }
+        var unsigned: [UInt8] = []
+        ASCIIDecimal.append(UInt64.max, to: &unsigned)
+        #expect(unsigned == Array("\(UInt64.max)".utf8))
+        let stamp = FileStamp(size: 12_345, modified: -5, inode: .max)
+        var fields: [UInt8] = []
+        stamp.appendFields(to: &fields)
+        #expect(fields == Array(stamp.fields.utf8))
+    }
+
     /// Within a line, the number ends at the first byte that is not a digit, where the reading stops.
     @Test func withinALineItStopsAtTheFirstOtherByte() {
         let line = Array("file 1234 56 x".utf8)

@@ -60,6 +60,15 @@ package struct FileStamp: Equatable, Sendable {
     /// The stamp as the line formats of the cache's records write it: `SIZE MTIME INODE`.
     package var fields: String { "\(size) \(modified) \(inode)" }
 
+    /// Appends the bytes of ``fields`` to `bytes`.
+    package func appendFields(to bytes: inout [UInt8]) {
+        ASCIIDecimal.append(size, to: &bytes)
+        bytes.append(0x20)
+        ASCIIDecimal.append(modified, to: &bytes)
+        bytes.append(0x20)
+        ASCIIDecimal.append(inode, to: &bytes)
+    }
+
     /// Reads the three numbers ``fields`` writes; nil for anything else.
     package init?(fields parts: ArraySlice<ArraySlice<UInt8>>) {
         guard parts.count == 3, let size = ASCIIDecimal.int64(parts[parts.startIndex]),
