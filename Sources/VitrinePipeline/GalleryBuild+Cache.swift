@@ -26,13 +26,13 @@ extension GalleryBuild {
         var encoded: [UInt8]?
         // What the previous build used is still used; its paths are only read when pruning needs them, or when
         // this build used something it did not.
-        var previousPaths: () -> Set<String> = { [] }
+        var restampedRecord: [UInt8]?
         if upToDate, let previous = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit) {
             if let restamped = CacheUseRecord.restamped(
                 previous, time: scheduleNow, output: output, counts: counts, keeping: used)
             {
                 encoded = restamped
-                previousPaths = { CacheUseRecord(bytes: previous)?.used ?? [] }
+                restampedRecord = previous
             } else if let record = CacheUseRecord(bytes: previous) {
                 used.formUnion(record.used)
             }
@@ -72,7 +72,7 @@ extension GalleryBuild {
             summary.cache = upkeep
             return summary
         }
-        used.formUnion(previousPaths())
+        if let restampedRecord { used.formUnion(CacheUseRecord(bytes: restampedRecord)?.used ?? []) }
         let outcome = CachePruner(root: cache.root).prune(
             maximumBytes: maximumBytes, targetBytes: Int64(Double(maximumBytes) * CachePruner.buildTarget),
             used: used, now: scheduleNow, maximumAge: policy.maximumAge)

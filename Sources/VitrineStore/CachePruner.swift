@@ -110,13 +110,14 @@ package struct CachePruner {
     }
 
     /// Removes the regular file at `relativePath` (`kind/ab/name`) below the open cache folder, reaching it one
-    /// folder at a time without following a link; anything else there stays. False when a regular file is left.
+    /// folder at a time without following a link; anything else there stays. False when the file may be left (its
+    /// folders could not be opened, or the removal failed).
     @discardableResult
     static func remove(_ relativePath: String, under root: Int32) -> Bool {
         let parts = relativePath.split(separator: "/").map(String.init)
-        guard parts.count == 3, let kind = CacheInventory.openFolder(parts[0], in: root) else { return true }
+        guard parts.count == 3, let kind = CacheInventory.openFolder(parts[0], in: root) else { return false }
         defer { SystemCall.close(kind) }
-        guard let shard = CacheInventory.openFolder(parts[1], in: kind) else { return true }
+        guard let shard = CacheInventory.openFolder(parts[1], in: kind) else { return false }
         defer { SystemCall.close(shard) }
         var status = stat()
         guard (try? SystemCall.run({ fstatat(shard, parts[2], &status, AT_SYMLINK_NOFOLLOW) })) != nil,

@@ -93,30 +93,19 @@ package final class CacheSizeLedger: Sendable {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count >= 2, lines.last?.isEmpty == true else { return nil }
         let first = lines[0].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard first.count == 3, first[0].elementsEqual("walked".utf8), let measured = number(first[1]),
-            let seconds = number(first[2])
+        guard first.count == 3, first[0].elementsEqual("walked".utf8), let measured = ASCIIDecimal.int64(first[1]),
+            let seconds = ASCIIDecimal.int64(first[2])
         else { return nil }
         var estimate = Estimate(
             bytes: measured, walkedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), additions: 0)
         for line in lines.dropFirst().dropLast() {
-            guard line.first == UInt8(ascii: "+"), let added = number(line.dropFirst()) else { return nil }
+            guard line.first == UInt8(ascii: "+"), let added = ASCIIDecimal.int64(line.dropFirst()) else { return nil }
             let (sum, overflow) = estimate.bytes.addingReportingOverflow(added)
             guard !overflow else { return nil }
             estimate.bytes = sum
             estimate.additions += 1
         }
         return estimate
-    }
-
-    /// A run of decimal digits as a number; nil for anything else, or one too large.
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
-        guard !digits.isEmpty, digits.count <= 18 else { return nil }
-        var value: Int64 = 0
-        for digit in digits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int64(digit - UInt8(ascii: "0"))
-        }
-        return value
     }
 
     /// Whether `estimate` tells, at `now` by the build's clock, that the cache holds at most `maximumBytes`.

@@ -66,20 +66,10 @@ package struct CacheUseRecord: Equatable, Sendable {
 
     /// The record its file's bytes hold; nil when they are not one as a whole (a damaged record names nothing).
     package init?(bytes: [UInt8]) {
-        guard let lines = Self.lines(of: bytes),
-            let text = String(validating: bytes[..<lines.pathsStart], as: UTF8.self)
-        else { return nil }
-        let heading = text.split(separator: "\n")
-        guard heading.count == 4, heading[0] == Self.header, heading[1].hasPrefix("time "),
-            let seconds = Int64(heading[1].dropFirst(5)), heading[2].hasPrefix("output "),
-            heading[3].hasPrefix("counts ")
-        else { return nil }
-        let numbers = heading[3].dropFirst(7).split(separator: " ").compactMap { Int($0) }
-        guard numbers.count == 4 else { return nil }
-        time = Date(timeIntervalSince1970: TimeInterval(seconds))
-        output = String(heading[2].dropFirst(7))
-        counts = Counts(
-            reusedAnswers: numbers[0], fetchedAnswers: numbers[1], reusedImages: numbers[2], fetchedImages: numbers[3])
+        guard let lines = Self.lines(of: bytes), let heading = Self.heading(of: bytes[..<lines.pathsStart]) else {
+            return nil
+        }
+        (time, output, counts) = heading
         var used = Set<String>(minimumCapacity: lines.paths.count)
         for range in lines.paths {
             guard let path = String(validating: bytes[range], as: UTF8.self) else { return nil }
@@ -95,15 +85,31 @@ package struct CacheUseRecord: Equatable, Sendable {
     package static func restamped(
         _ bytes: [UInt8], time: Date, output: String, counts: Counts, keeping used: Set<String>
     ) -> [UInt8]? {
-        guard !output.utf8.contains(0x0A), let lines = lines(of: bytes), lines.areSorted(in: bytes),
-            String(validating: bytes[..<lines.pathsStart], as: UTF8.self) != nil,
-            bytes[lines.pathsStart...].allSatisfy({ $0 < 0x80 }),
+        guard !output.utf8.contains(0x0A), let lines = lines(of: bytes), heading(of: bytes[..<lines.pathsStart]) != nil,
+            lines.areSorted(in: bytes), bytes[lines.pathsStart...].allSatisfy({ $0 < 0x80 }),
             used.allSatisfy({ lines.contains(Array($0.utf8), in: bytes) })
         else { return nil }
         return Array(heading(time: time, output: output, counts: counts).utf8) + bytes[lines.pathsStart...]
     }
 
     private static let usedPrefix = Array("used ".utf8)
+
+    /// The time, output and counts of a record's four heading lines; nil unless they are this format's.
+    private static func heading(of bytes: ArraySlice<UInt8>) -> (time: Date, output: String, counts: Counts)? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let lines = text.split(separator: "\n")
+        guard lines.count == 4, lines[0] == header, lines[1].hasPrefix("time "),
+            let seconds = Int64(lines[1].dropFirst(5)), lines[2].hasPrefix("output "), lines[3].hasPrefix("counts ")
+        else { return nil }
+        let numbers = lines[3].dropFirst(7).split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 4 else { return nil }
+        return (
+            Date(timeIntervalSince1970: TimeInterval(seconds)), String(lines[2].dropFirst(7)),
+            Counts(
+                reusedAnswers: numbers[0], fetchedAnswers: numbers[1], reusedImages: numbers[2],
+                fetchedImages: numbers[3])
+        )
+    }
 
     private static func heading(time: Date, output: String, counts: Counts) -> String {
         "\(header)\ntime \(Int64(time.timeIntervalSince1970.rounded(.down)))\noutput \(output)\n"

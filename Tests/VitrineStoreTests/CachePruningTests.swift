@@ -266,6 +266,8 @@ import VitrineTestSupport
             CacheUseRecord.restamped(
                 Array(bytes.dropLast(2)), time: now, output: "/srv/site", counts: later, keeping: [])
                 == nil)
+        let otherFormat = Array("vitrine-uses 2\ntime 1\noutput /o\ncounts 0 0 0 0\nused a\n".utf8)
+        #expect(CacheUseRecord.restamped(otherFormat, time: now, output: "/o", counts: later, keeping: []) == nil)
         let swapped = Array("vitrine-uses 1\ntime 1\noutput /o\ncounts 0 0 0 0\nused b\nused a\n".utf8)
         #expect(CacheUseRecord(bytes: swapped)?.used == ["a", "b"])
         #expect(CacheUseRecord.restamped(swapped, time: now, output: "/o", counts: later, keeping: []) == nil)
