@@ -26,14 +26,22 @@ struct PageWriter {
         var inputs: String
     }
 
-    /// From how many pages to render a build renders them on every core; below, one after the other on the task
-    /// that writes them, where starting tasks and handing pages between threads costs more than a second core
-    /// saves (BENCHMARKS.md, "Figures behind the code").
+    /// From how much rendering, counted in preview pages (``previewPages(of:)``), a build renders its pages on
+    /// every core; below, one after the other on the task that writes them, where starting tasks and handing pages
+    /// between threads costs more than a second core saves (BENCHMARKS.md, "Figures behind the code").
     static let onEveryCoreFrom = 32
 
-    /// How many pages in a row one child task renders: a task and a hand-off between threads for every page took
-    /// a tenth more processor time than rendering in turn (BENCHMARKS.md, "Figures behind the code").
+    /// How much rendering, counted in preview pages, one child task does in a row: a task and a hand-off between
+    /// threads for every page took a tenth more processor time than rendering in turn (BENCHMARKS.md, "Figures
+    /// behind the code").
     static let pagesPerTask = 8
+
+    /// What rendering `view` costs, counted in preview pages: a preview shows its item and the two beside it, and a
+    /// page's transform takes about the same time for each item or collection it shows, so a grid page of 100
+    /// items costs about 33 previews (35 ms against 1 ms at 1,000 items).
+    static func previewPages(of view: GalleryModel.PageView) -> Int {
+        max(1, (view.items.count + view.below.count) / 3)
+    }
 
     func publish(
         _ job: GalleryModel.PageJob, from model: () -> LibXMLDocument, inputs: String, counts: inout BuildSummary
@@ -59,14 +67,15 @@ struct PageWriter {
     }
 
     /// Renders every page of `pages` (which it leaves empty) and calls `written` with each, in order, to write it;
-    /// from `threshold` pages on, they are rendered on every core, `pagesPerTask` in a row by a child task, a few
-    /// such runs ahead of the one being written (``InOrderWork``). The first failure in the pages' order stops it,
-    /// as does the task's cancellation: the pages before it are written, none after.
+    /// from `threshold` preview pages' worth of rendering on, they are rendered on every core, `pagesPerTask`
+    /// preview pages' worth in a row by a child task, a few such runs ahead of the one being written
+    /// (``InOrderWork``). The first failure in the pages' order stops it, as does the task's cancellation: the
+    /// pages before it are written, none after.
     func publish(
         _ pages: inout [PendingPage], onEveryCoreFrom threshold: Int, written: (Int, MadePage) throws -> Void
     ) async throws {
         defer { pages = [] }
-        guard pages.count >= threshold else {
+        guard Self.rendersOnEveryCore(pages, from: threshold) else {
             for pending in pages {
                 try Task.checkCancellation()
                 try written(pending.gallery, Self.made(pending.view, with: pool, early: early))
@@ -78,10 +87,7 @@ struct PageWriter {
         let lender = pool
         let early = self.early
         try await InOrderWork.run(
-            next: { () -> [PendingPage]? in
-                guard !pages.isEmpty else { return nil }
-                return (0..<min(Self.pagesPerTask, pages.count)).map { _ in pages.removeLast() }
-            },
+            next: { Self.nextRun(of: &pages) },
             make: { run -> [(Int, Result<MadePage, any Error>)] in
                 var made: [(Int, Result<MadePage, any Error>)] = []
                 for pending in run {
@@ -100,6 +106,28 @@ struct PageWriter {
                     try written(gallery, result.get())
                 }
             })
+    }
+
+    /// Whether rendering `pages` costs at least `threshold` preview pages.
+    static func rendersOnEveryCore(_ pages: [PendingPage], from threshold: Int) -> Bool {
+        var cost = 0
+        for page in pages {
+            cost += previewPages(of: page.view)
+            if cost >= threshold { return true }
+        }
+        return false
+    }
+
+    /// The next run one child task renders, taken from the end of `reversed` (the pages in their reverse order):
+    /// pages in their order until they cost `pagesPerTask` preview pages; nil when none is left.
+    static func nextRun(of reversed: inout [PendingPage]) -> [PendingPage]? {
+        var run: [PendingPage] = []
+        var cost = 0
+        while cost < pagesPerTask, let page = reversed.popLast() {
+            cost += previewPages(of: page.view)
+            run.append(page)
+        }
+        return run.isEmpty ? nil : run
     }
 
     /// A gallery's page rendered from its view, on whichever thread calls it, or taken from the pages rendered

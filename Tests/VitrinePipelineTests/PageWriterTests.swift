@@ -5,6 +5,7 @@ import VitrineBasics
 import VitrineTestSupport
 
 @testable import VitrineHTTP
+@testable import VitrineModel
 @testable import VitrinePipeline
 @testable import VitrinePublish
 @testable import VitrineRender
@@ -127,5 +128,42 @@ import VitrineTestSupport
         let written = try files(under: output).keys
         #expect(written.filter { $0.hasSuffix(".html") }.count == 10, "\(written.sorted())")
         #expect(!written.contains { $0.contains(".vitrine-\(getpid())-") }, "\(written.sorted())")
+    }
+
+    /// A grid page costs as many preview pages as a third of what it shows: a few heavy pages are rendered on every
+    /// core where as many previews are rendered in turn, and a child task's run stops once it costs eight previews.
+    @Test func pagesAreRenderedOnEveryCoreByWhatTheyShowNotByHowManyTheyAre() async throws {
+        let result = try await EarlyPagesTests.source.collect(using: FakeAPI { _ in (200, "") })
+        let layout = GalleryLayout(
+            assembler: GalleryAssembler(itemsPerPage: 30), changesHref: nil, hasSearch: false, folder: "",
+            salt: "theme")
+        let record = CacheStore.ImageRecord(
+            sha256: String(repeating: "a", count: 64), format: .jpeg, byteCount: 10, width: 640, height: 427)
+        var images: [String: ImageOutcome] = [:]
+        for url in result.remoteImageURLs { images[url] = .stored(record) }
+        let pages = layout.layOut(result, images: images, notices: []).views.map {
+            PageWriter.PendingPage(gallery: 0, view: $0)
+        }
+        let grids = pages.filter { $0.view.job.kind == .grid }
+        let previews = pages.filter { $0.view.job.kind == .preview }
+        #expect(grids.map(\.view.job.href) == ["index.html", "page-2.html"])
+        #expect(grids.map { PageWriter.previewPages(of: $0.view) } == [10, 10])
+        #expect(previews.count == 120 && previews.allSatisfy { PageWriter.previewPages(of: $0.view) == 1 })
+
+        // Two grid pages of 30 items cost 20 previews; with twelve previews, 32: the threshold.
+        #expect(!PageWriter.rendersOnEveryCore(grids, from: PageWriter.onEveryCoreFrom))
+        #expect(!PageWriter.rendersOnEveryCore(Array(previews.prefix(31)), from: PageWriter.onEveryCoreFrom))
+        #expect(!PageWriter.rendersOnEveryCore(grids + previews.prefix(11), from: PageWriter.onEveryCoreFrom))
+        #expect(PageWriter.rendersOnEveryCore(grids + previews.prefix(12), from: PageWriter.onEveryCoreFrom))
+        #expect(PageWriter.rendersOnEveryCore(Array(previews.prefix(32)), from: PageWriter.onEveryCoreFrom))
+
+        // Runs in the pages' order: a grid page alone, eight previews, a preview and a grid page, the last two.
+        let order = [grids[0]] + previews.prefix(9) + [grids[1]] + previews.suffix(2)
+        var reversed = Array(order.reversed())
+        var runs: [[String]] = []
+        while let run = PageWriter.nextRun(of: &reversed) { runs.append(run.map(\.view.job.href)) }
+        #expect(runs.map(\.count) == [1, 8, 2, 2])
+        #expect(runs.flatMap { $0 } == order.map(\.view.job.href))
+        #expect(reversed.isEmpty)
     }
 }
