@@ -24,16 +24,17 @@ extension GalleryBuild {
             reusedAnswers: summary.apiCacheHits, fetchedAnswers: summary.apiRequests,
             reusedImages: summary.imagesFromCache, fetchedImages: summary.imagesDownloaded)
         var encoded: [UInt8]?
-        // What the previous build used is still used; its paths are only read when pruning needs them, or when
-        // this build used something it did not.
+        // An up-to-date build used what the previous one did, so its record's paths are still used; they are only
+        // read when pruning needs them, or when this build used something they lack. A build that did its work
+        // with exactly the previous build's paths keeps them byte for byte too.
         var restampedRecord: [UInt8]?
-        if upToDate, let previous = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit) {
+        if let previous = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit) {
             if let restamped = CacheUseRecord.restamped(
-                previous, time: scheduleNow, output: output, counts: counts, keeping: used)
+                previous, time: scheduleNow, output: output, counts: counts, keeping: used, exactly: !upToDate)
             {
                 encoded = restamped
                 restampedRecord = previous
-            } else if let record = CacheUseRecord(bytes: previous) {
+            } else if upToDate, let record = CacheUseRecord(bytes: previous) {
                 used.formUnion(record.used)
             }
         }

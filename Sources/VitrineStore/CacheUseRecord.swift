@@ -80,12 +80,15 @@ package struct CacheUseRecord: Equatable, Sendable {
 
     /// `bytes`, a whole record whose paths are sorted, with the time, output and counts given and its paths kept
     /// byte for byte, when every path of `used` is among them: what a build that found its output current (and so
-    /// used what the last one did) writes, without reading thousands of paths into strings and back. Nil when
-    /// `bytes` are not such a record or a path of `used` is not in it.
+    /// used what the last one did) writes, without reading thousands of paths into strings and back; with
+    /// `exactly`, only when its paths are those of `used` and no others (a build that did its work with what the
+    /// last one used, such as after a caption changed). Nil when `bytes` are not such a record or its paths are
+    /// not those asked for.
     package static func restamped(
-        _ bytes: [UInt8], time: Date, output: String, counts: Counts, keeping used: Set<String>
+        _ bytes: [UInt8], time: Date, output: String, counts: Counts, keeping used: Set<String>, exactly: Bool = false
     ) -> [UInt8]? {
-        guard !output.utf8.contains(0x0A), let lines = lines(of: bytes), heading(of: bytes[..<lines.pathsStart]) != nil,
+        guard !output.utf8.contains(0x0A), let lines = lines(of: bytes), !exactly || lines.paths.count == used.count,
+            heading(of: bytes[..<lines.pathsStart]) != nil,
             lines.areSorted(in: bytes), bytes[lines.pathsStart...].allSatisfy({ $0 < 0x80 }),
             used.allSatisfy({ lines.contains(Array($0.utf8), in: bytes) })
         else { return nil }

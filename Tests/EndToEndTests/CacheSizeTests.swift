@@ -179,6 +179,20 @@ import VitrineStore
             #expect(after.used == before.used && after.output == before.output)
             #expect(after.time.timeIntervalSince(before.time) == 3600)
             #expect(after.counts != before.counts)
+            // Asked again, the same answers: a build that does its work with the same paths keeps them at its time.
+            let refreshed = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--now", "2026-12-07T08:00:00Z", "--refresh"])
+            #expect(try summary(refreshed)["upToDate"] as? Bool == false, "\(refreshed.stdout)")
+            let third = try record()
+            #expect(third.used == before.used && third.time.timeIntervalSince(before.time) == 7200)
+            // Half the items: the record names what this build used, none of the images it no longer shows.
+            let fewer = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg", ["--now", "2026-12-07T09:00:00Z", "--pages", "1"])
+            #expect(fewer.status == 0, "stderr: \(fewer.stderr)")
+            let fourth = try record()
+            let images = { (record: CacheUseRecord) in record.used.filter { $0.hasPrefix("images/") } }
+            #expect(images(fourth).isStrictSubset(of: images(before)), "\(images(fourth).count)")
+            #expect(images(fourth).count <= images(before).count * 2 / 3)
         }
     }
 

@@ -258,6 +258,19 @@ import VitrineTestSupport
         expected.counts = later
         #expect(restamped == expected.encoded())
         #expect(CacheUseRecord(bytes: restamped) == expected)
+        // Exactly: only for the record's own paths, all of them.
+        #expect(
+            CacheUseRecord.restamped(
+                bytes, time: now + day, output: "/srv/site", counts: later, keeping: Set(paths), exactly: true)
+                == expected.encoded())
+        #expect(
+            CacheUseRecord.restamped(
+                bytes, time: now, output: "/srv/site", counts: later, keeping: Set(paths.dropLast()), exactly: true)
+                == nil)
+        #expect(
+            CacheUseRecord.restamped(
+                bytes, time: now, output: "/srv/site", counts: later,
+                keeping: Set(paths.dropLast() + ["images/zz/new"]), exactly: true) == nil)
         // A path the record does not name, a damaged record or one whose paths are out of order: none.
         #expect(
             CacheUseRecord.restamped(bytes, time: now, output: "/srv/site", counts: later, keeping: ["images/zz/new"])
