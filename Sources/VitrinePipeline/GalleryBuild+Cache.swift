@@ -68,6 +68,19 @@ extension GalleryBuild {
             summary.cache = upkeep
             return summary
         }
+        // The last pruning left only what a build of these very uses kept, over the size, and little has been
+        // stored since: a walk would find nothing to remove.
+        let usesDigest = encoded.flatMap(CacheUseRecord.pathsDigest(of:))
+        if !cache.ledger.lostAnAddition, let usesDigest, let estimate,
+            CacheSizeLedger.showsNothingToRemove(
+                estimate, forUses: usesDigest, maximumBytes: maximumBytes, now: scheduleNow)
+        {
+            upkeep.skipped = "the cache holds what this build uses, over its size"
+            upkeep.bytesAtMost = estimate.bytes
+            summary.cache = upkeep
+            warnOverSize(by: estimate.bytes - estimate.added, of: maximumBytes, &summary)
+            return summary
+        }
         guard let lock, lock.upgrade() else {
             upkeep.skipped = "another run is using the cache"
             summary.cache = upkeep
@@ -75,21 +88,24 @@ extension GalleryBuild {
         }
         if let restampedRecord { used.formUnion(CacheUseRecord(bytes: restampedRecord)?.used ?? []) }
         let outcome = CachePruner(root: cache.root).prune(
-            maximumBytes: maximumBytes, targetBytes: Int64(Double(maximumBytes) * CachePruner.buildTarget),
-            used: used, now: scheduleNow, maximumAge: policy.maximumAge)
+            maximumBytes: maximumBytes, targetBytes: CachePruner.buildTargetBytes(of: maximumBytes), used: used,
+            usesDigest: usesDigest, now: scheduleNow, maximumAge: policy.maximumAge)
         upkeep.bytesAfter = outcome.bytesAfter
         upkeep.entriesRemoved = outcome.entriesRemoved
         upkeep.bytesRemoved = outcome.bytesRemoved
         upkeep.bytesUsed = outcome.bytesProtected
         summary.cache = upkeep
-        if let over = outcome.protectedOverBy {
-            let warning =
-                "This build alone used \(ByteCount.text(outcome.bytesProtected)) of the cache, "
-                + "\(ByteCount.text(over)) over its size of \(ByteCount.text(maximumBytes)); "
-                + "nothing it used was removed; give the cache a larger size."
-            progress(.warning(warning))
-            summary.warnings.append(warning)
-        }
+        if outcome.protectedOverBy != nil { warnOverSize(by: outcome.bytesProtected, of: maximumBytes, &summary) }
         return summary
+    }
+
+    /// Says that what this build used, `used` bytes, is over the cache's size `maximumBytes`.
+    private func warnOverSize(by used: Int64, of maximumBytes: Int64, _ summary: inout BuildSummary) {
+        let warning =
+            "This build alone used \(ByteCount.text(used)) of the cache, "
+            + "\(ByteCount.text(used - maximumBytes)) over its size of \(ByteCount.text(maximumBytes)); "
+            + "nothing it used was removed; give the cache a larger size."
+        progress(.warning(warning))
+        summary.warnings.append(warning)
     }
 }

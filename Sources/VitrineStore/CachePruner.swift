@@ -45,6 +45,11 @@ package struct CachePruner {
     /// it then have room to store without pruning again (``CacheSizeLedger``).
     package static let buildTarget = 0.9
 
+    /// What a build's pruning takes a cache of at most `maximumBytes` down to (``buildTarget``).
+    package static func buildTargetBytes(of maximumBytes: Int64) -> Int64 {
+        Int64(Double(maximumBytes) * buildTarget)
+    }
+
     /// The entries of `inventory` to remove, in order, for it to hold at most `targetBytes` (by default
     /// `maximumBytes`), leaving every entry one of whose files (or whose key) is in `used`. When what is left
     /// cannot be brought under `targetBytes`, only what takes it within `maximumBytes` is removed.
@@ -84,13 +89,16 @@ package struct CachePruner {
 
     /// Removes entries of the cache, as ``plan(_:maximumBytes:targetBytes:used:)`` picks them, until it holds at
     /// most `targetBytes` (by default `maximumBytes`); `now` and `maximumAge` tell which answers are past their age
-    /// limit.
+    /// limit. When what `used` keeps leaves the cache over its size, the ledger gets `usesDigest`, the digest of
+    /// the use record that holds `used` (``CacheUseRecord/pathsDigest(of:)``).
     package func prune(
-        maximumBytes: Int64, targetBytes: Int64? = nil, used: Set<String>, now: Date, maximumAge: TimeInterval
+        maximumBytes: Int64, targetBytes: Int64? = nil, used: Set<String>, usesDigest: String? = nil, now: Date,
+        maximumAge: TimeInterval
     ) -> Outcome {
         let inventory = CacheInventory.read(root: root, now: now, maximumAge: maximumAge)
         var (removals, outcome) = Self.plan(
             inventory, maximumBytes: maximumBytes, targetBytes: targetBytes, used: used)
+        var allRemoved = true
         if !removals.isEmpty,
             let rootDescriptor = try? SystemCall.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         {
@@ -99,13 +107,21 @@ package struct CachePruner {
                 var removed = true
                 for file in entry.files where !Self.remove(file, under: rootDescriptor) { removed = false }
                 // What stays is counted whole, so that the ledger's size is never below the cache's.
-                if !removed { outcome.bytesAfter += entry.bytes }
+                if !removed {
+                    outcome.bytesAfter += entry.bytes
+                    allRemoved = false
+                }
             }
         } else if !removals.isEmpty {
             outcome.bytesAfter = outcome.bytesBefore
+            allRemoved = false
         }
+        // Over the size by what the build used, with every other entry gone: a build of the same uses would walk
+        // the cache again for nothing (``CacheSizeLedger``).
+        let held = outcome.protectedOverBy != nil && allRemoved ? usesDigest : nil
         CacheSizeLedger.replace(
-            root: root, measured: outcome.bytesAfter, at: now, temporaryFolder: root.appendingPathComponent("tmp"))
+            root: root, measured: outcome.bytesAfter, at: now, heldFor: held,
+            temporaryFolder: root.appendingPathComponent("tmp"))
         return outcome
     }
 

@@ -11,6 +11,11 @@ import VitrineBasics
 /// that a run killed between the two leaves the bound too high, never too low). Lines are appended with `O_APPEND`,
 /// one `write` each, so that runs sharing the cache never interleave them. A pruning replaces the file whole.
 ///
+/// A pruning that could not bring the cache within its size, because what its build used is over it, adds the
+/// digest of that build's use record's paths to its line (`walked BYTES SECONDS DIGEST`): it removed all it could,
+/// so until more is stored than a pruning leaves room for, walking the cache again for a build that used the very
+/// same paths would find nothing to remove (``showsNothingToRemove(_:forUses:maximumBytes:now:)``).
+///
 /// The bound can still fall short of the truth: a file stored by a run that does not hold the cache's lock while a
 /// pruning replaces the ledger, records of an output folder grown by a run killed before it added them, or a
 /// failed append in another process. So a ledger older than ``trustedFor`` by the build's clock, one that is
@@ -30,6 +35,11 @@ package final class CacheSizeLedger: Sendable {
         /// When the last pruning measured it.
         package var walkedAt: Date
         package var additions: Int
+        /// The bytes added since the last pruning.
+        package var added: Int64 = 0
+        /// The digest of the paths of the use record whose build's pruning left the cache over its size, all it
+        /// held being what that build used (``CacheUseRecord/pathsDigest(of:)``); nil after any other pruning.
+        package var heldFor: String? = nil
     }
 
     private let root: String
@@ -93,16 +103,19 @@ package final class CacheSizeLedger: Sendable {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count >= 2, lines.last?.isEmpty == true else { return nil }
         let first = lines[0].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard first.count == 3, first[0].elementsEqual("walked".utf8), let measured = ASCIIDecimal.int64(first[1]),
+        guard first.count == 3 || (first.count == 4 && LowercaseHex.isSHA256(first[3])),
+            first[0].elementsEqual("walked".utf8), let measured = ASCIIDecimal.int64(first[1]),
             let seconds = ASCIIDecimal.int64(first[2])
         else { return nil }
         var estimate = Estimate(
-            bytes: measured, walkedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), additions: 0)
+            bytes: measured, walkedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), additions: 0,
+            heldFor: first.count == 4 ? String(decoding: first[3], as: UTF8.self) : nil)
         for line in lines.dropFirst().dropLast() {
             guard line.first == UInt8(ascii: "+"), let added = ASCIIDecimal.int64(line.dropFirst()) else { return nil }
             let (sum, overflow) = estimate.bytes.addingReportingOverflow(added)
             guard !overflow else { return nil }
             estimate.bytes = sum
+            estimate.added += added
             estimate.additions += 1
         }
         return estimate
@@ -115,10 +128,29 @@ package final class CacheSizeLedger: Sendable {
         return age >= 0 && age < trustedFor
     }
 
-    /// Replaces the ledger of the cache at `root` with the size a pruning measured `at`, whole; the caller holds
-    /// the cache's lock exclusively. A ledger that cannot be written is removed, so that none is trusted.
-    package static func replace(root: URL, measured bytes: Int64, at date: Date, temporaryFolder: URL) {
-        let text = "walked \(max(0, bytes)) \(Int64(date.timeIntervalSince1970.rounded(.down)))\n"
+    /// Whether `estimate` tells, at `now` by the build's clock, that a pruning would remove nothing for a build
+    /// whose use record's paths have the digest `uses`: the last pruning left only what a build of those very
+    /// paths used, over the size `maximumBytes`, and less has been stored since than the room a build's pruning
+    /// leaves below the size (what was stored since is all a walk could remove).
+    package static func showsNothingToRemove(
+        _ estimate: Estimate?, forUses uses: String, maximumBytes: Int64, now: Date
+    ) -> Bool {
+        guard let estimate, estimate.heldFor == uses, estimate.additions <= mostAdditions,
+            estimate.added <= maximumBytes - CachePruner.buildTargetBytes(of: maximumBytes)
+        else { return false }
+        let age = now.timeIntervalSince(estimate.walkedAt)
+        return age >= 0 && age < trustedFor
+    }
+
+    /// Replaces the ledger of the cache at `root` with the size a pruning measured `at`, whole, and the digest of
+    /// the paths that pruning had to leave over the size (`heldFor`, when it did); the caller holds the cache's
+    /// lock exclusively. A ledger that cannot be written is removed, so that none is trusted.
+    package static func replace(
+        root: URL, measured bytes: Int64, at date: Date, heldFor: String? = nil, temporaryFolder: URL
+    ) {
+        var text = "walked \(max(0, bytes)) \(Int64(date.timeIntervalSince1970.rounded(.down)))"
+        if let heldFor, LowercaseHex.isSHA256(heldFor) { text += " " + heldFor }
+        text += "\n"
         let path = "\(root.path)/\(fileName)"
         do {
             try AtomicFile.write(

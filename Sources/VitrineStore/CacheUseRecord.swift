@@ -95,6 +95,15 @@ package struct CacheUseRecord: Equatable, Sendable {
         return Array(heading(time: time, output: output, counts: counts).utf8) + bytes[lines.pathsStart...]
     }
 
+    /// The SHA-256 of the paths of the record `bytes` (their lines, byte for byte), in lowercase hexadecimal: the
+    /// same for every record of the same paths, whatever its time, output and counts; nil unless `bytes` are a
+    /// record of this format with sorted paths.
+    package static func pathsDigest(of bytes: [UInt8]) -> String? {
+        guard let lines = lines(of: bytes), heading(of: bytes[..<lines.pathsStart]) != nil, lines.areSorted(in: bytes)
+        else { return nil }
+        return SHA256Hasher.hex(of: bytes[lines.pathsStart...])
+    }
+
     private static let usedPrefix = Array("used ".utf8)
 
     /// The time, output and counts of a record's four heading lines; nil unless they are this format's.

@@ -218,6 +218,39 @@ import VitrineStore
         }
     }
 
+    /// A build whose own uses are over the cache's size removes all else, once: the builds after it that use the
+    /// very same paths say again that the cache is over its size but do not walk it for nothing, until a build uses
+    /// other paths.
+    @Test func aBuildOverTheSizeByItsOwnUsesDoesNotWalkTheCacheAgainForTheSameUses() async throws {
+        try await withSampleAPI(SampleAPIConfiguration(distinctImages: true)) { server, workspace in
+            let first = try await build(server, workspace, term: "Hamburg", out: "hamburg")
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let size = ["--cache-max-size", String(Self.cacheBytes(workspace.path("cache")) * 4 / 5)]
+            var upkeeps: [[String: Any]] = []
+            // Asked again twice: the same paths, with the answers stored anew (a little, against a tenth of room).
+            for hour in ["07", "08"] {
+                let again = try await build(
+                    server, workspace, term: "Hamburg", out: "hamburg",
+                    size + ["--refresh", "--now", "2026-12-07T\(hour):00:00Z"])
+                #expect(again.status == 0, "stderr: \(again.stderr)")
+                #expect(again.stderr.split(separator: "\n").filter { $0.contains("over its size") }.count == 1)
+                upkeeps.append(try #require(try summary(again)["cache"] as? [String: Any]))
+            }
+            #expect(upkeeps[0]["skipped"] == nil, "\(upkeeps[0])")
+            #expect(upkeeps[0]["bytesAfter"] as? Int == upkeeps[0]["bytesUsed"] as? Int)
+            #expect(upkeeps[1]["skipped"] as? String == "the cache holds what this build uses, over its size")
+            #expect(try isWhole(workspace, "hamburg"))
+            // Half the items: other paths, so the cache is walked, and what the build no longer uses removed.
+            let fewer = try await build(
+                server, workspace, term: "Hamburg", out: "hamburg",
+                size + ["--pages", "1", "--now", "2026-12-07T09:00:00Z"])
+            #expect(fewer.status == 0, "stderr: \(fewer.stderr)")
+            let upkeep = try #require(try summary(fewer)["cache"] as? [String: Any])
+            #expect(upkeep["skipped"] == nil && (upkeep["entriesRemoved"] as? Int ?? 0) > 0, "\(upkeep)")
+            #expect(try isWhole(workspace, "hamburg"))
+        }
+    }
+
     @Test func theSizeComesFromTheFlagOrTheConfigAndABadOneIsRefused() async throws {
         try await withSampleAPI(SampleAPIConfiguration()) { server, workspace in
             for bad in ["0", "-1", "12X", "1.5G"] {

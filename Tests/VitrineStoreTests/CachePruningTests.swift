@@ -141,6 +141,17 @@ import VitrineTestSupport
         #expect(outcome.entriesRemoved == 1 && outcome.bytesProtected == outcome.bytesAfter)
         #expect(outcome.protectedOverBy == outcome.bytesProtected - 10)
         _ = other
+        // Given the digest of the uses it kept, over the size with all else gone, the ledger holds it.
+        let uses = String(repeating: "0f", count: 32)
+        let again = CachePruner(root: folder.url).prune(
+            maximumBytes: 10, used: [CacheStore.imagePath(of: used)], usesDigest: uses, now: now, maximumAge: day)
+        #expect(again.protectedOverBy != nil && again.entriesRemoved == 0)
+        #expect(CacheSizeLedger.read(root: folder.url)?.heldFor == uses)
+        #expect(CacheSizeLedger.read(root: folder.url)?.bytes == again.bytesAfter)
+        // Within the size, it does not.
+        _ = CachePruner(root: folder.url).prune(
+            maximumBytes: 1 << 30, used: [CacheStore.imagePath(of: used)], usesDigest: uses, now: now, maximumAge: day)
+        #expect(CacheSizeLedger.read(root: folder.url)?.heldFor == nil)
     }
 
     @Test func expiredAnswersAndRecordsOfVanishedOutputFoldersGoFirst() throws {
@@ -258,6 +269,19 @@ import VitrineTestSupport
         expected.counts = later
         #expect(restamped == expected.encoded())
         #expect(CacheUseRecord(bytes: restamped) == expected)
+        // The digest of its paths is that of every record of the same paths, and of no other.
+        let digest = try #require(CacheUseRecord.pathsDigest(of: bytes))
+        #expect(CacheUseRecord.pathsDigest(of: restamped) == digest)
+        #expect(
+            CacheUseRecord.pathsDigest(
+                of: try #require(CacheUseRecord(time: now, output: "/o", counts: .init(), used: Set(paths)).encoded()))
+                == digest)
+        #expect(
+            CacheUseRecord.pathsDigest(
+                of: try #require(
+                    CacheUseRecord(time: now, output: "/srv/site", counts: .init(), used: Set(paths.dropLast()))
+                        .encoded())) != digest)
+        #expect(CacheUseRecord.pathsDigest(of: Array(bytes.dropLast(2))) == nil)
         // Exactly: only for the record's own paths, all of them.
         #expect(
             CacheUseRecord.restamped(

@@ -27,7 +27,7 @@ import VitrineTestSupport
         #expect(!ledger.lostAnAddition)
         #expect(try ledgerText(folder) == "walked 1000 1800000000\n+10\n+20\n+5\n")
         let estimate = try #require(CacheSizeLedger.read(root: folder.url))
-        #expect(estimate == .init(bytes: 1035, walkedAt: now, additions: 3))
+        #expect(estimate == .init(bytes: 1035, walkedAt: now, additions: 3, added: 35))
         #expect(CacheSizeLedger.shows(estimate, withinSize: 1035, now: now + 60))
         #expect(!CacheSizeLedger.shows(estimate, withinSize: 1034, now: now + 60))
     }
@@ -37,6 +37,8 @@ import VitrineTestSupport
             "", "walked 1000 1800000000", "+10\nwalked 1000 1800000000\n", "walked 1000\n", "walked x 1800000000\n",
             "walked 1000 1800000000\n+10\n+2", "walked 1000 1800000000\n10\n", "walked 1000 1800000000\n+-3\n",
             "walked 1000 1800000000\n+99999999999999999999\n", "walked 9000000000000000000 0\n+900000000000000000\n",
+            "walked 1000 1800000000 abc\n", "walked 1000 1800000000 \(String(repeating: "AB", count: 32))\n",
+            "walked 1000 1800000000 \(String(repeating: "ab", count: 32)) x\n",
         ] {
             #expect(CacheSizeLedger.parse(Array(text.utf8)) == nil, "\(text)")
         }
@@ -44,6 +46,39 @@ import VitrineTestSupport
             CacheSizeLedger.parse(Array("walked 0 0\n".utf8))
                 == .init(bytes: 0, walkedAt: .init(timeIntervalSince1970: 0), additions: 0))
         #expect(!CacheSizeLedger.shows(nil, withinSize: .max, now: now))
+    }
+
+    @Test func aPruningLeftOverItsSizeByWhatABuildUsedIsNotRepeatedForTheSameUses() throws {
+        let folder = try TemporaryFolder()
+        let temporary = folder.url.appendingPathComponent("tmp")
+        let uses = String(repeating: "ab", count: 32)
+        CacheSizeLedger.replace(root: folder.url, measured: 2000, at: now, heldFor: uses, temporaryFolder: temporary)
+        #expect(try ledgerText(folder) == "walked 2000 1800000000 \(uses)\n")
+        CacheSizeLedger(root: folder.url).add(90)
+        let estimate = try #require(CacheSizeLedger.read(root: folder.url))
+        #expect(estimate == .init(bytes: 2090, walkedAt: now, additions: 1, added: 90, heldFor: uses))
+        // Within 1,000 bytes a build's pruning leaves 100 of room, more than the 90 stored since: nothing to remove.
+        #expect(CacheSizeLedger.showsNothingToRemove(estimate, forUses: uses, maximumBytes: 1000, now: now + 60))
+        // Other uses, more stored since than the room (80 within 800), a week later or earlier than the walk: walk.
+        let other = String(repeating: "cd", count: 32)
+        #expect(!CacheSizeLedger.showsNothingToRemove(estimate, forUses: other, maximumBytes: 1000, now: now + 60))
+        #expect(!CacheSizeLedger.showsNothingToRemove(estimate, forUses: uses, maximumBytes: 800, now: now + 60))
+        #expect(
+            !CacheSizeLedger.showsNothingToRemove(
+                estimate, forUses: uses, maximumBytes: 1000, now: now + CacheSizeLedger.trustedFor))
+        #expect(!CacheSizeLedger.showsNothingToRemove(estimate, forUses: uses, maximumBytes: 1000, now: now - 1))
+        var many = estimate
+        many.additions = CacheSizeLedger.mostAdditions + 1
+        #expect(!CacheSizeLedger.showsNothingToRemove(many, forUses: uses, maximumBytes: 1000, now: now + 60))
+        // A pruning that left no build's uses over the size, or something that is no digest: no uses held.
+        CacheSizeLedger.replace(root: folder.url, measured: 900, at: now, temporaryFolder: temporary)
+        #expect(CacheSizeLedger.read(root: folder.url)?.heldFor == nil)
+        #expect(
+            !CacheSizeLedger.showsNothingToRemove(
+                CacheSizeLedger.read(root: folder.url), forUses: uses, maximumBytes: 800, now: now + 60))
+        CacheSizeLedger.replace(
+            root: folder.url, measured: 900, at: now, heldFor: "uses\n+0", temporaryFolder: temporary)
+        #expect(try ledgerText(folder) == "walked 900 1800000000\n")
     }
 
     @Test func anOldLedgerOneFromLaterOrOneOfTooManyAdditionsIsNotTrusted() {
