@@ -26,14 +26,14 @@ extension GalleryBuild {
         var encoded: [UInt8]?
         // An up-to-date build used what the previous one did, so its record's paths are still used; they are only
         // read when pruning needs them, or when this build used something they lack. A build that did its work
-        // with exactly the previous build's paths keeps them byte for byte too.
-        var restampedRecord: [UInt8]?
+        // with exactly the previous build's paths keeps them byte for byte too (and they are `used` already).
+        var previousRecord: [UInt8]?
         if let previous = try? FileBytes.read(atPath: recordPath, limit: FileBytes.recordLimit) {
             if let restamped = CacheUseRecord.restamped(
                 previous, time: scheduleNow, output: output, counts: counts, keeping: used, exactly: !upToDate)
             {
                 encoded = restamped
-                restampedRecord = previous
+                if upToDate { previousRecord = previous }
             } else if upToDate, let record = CacheUseRecord(bytes: previous) {
                 used.formUnion(record.used)
             }
@@ -86,7 +86,7 @@ extension GalleryBuild {
             summary.cache = upkeep
             return summary
         }
-        if let restampedRecord { used.formUnion(CacheUseRecord(bytes: restampedRecord)?.used ?? []) }
+        if let previousRecord { used.formUnion(CacheUseRecord(bytes: previousRecord)?.used ?? []) }
         let outcome = CachePruner(root: cache.root).prune(
             maximumBytes: maximumBytes, targetBytes: CachePruner.buildTargetBytes(of: maximumBytes), used: used,
             usesDigest: usesDigest, now: scheduleNow, maximumAge: policy.maximumAge)

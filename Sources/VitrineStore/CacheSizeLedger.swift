@@ -123,9 +123,15 @@ package final class CacheSizeLedger: Sendable {
 
     /// Whether `estimate` tells, at `now` by the build's clock, that the cache holds at most `maximumBytes`.
     package static func shows(_ estimate: Estimate?, withinSize maximumBytes: Int64, now: Date) -> Bool {
-        guard let estimate, estimate.bytes <= maximumBytes, estimate.additions <= mostAdditions else { return false }
+        guard let estimate, isTrusted(estimate, now: now) else { return false }
+        return estimate.bytes <= maximumBytes
+    }
+
+    /// Whether `estimate` may be trusted at `now` by the build's clock: measured less than ``trustedFor`` ago, not
+    /// later, and with at most ``mostAdditions`` additions since.
+    private static func isTrusted(_ estimate: Estimate, now: Date) -> Bool {
         let age = now.timeIntervalSince(estimate.walkedAt)
-        return age >= 0 && age < trustedFor
+        return estimate.additions <= mostAdditions && age >= 0 && age < trustedFor
     }
 
     /// Whether `estimate` tells, at `now` by the build's clock, that a pruning would remove nothing for a build
@@ -135,11 +141,9 @@ package final class CacheSizeLedger: Sendable {
     package static func showsNothingToRemove(
         _ estimate: Estimate?, forUses uses: String, maximumBytes: Int64, now: Date
     ) -> Bool {
-        guard let estimate, estimate.heldFor == uses, estimate.additions <= mostAdditions,
-            estimate.added <= maximumBytes - CachePruner.buildTargetBytes(of: maximumBytes)
-        else { return false }
-        let age = now.timeIntervalSince(estimate.walkedAt)
-        return age >= 0 && age < trustedFor
+        guard let estimate, isTrusted(estimate, now: now) else { return false }
+        return estimate.heldFor == uses
+            && estimate.added <= maximumBytes - CachePruner.buildTargetBytes(of: maximumBytes)
     }
 
     /// Replaces the ledger of the cache at `root` with the size a pruning measured `at`, whole, and the digest of
