@@ -31,6 +31,28 @@ package struct SampleAPIConfiguration: Sendable {
     package var unsplashKey: String = SampleAPIServer.demoKey
     /// Unsplash requests allowed per key and hour (50 for a demo application).
     package var unsplashRateLimit: Int = 50
+    /// How many results an Openverse search term has unless ``openverseCounts`` names it; clamped to
+    /// `0...100_000`.
+    package var openverseResultCount: Int = OpenverseCatalog.defaultCount
+    /// Openverse result counts by search term (normalised like Pixabay's queries; `""` is a search without `q`);
+    /// values clamped to `0...100_000`.
+    package var openverseCounts: [String: Int] = [:]
+    /// The only bearer token the Openverse search accepts: without `Authorization: Bearer …` a search is anonymous,
+    /// with another token it fails.
+    package var openverseToken: String = SampleAPIServer.openverseDemoToken
+    /// Anonymous Openverse searches allowed a minute (0: no limit); high by default, so that only a test that sets
+    /// it meets it.
+    package var openverseRateLimit: Int = 10_000
+    /// How many files a Wikimedia Commons search term has unless ``commonsCounts`` names it; clamped to
+    /// `0...100_000`.
+    package var commonsResultCount: Int = CommonsCatalog.defaultCount
+    /// Commons file counts by search term (normalised like Pixabay's queries); values clamped to `0...100_000`.
+    package var commonsCounts: [String: Int] = [:]
+    /// Whether a Commons search whose `User-Agent` names no contact is refused with 403, as Wikimedia's policy has
+    /// it.
+    package var commonsRequiresContact = true
+    /// Commons searches allowed a minute (0: no limit); high by default, so that only a test that sets it meets it.
+    package var commonsRateLimit: Int = 10_000
     /// How many hits every Pixabay query's results move on each day: on day `d` a query's result list starts at
     /// hit `d × hitsPerDay` of the catalogue, so a daily build sees that many hits leave the front of the list and as
     /// many new ones (with images of their own) arrive at its end. 0 keeps the results still.

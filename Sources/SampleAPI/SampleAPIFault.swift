@@ -14,13 +14,15 @@ import Foundation
 ///             | "thumbnails"                   ; media-coverage list, /api/v2/content/misc/media-coverages
 ///             | "picsum"                       ; Lorem Picsum's list, info and random routes
 ///             | "unsplash"                     ; Unsplash, /unsplash/
+///             | "openverse"                    ; Openverse's image search, /v1/images and /v1/images/
+///             | "commons"                      ; Wikimedia Commons' file search, /w/api.php
 ///             | "albums"                       ; JSONPlaceholder lists: /users, /users/N/albums, /albums, …
 ///             | "images"                       ; every image: /photo/, /get/, /flickr/, /cimg/, /unsplash-images/,
-///                                              ; Lorem Picsum's /id/{id}/{w}/{h}, /seed/{seed}/{w}/{h} and
-///                                              ; /seed/{seed}/{size}
+///                                              ; /openverse/, /v1/images/{id}/thumb/, /upload/, Lorem Picsum's
+///                                              ; /id/{id}/{w}/{h}, /seed/{seed}/{w}/{h} and /seed/{seed}/{size}
 ///             | "all"                          ; every request
 ///     text    = percent-encoded text the request's search term must contain (ignoring case): the decoded `q`,
-///               `text` or `tags` parameter
+///               `text`, `tags` or `gsrsearch` parameter
 ///     kind    = "delay=" milliseconds          ; the normal response, late
 ///             | code                           ; 200…599 other than 429: that status, plain-text body
 ///             | "429"                          ; rate limited, without Retry-After
@@ -38,7 +40,8 @@ import Foundation
 ///     count   = a positive number (only the first `count` matching requests) | "*" (every one, the default)
 ///
 /// For example `api:429:3`, `images:500`, `all:delay=50`, `api,q=graffiti:hostile`, `api:retry-after-date=2:1`,
-/// `flickr,q=hamburg:truncate:1`, `feed:503` and `thumbnails:malformed-json`.
+/// `flickr,q=hamburg:truncate:1`, `feed:503`, `thumbnails:malformed-json`, `openverse,q=hafen:retry-after=30` and
+/// `commons,q=hafen:503:1`.
 package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     /// The requests a rule can apply to.
     package enum Target: String, Sendable, Hashable, CaseIterable {
@@ -54,10 +57,15 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         case picsum
         /// Unsplash's routes under `/unsplash/`.
         case unsplash
+        /// Openverse's image search, `/v1/images` and `/v1/images/`.
+        case openverse
+        /// Wikimedia Commons' file search, `/w/api.php`.
+        case commons
         /// The JSONPlaceholder lists: `/users`, `/users/N/albums`, `/albums`, `/albums/N/photos`, `/photos`.
         case albums
-        /// Everything under `/photo/`, `/get/`, `/flickr/`, `/cimg/` and `/unsplash-images/`, and Lorem Picsum's
-        /// images.
+        /// Everything under `/photo/`, `/get/`, `/flickr/`, `/cimg/`, `/unsplash-images/`, `/openverse/` and
+        /// `/upload/` (Commons' files and renditions), Openverse's thumbnails (`/v1/images/{id}/thumb/`), and Lorem
+        /// Picsum's images.
         case images
         /// Every request, including pages, redirects and unknown paths.
         case all
@@ -115,7 +123,8 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
     package var kind: Kind
     /// Which requests the rule can claim.
     package var target: Target
-    /// When set, only requests whose decoded `q`, `text` or `tags` contains this text (ignoring case) match.
+    /// When set, only requests whose decoded `q`, `text`, `tags` or `gsrsearch` contains this text (ignoring case)
+    /// match.
     package var queryContains: String?
     /// How many matching requests the rule claims (the first ones); nil claims every one.
     package var times: Int?
@@ -138,9 +147,14 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
             case .thumbnails: components.elementsEqual(["api", "v2", "content", "misc", "media-coverages"])
             case .picsum: Self.isPicsumAPI(components)
             case .unsplash: components.first == "unsplash"
+            case .openverse: components.elementsEqual(["v1", "images"])
+            case .commons: components.elementsEqual(["w", "api.php"])
             case .albums: SampleAPIRouter.isJSONPlaceholderList(components)
             case .images:
-                ["photo", "get", "flickr", "cimg", "unsplash-images"].contains(components.first ?? "")
+                ["photo", "get", "flickr", "cimg", "unsplash-images", "openverse", "upload"].contains(
+                    components.first ?? "")
+                    || (components.count == 4 && components[0] == "v1" && components[1] == "images"
+                        && components[3] == "thumb")
                     || (["id", "seed"].contains(components.first ?? "") && components.count == 4)
                     || (components.first == "seed" && components.count == 3 && components[2] != "info")
             case .all: true
@@ -148,7 +162,7 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
         guard targetMatches else { return false }
         guard let queryContains, !queryContains.isEmpty else { return true }
         let needle = queryContains.lowercased()
-        return ["q", "text", "tags"].contains { request.query[$0]?.lowercased().contains(needle) ?? false }
+        return ["q", "text", "tags", "gsrsearch"].contains { request.query[$0]?.lowercased().contains(needle) ?? false }
     }
 
     private static func isPicsumAPI(_ components: [Substring]) -> Bool {
@@ -189,7 +203,8 @@ package struct SampleAPIFault: Sendable, Hashable, CustomStringConvertible {
 
     private static let plainText = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
 
-    private static let targetList = "api, flickr, feed, thumbnails, picsum, unsplash, albums, images or all"
+    private static let targetList =
+        "api, flickr, feed, thumbnails, picsum, unsplash, openverse, commons, albums, images or all"
 
     private static let kindList =
         "delay=MS, a status code, 429, retry-after=S, retry-after-date=S, truncate, reset, wrong-type, "

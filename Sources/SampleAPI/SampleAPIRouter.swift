@@ -66,7 +66,8 @@ struct SampleAPIResponse: Sendable {
 }
 
 /// Maps a request to its response: the Pixabay search, the Flickr REST methods and feed, the media-coverage list,
-/// JSONPlaceholder's users, albums and photos, the image files (seeded Picsum-like ones too), the stand-in web pages and the index.
+/// Openverse's image search, Wikimedia Commons' file search, JSONPlaceholder's users, albums and photos, the image
+/// files (seeded Picsum-like ones too), the stand-in web pages and the index.
 struct SampleAPIRouter: Sendable {
     static let invalidKeyMessage = "[ERROR 400] Invalid or missing API key (https://pixabay.com/api/docs/)."
     static let queryTooLongMessage = "[ERROR 400] \"q\" is too long."
@@ -82,6 +83,10 @@ struct SampleAPIRouter: Sendable {
     let rateLimiter: RateLimiter
     let randomCatalog: RandomImageCatalog
     let unsplashRateLimiter: RateLimiter
+    let openverse: OpenverseCatalog
+    let openverseRateLimiter: RateLimiter
+    let commons: CommonsCatalog
+    let commonsRateLimiter: RateLimiter
     let searchAnswers = SearchAnswers()
 
     init(configuration: SampleAPIConfiguration, images: SampleImages = .bundled) {
@@ -95,6 +100,12 @@ struct SampleAPIRouter: Sendable {
         self.rateLimiter = RateLimiter(limit: configuration.rateLimit, windowSeconds: configuration.rateWindowSeconds)
         self.randomCatalog = RandomImageCatalog(images: images)
         self.unsplashRateLimiter = RateLimiter(limit: configuration.unsplashRateLimit, windowSeconds: 3_600)
+        self.openverse = OpenverseCatalog(
+            counts: configuration.openverseCounts, defaultCount: configuration.openverseResultCount, images: images)
+        self.openverseRateLimiter = RateLimiter(limit: configuration.openverseRateLimit, windowSeconds: 60)
+        self.commons = CommonsCatalog(
+            counts: configuration.commonsCounts, defaultCount: configuration.commonsResultCount, images: images)
+        self.commonsRateLimiter = RateLimiter(limit: configuration.commonsRateLimit, windowSeconds: 60)
     }
 
     func respond(to request: SampleAPIRequest, baseURL: String, now: ContinuousClock.Instant) -> SampleAPIResponse {
@@ -122,6 +133,19 @@ struct SampleAPIRouter: Sendable {
             return thumbnailList(request.query, baseURL: baseURL)
         case ("cimg", 5) where components[1] == "images" && components[4] == "image.jpg":
             return thumbnailImage(imageID: components[2], quality: components[3])
+        case ("v1", 2) where components[1] == "images":
+            return openverseSearch(request, baseURL: baseURL, now: now)
+        case ("v1", 4) where components[1] == "images" && components[3] == "thumb":
+            return openverseThumbnail(id: components[2])
+        case ("openverse", 3) where components[1] == "images":
+            return openverseImage(file: components[2])
+        case ("w", 2) where components[1] == "api.php":
+            return commonsSearch(request, baseURL: baseURL, now: now)
+        case ("upload", 4):
+            return commonsOriginal(folder: components[1], subfolder: components[2], name: components[3])
+        case ("upload", 6) where components[1] == "thumb":
+            return commonsThumbnail(
+                folder: components[2], subfolder: components[3], name: components[4], thumbnail: components[5])
         case ("photos", 2):
             return .html(
                 title: "Sample photo page",
@@ -259,7 +283,8 @@ struct SampleAPIRouter: Sendable {
     }
 
     private static let index = """
-        Vitrine sample API: Pixabay, Flickr and a media-coverage list, serving bundled sample pictures.
+        Vitrine sample API: Pixabay, Flickr, a media-coverage list, Openverse and Wikimedia Commons, serving bundled
+        sample pictures.
 
         GET /api/?key=KEY&q=TERM&page=N&per_page=N   search, as documented at https://pixabay.com/api/docs/
         GET /photo/{id}-{theme}{NN}_150.jpg           preview image (themes: city, graffiti)
@@ -283,6 +308,29 @@ struct SampleAPIRouter: Sendable {
                                                       media-coverage list (a JSON array, at most 300)
         GET /cimg/images/img-{uuid}/{0|10|20|30|40}/image.jpg
                                                       media-coverage thumbnail in that quality
+
+        GET /v1/images/?q=TERM&page=N&page_size=N&license=by,cc0,...&license_type=commercial,modification
+                                                      Openverse's image search; anonymous: page_size up to 20
+                                                      (else 401), 20 pages deep (else 400), throttled (429 with
+                                                      Retry-After); Authorization: Bearer TOKEN lifts them
+                                                      (page_size up to 500); mature= is ignored: mature results
+                                                      are always included
+        GET /openverse/images/{id}.jpg                Openverse result's image (1280 px)
+        GET /v1/images/{id}/thumb/                    Openverse result's thumbnail (640 px)
+
+        GET /w/api.php?action=query&format=json&formatversion=2&generator=search&gsrsearch=TERM&gsrnamespace=6
+            &gsrlimit=N&gsroffset=N&prop=imageinfo&iiprop=url|size|mime|extmetadata&iiurlwidth=W
+            &iiextmetadatafilter=Artist|LicenseUrl|...
+                                                      Wikimedia Commons' file search (MediaWiki Action API):
+                                                      gsrlimit up to 50 (more is cut to 50 with a warning), the
+                                                      next batch by the answer's continue (gsroffset); a
+                                                      User-Agent without a contact in parentheses answers 403;
+                                                      throttled (429 with Retry-After)
+        GET /upload/{a}/{ab}/{name}                   Commons photo's original (1280 px; {a}/{ab}: digest of name)
+        GET /upload/thumb/{a}/{ab}/{name}/{W}px-{name}
+                                                      Commons rendition W px wide (640 px up to 640, else 1280);
+                                                      a drawing's is {W}px-{name}.png, a document's
+                                                      page1-{W}px-{name}.jpg, a film's {W}px--{name}.jpg
 
         GET /v2/list?page=N&limit=N                   Lorem Picsum's list (Link header)
         GET /id/{id}/info, /seed/{seed}/info          Lorem Picsum's photo information

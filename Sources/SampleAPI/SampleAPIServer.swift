@@ -32,12 +32,14 @@ package enum SampleAPIServerError: Error, Sendable, Equatable {
 }
 
 /// Image APIs on 127.0.0.1 serving bundled sample images: Pixabay's search, Flickr's REST photo lists and public
-/// feed, and a media-coverage thumbnail list, each in its provider's documented shape. It is served by swift-nio
-/// (its HTTP/1 parser and encoder) on an event loop per core, where each response is made; only a delay fault's
-/// pause runs on a task.
+/// feed, a media-coverage thumbnail list, Openverse's image search and Wikimedia Commons' file search, each in its
+/// provider's documented shape. It is served by swift-nio (its HTTP/1 parser and encoder) on an event loop per core,
+/// where each response is made; only a delay fault's pause runs on a task.
 package final class SampleAPIServer: Sendable {
     /// The API key the sample API accepts unless configured otherwise.
     package static let demoKey = "sample-key"
+    /// The bearer token the Openverse search accepts unless configured otherwise.
+    package static let openverseDemoToken = "sample-openverse-token"
 
     private struct Lifecycle {
         var isStarting = false
@@ -127,6 +129,16 @@ package final class SampleAPIServer: Sendable {
     /// `https://www.flickr.com/services/`.
     package var flickrEndpoint: String {
         get async { "\(await baseURL)/services/" }
+    }
+
+    /// The base to use in place of `https://api.openverse.org/`: a client appends `v1/images/`.
+    package var openverseEndpoint: String {
+        get async { "\(await baseURL)/" }
+    }
+
+    /// The base to use in place of `https://commons.wikimedia.org/w/`: a client appends `api.php`.
+    package var commonsEndpoint: String {
+        get async { "\(await baseURL)/w/" }
     }
 
     /// The list to use in place of `https://acharyaprashant.org/api/v2/content/misc/media-coverages`.

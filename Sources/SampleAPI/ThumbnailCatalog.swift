@@ -212,43 +212,13 @@ package struct ThumbnailCatalog: Sendable {
 
     /// The theme and picture number encoded in a thumbnail uuid this catalogue made, or nil for any other text.
     package static func picture(forUUID uuid: String) -> (theme: String, number: Int)? {
-        let groups = uuid.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12],
-            uuid.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) || ("a"..."f").contains($0) })
-        else {
-            return nil
-        }
-        let last = groups[4]
-        let theme: String
-        switch last.first {
-        case "1": theme = "city"
-        case "2": theme = "graffiti"
-        default: return nil
-        }
-        guard let number = Int(last.dropFirst().prefix(2), radix: 16), number >= 1,
-            uuid == Self.uuid(prefix: String(uuid.prefix(23)), theme: theme, number: number)
-        else {
-            return nil
-        }
-        return (theme, number)
+        uuids.picture(in: uuid)
     }
 
-    /// A version-4-shaped uuid from `seed` whose last group encodes the picture.
+    /// The thumbnails' ids: the scheme unsalted, as it was first made.
+    private static let uuids = PictureUUID(salt: "")
+
     private static func uuid(seed: UInt64, theme: String, number: Int) -> String {
-        let hex = Digits.hex(seed, width: 16) + Digits.hex(seed &* 0x9e37_79b9_7f4a_7c15, width: 16)
-        let characters = Array(hex)
-        let variant = Array("89ab")[Int(seed >> 62)]
-        let prefix =
-            String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-4" + String(characters[12..<15]) + "-"
-            + String(variant) + String(characters[15..<18])
-        return uuid(prefix: prefix, theme: theme, number: number)
-    }
-
-    /// `prefix` (the first four groups and their dashes) followed by the last group: theme digit, picture number in
-    /// two hex digits, and nine hex digits of checksum over the rest.
-    private static func uuid(prefix: String, theme: String, number: Int) -> String {
-        let head = "\(theme == "graffiti" ? 2 : 1)\(Digits.hex(UInt64(number), width: 2))"
-        let checksum = Digits.hex(PixabayCatalog.stableHash("\(prefix)-\(head)"), width: 9)
-        return "\(prefix)-\(head)\(checksum)"
+        uuids.make(seed: seed, theme: theme, number: number)
     }
 }

@@ -11,7 +11,7 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts the sample API on 127.0.0.1, builds a gallery from it with the source chosen by --source, and \
             stops it. pixabay: TERM paired with "TERM graffiti"; flickr: a Flickr search for TERM; flickr-feed: \
-            Flickr's public feed (no key); thumbnails: a square-tiled grid of the thumbnail list; random: the \
+            Flickr's public feed (no key); openverse: an Openverse search for TERM, anonymous; commons: a Wikimedia Commons search for TERM; thumbnails: a square-tiled grid of the thumbnail list; random: the \
             random-image page and its favorites page from the sample Lorem Picsum (a new image every 10 minutes); albums: \
             JSONPlaceholder's users, albums and photos (--users and --albums, default 3 of each).
             """
@@ -21,6 +21,8 @@ struct DemoCommand: AsyncParsableCommand {
     enum Source: String, ExpressibleByArgument, CaseIterable {
         case pixabay, flickr
         case flickrFeed = "flickr-feed"
+        case openverse
+        case commons
         case thumbnails
         case random
         case albums
@@ -79,7 +81,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let (base, shownPort) = (await server.baseURL, await server.port)
         await server.stop()
-        if [.flickr, .flickrFeed, .thumbnails, .albums].contains(source), !flags.run.quiet {
+        if [.flickr, .flickrFeed, .openverse, .commons, .thumbnails, .albums].contains(source), !flags.run.quiet {
             StandardStreams.error(
                 "Pictures whose license does not allow copies are shown from the sample API's own URLs (\(base)): "
                     + "run `vitrine sample-api --port \(shownPort)` to see them.\n")
@@ -106,6 +108,21 @@ struct DemoCommand: AsyncParsableCommand {
             try await GalleryRun.execute(
                 source: source, label: "the sample Flickr API for “\(term)”", flags: flags, itemsPerPage: perPage,
                 secrets: [])
+        case .openverse:
+            let perPage = perPage ?? 20
+            let source = OpenverseSource(
+                term: term, itemCount: perPage * pages, endpoint: await server.openverseEndpoint)
+            try await GalleryRun.execute(
+                source: source, label: "the sample Openverse API for “\(term)”", flags: flags, itemsPerPage: perPage,
+                secrets: [])
+        case .commons:
+            let perPage = perPage ?? 20
+            let source = CommonsSource(
+                term: term, itemCount: perPage * pages, endpoint: await server.commonsEndpoint,
+                contact: "vitrine demo, sample API")
+            try await GalleryRun.execute(
+                source: source, label: "the sample Wikimedia Commons API for “\(term)”", flags: flags,
+                itemsPerPage: perPage, secrets: [])
         case .thumbnails:
             let limit = (perPage ?? 120) * pages
             try await GalleryRun.execute(

@@ -9,9 +9,11 @@ struct SampleAPICommand: AsyncParsableCommand {
         abstract: "Run the bundled sample API (Pixabay's shape, sample images) on 127.0.0.1 until interrupted.",
         discussion: """
             --fault injects the failures real APIs have, for trying Vitrine against them by hand:
-            TARGET[,q=TEXT]:KIND[:COUNT], TARGET one of api, flickr, feed, thumbnails, picsum, unsplash, albums, images, all; KIND one of delay=MS, a status code, 429,
-            retry-after=S, retry-after-date=S, truncate, reset, wrong-type, oversized=SIZE, stall=S,
-            trickle=BYTES_PER_S, truncated-image=BYTES, malformed-json, hostile, huge-pixels, turned-image, many-tags; COUNT the first N matching requests (default: every one).
+            TARGET[,q=TEXT]:KIND[:COUNT], TARGET one of api, flickr, feed, thumbnails, picsum, unsplash, openverse,
+            commons, albums, images, all; KIND one of delay=MS, a status code, 429, retry-after=S,
+            retry-after-date=S, truncate, reset, wrong-type, oversized=SIZE, stall=S, trickle=BYTES_PER_S,
+            truncated-image=BYTES, malformed-json, hostile, huge-pixels, turned-image, many-tags; COUNT the first N
+            matching requests (default: every one).
             Examples: api:429:3, images:500, all:delay=50, api,q=graffiti:hostile.
 
             For benchmarks: --hit-cap raises Pixabay's 500-hit cap, --hits sets how many hits a query has,
@@ -19,6 +21,15 @@ struct SampleAPICommand: AsyncParsableCommand {
             --rate-limit lifts the search budget (100 a minute per key, like Pixabay's).
             For a simulated calendar: --hits-per-day N moves every Pixabay query's results on by N hits a day, and
             --day D (or --start DATE, following the real calendar) says which day the server is at.
+
+            Openverse (/v1/images/): --openverse-results sets how many results a term has (N for every term,
+            TERM=N for one), --openverse-token the bearer token that lifts the anonymous limits, and
+            --openverse-rate-limit how many anonymous searches a minute it answers before 429 (0: no limit).
+
+            Wikimedia Commons (/w/api.php): --commons-results sets how many files a term has (N for every term,
+            TERM=N for one), --commons-rate-limit how many searches a minute it answers before 429 (0: no limit),
+            and --commons-contact-optional answers searches whose User-Agent names no contact, which Wikimedia
+            refuses with 403.
             """
     )
 
@@ -71,6 +82,40 @@ struct SampleAPICommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The rate-limit window in seconds.", valueName: "s"))
     var rateWindow = 60
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many results an Openverse search has: N for every term, TERM=N for one (repeatable; default 60).",
+            valueName: "n|term=n"))
+    var openverseResults: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The bearer token that lifts Openverse's anonymous limits.", valueName: "token"))
+    var openverseToken = SampleAPIServer.openverseDemoToken
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Anonymous Openverse searches answered a minute; 0 for no limit.", valueName: "n"))
+    var openverseRateLimit = 10_000
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many files a Wikimedia Commons search has: N for every term, TERM=N for one (repeatable; default 60).",
+            valueName: "n|term=n"))
+    var commonsResults: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Wikimedia Commons searches answered a minute; 0 for no limit.", valueName: "n"))
+    var commonsRateLimit = 10_000
+
+    @Flag(
+        name: .long,
+        help: "Answer Wikimedia Commons searches whose User-Agent names no contact (Wikimedia refuses them with 403).")
+    var commonsContactOptional = false
+
     func validate() throws {
         guard (1...1_000_000).contains(hitCap) else {
             throw ValidationError("--hit-cap must be between 1 and 1000000.")
@@ -88,6 +133,52 @@ struct SampleAPICommand: AsyncParsableCommand {
             throw ValidationError("--day must be between 0 and \(SampleAPIConfiguration.lastDay).")
         }
         _ = try startDate()
+        _ = try openverseCounts()
+        guard !openverseToken.isEmpty, !openverseToken.contains(where: \.isWhitespace) else {
+            throw ValidationError("--openverse-token takes a token without spaces, as in --openverse-token abc123.")
+        }
+        guard openverseRateLimit >= 0 else { throw ValidationError("--openverse-rate-limit must be at least 0.") }
+        _ = try commonsCounts()
+        guard commonsRateLimit >= 0 else { throw ValidationError("--commons-rate-limit must be at least 0.") }
+    }
+
+    /// `--openverse-results` as the count of every term and the counts of the terms it names.
+    func openverseCounts() throws -> (standard: Int, byTerm: [String: Int]) {
+        try Self.resultCounts(
+            openverseResults, option: "--openverse-results", standard: OpenverseCatalog.defaultCount,
+            most: OpenverseCatalog.maxCount)
+    }
+
+    /// `--commons-results` as the count of every term and the counts of the terms it names.
+    func commonsCounts() throws -> (standard: Int, byTerm: [String: Int]) {
+        try Self.resultCounts(
+            commonsResults, option: "--commons-results", standard: CommonsCatalog.defaultCount,
+            most: CommonsCatalog.maxCount)
+    }
+
+    /// The values of `option`, each N (the count of every term, `standard` unless given) or TERM=N (a term's count;
+    /// the term is everything before the last `=`), with N from 0 to `most`.
+    static func resultCounts(_ specs: [String], option: String, standard: Int, most: Int) throws
+        -> (standard: Int, byTerm: [String: Int])
+    {
+        var standard = standard
+        var byTerm: [String: Int] = [:]
+        for spec in specs {
+            let equals = spec.lastIndex(of: "=")
+            let digits = equals.map { spec[spec.index(after: $0)...] } ?? spec[...]
+            guard let count = Int(digits), (0...most).contains(count),
+                equals.map({ !spec[..<$0].trimmingCharacters(in: .whitespaces).isEmpty }) ?? true
+            else {
+                throw ValidationError(
+                    "\(option) takes N or TERM=N with N from 0 to \(most), as in \(option) \"hafen=200\".")
+            }
+            if let equals {
+                byTerm[PixabayCatalog.normalize(String(spec[..<equals]))] = count
+            } else {
+                standard = count
+            }
+        }
+        return (standard, byTerm)
     }
 
     /// `--start` as the midnight (UTC) that starts day 0.
@@ -124,6 +215,12 @@ struct SampleAPICommand: AsyncParsableCommand {
             hitCounts: try hitCounts(), hitCap: hitCap, revisedHits: Set(revise), distinctImages: distinctImages,
             rateLimit: rateLimit, rateWindowSeconds: rateWindow, faults: faults)
         configuration.hitsPerDay = hitsPerDay
+        (configuration.openverseResultCount, configuration.openverseCounts) = try openverseCounts()
+        configuration.openverseToken = openverseToken
+        configuration.openverseRateLimit = openverseRateLimit
+        (configuration.commonsResultCount, configuration.commonsCounts) = try commonsCounts()
+        configuration.commonsRateLimit = commonsRateLimit
+        configuration.commonsRequiresContact = !commonsContactOptional
         if let start = try startDate() {
             configuration.day = SampleAPIConfiguration.calendarDay(from: start)
         } else {
@@ -133,9 +230,12 @@ struct SampleAPICommand: AsyncParsableCommand {
         let server = SampleAPIServer(configuration: configuration)
         try await ListeningPort.bind(Int(port)) { try await server.start(port: port) }
         let endpoint = await server.pixabayEndpoint
+        let contactNote = commonsContactOptional ? "" : " (User-Agent naming a contact)"
         let banner =
             "Sample API listening on \(endpoint) (key: \(SampleAPIServer.demoKey)); Lorem Picsum at "
-            + "\(await server.picsumEndpoint), Unsplash at \(await server.unsplashEndpoint); Ctrl-C stops it.\n"
+            + "\(await server.picsumEndpoint), Unsplash at \(await server.unsplashEndpoint), Openverse at "
+            + "\(await server.openverseEndpoint)v1/images/ (token: \(openverseToken)), Wikimedia Commons at "
+            + "\(await server.commonsEndpoint)api.php\(contactNote); Ctrl-C stops it.\n"
         StandardStreams.output(Array(banner.utf8))
         while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
     }

@@ -33,7 +33,9 @@ struct SiteConfig {
 
     /// The gallery commands a `[[gallery]]` table may name as its `source`.
     static let galleryTypes: [any GalleryOptions.Type] = [
-        PixabayGallery.self, FlickrGallery.self, ThumbnailsGallery.self, AlbumsGallery.self, RandomGallery.self,
+        PixabayGallery.self, FlickrGallery.self, OpenverseGallery.self, CommonsGallery.self, ThumbnailsGallery.self,
+        AlbumsGallery.self,
+        RandomGallery.self,
     ]
 
     /// Folder names the site itself uses.
@@ -254,11 +256,14 @@ private struct SiteConfigReader {
             guard let keep = value.string, ["all", "current"].contains(keep) else {
                 throw error("keep", in: index, problem: "it must be \"all\" or \"current\"")
             }
-            guard case .gallery(var plan) = setup.plan, ["pixabay", "flickr", "thumbnails"].contains(type.sourceName)
+            guard case .gallery(var plan) = setup.plan,
+                ["pixabay", "flickr", "openverse", "commons", "thumbnails"].contains(type.sourceName)
             else {
                 throw error(
                     "keep", in: index,
-                    problem: "only pixabay, flickr and thumbnails galleries keep the items that left their results")
+                    problem:
+                        "only pixabay, flickr, openverse, commons and thumbnails galleries keep the items that left their results"
+                )
             }
             plan.keepAll = keep == "all"
             setup.plan = .gallery(plan)

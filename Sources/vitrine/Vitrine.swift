@@ -19,7 +19,9 @@ struct Vitrine: AsyncParsableCommand {
             """,
         version: VitrineVersion.current,
         subcommands: [
-            PixabayCommand.self, FlickrCommand.self, ThumbnailsCommand.self, AlbumsCommand.self, BuildCommand.self,
+            PixabayCommand.self, FlickrCommand.self, OpenverseCommand.self, CommonsCommand.self, ThumbnailsCommand.self,
+            AlbumsCommand.self,
+            BuildCommand.self,
             InitCommand.self, ThemeCommand.self, CacheCommand.self,
             DemoCommand.self,
             ServeCommand.self,

@@ -430,6 +430,10 @@ KINDS: dict[str, tuple[str, Callable[[Site], str]]] = {
     "flickr-grid": ("flickr", lambda s: s.pages[1]),
     "flickr-preview": ("flickr", _preview_with_file),
     "flickr-hotlinked": ("flickr", lambda s: hotlinked_preview(s).href),
+    "openverse-grid": ("openverse", lambda s: s.pages[1]),
+    "openverse-preview": ("openverse", _preview_with_file),
+    "commons-grid": ("commons", lambda s: s.pages[1]),
+    "commons-preview": ("commons", _preview_with_file),
     "thumbnails-grid": ("thumbnails", lambda s: s.pages[1]),
     "thumbnails-preview": ("thumbnails", _preview_with_image),
     "placeholder-grid": ("placeholders", _grid_with_placeholder),
@@ -555,8 +559,11 @@ def _port_free(port: int) -> bool:
     return True
 
 
+DEMO_SOURCES = ("pixabay", "flickr", "openverse", "commons", "thumbnails", "albums")
+
+
 def build_sites(site_root: Path, cache: Path, tmp: Path, api: SampleAPI) -> dict[str, Site | AlbumSite]:
-    """The four demo sites, a Pixabay site whose first image downloads fail (placeholders), and a site of three
+    """The demo sites, a Pixabay site whose first image downloads fail (placeholders), and a site of three
     galleries under a home page (`vitrine build`).
 
     A picture whose license does not allow copies is never downloaded: the pages load it from the sample API's own
@@ -568,7 +575,7 @@ def build_sites(site_root: Path, cache: Path, tmp: Path, api: SampleAPI) -> dict
     for attempt in range(3):  # a port picked by binding to 0 can be taken by someone else before the builds use it
         port = free_port()
         try:
-            for source in ("pixabay", "flickr", "thumbnails", "albums"):
+            for source in DEMO_SOURCES:
                 run(
                     [binary, "demo", "--source", source, "--port", str(port), "--out", str(site_root / source),
                      "--cache", str(cache), "--quiet"],
@@ -579,7 +586,7 @@ def build_sites(site_root: Path, cache: Path, tmp: Path, api: SampleAPI) -> dict
         except RuntimeError:
             if attempt == 2 or _port_free(port):
                 raise
-            for source in ("pixabay", "flickr", "thumbnails", "albums"):
+            for source in DEMO_SOURCES:
                 shutil.rmtree(site_root / source, ignore_errors=True)
             shutil.rmtree(cache, ignore_errors=True)
     base = api.base
@@ -627,7 +634,8 @@ def build_sites(site_root: Path, cache: Path, tmp: Path, api: SampleAPI) -> dict
             timeout=300, env={**env, "PIXABAY_API_KEY": "sample-key", "SOURCE_DATE_EPOCH": epoch},
         )
     sites: dict[str, Site | AlbumSite] = {
-        name: Site(name, site_root / name) for name in ("pixabay", "flickr", "thumbnails", "placeholders")
+        name: Site(name, site_root / name)
+        for name in ("pixabay", "flickr", "openverse", "commons", "thumbnails", "placeholders")
     }
     sites["site"] = Site("site", site_root / "site", model="hamburg/gallery.xml")
     sites["albums"] = AlbumSite("albums", site_root / "albums")

@@ -24,7 +24,7 @@ from selenium.webdriver.common.by import By
 
 import browserlib as bl
 
-DEMOS = ("pixabay", "flickr", "thumbnails", "placeholders", "albums")
+DEMOS = ("pixabay", "flickr", "openverse", "commons", "thumbnails", "placeholders", "albums")
 
 
 # ---------------------------------------------------------------------------------------------- reading pages

@@ -70,7 +70,7 @@ import Testing
 
     /// The library's public interface is what a program embedding Vitrine uses (docs/architecture.md, "The
     /// library's public interface"); whatever only this package shares is `package`.
-    static let publicDeclarationLimit = 300
+    static let publicDeclarationLimit = 315
 
     @Test func thePublicInterfaceIsSmallAndEveryPublicDeclarationIsDocumented() throws {
         // A line that declares something `public`: the keyword after nothing but attributes and other modifiers.

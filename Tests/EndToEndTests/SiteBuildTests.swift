@@ -396,7 +396,7 @@ import VitrineTemplates
         ("title = \"x\"\n[[gallery]]\nsource = \"thumbnails\"\nkeep = \"some\"\n", "line 4, key keep of the 1st"),
         (
             "title = \"x\"\n[[gallery]]\nsource = \"random\"\nkeep = \"all\"\n",
-            "only pixabay, flickr and thumbnails galleries keep"
+            "only pixabay, flickr, openverse, commons and thumbnails galleries keep"
         ),
         ("title = \"x\"\n", "no [[gallery]]"),
     ])

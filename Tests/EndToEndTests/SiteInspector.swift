@@ -21,20 +21,33 @@ struct SiteInspector {
         let html = try page(relative)
         let raw =
             html.strings("//a/@href") + html.strings("//img/@src") + html.strings("//link/@href")
-            + html.strings("//style/@data-href") + html.strings("//script/@src") + html.strings("//img/@srcset")
+            + html.strings("//style/@data-href") + html.strings("//script/@src")
+            + html.strings("//img/@srcset").flatMap(Self.candidateURLs(ofSrcset:))
         let base = root.appendingPathComponent(relative).deletingLastPathComponent()
-        return raw.flatMap {
-            $0.split(separator: ",").map {
-                String($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        return raw.filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.contains(":") }
+            .map { reference in
+                let withoutFragment = String(
+                    reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+                let resolved = base.appendingPathComponent(withoutFragment).standardizedFileURL.path
+                return String(resolved.dropFirst(root.standardizedFileURL.path.count + 1))
+            }
+    }
+
+    /// The URLs of a `srcset`, as HTML reads them: a candidate's URL runs to the next white space (commas inside it
+    /// are its own, as in "Dusk_at_Veddel,_2023.jpg"), and its descriptors run to the next comma.
+    static func candidateURLs(ofSrcset srcset: String) -> [String] {
+        var urls: [String] = []
+        var expectsURL = true
+        for token in srcset.split(whereSeparator: \.isWhitespace) {
+            if expectsURL {
+                let url = token.reversed().drop { $0 == "," }.reversed()
+                if !url.isEmpty { urls.append(String(url)) }
+                expectsURL = token.hasSuffix(",")
+            } else if token.hasSuffix(",") {
+                expectsURL = true
             }
         }
-        .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.contains(":") }
-        .map { reference in
-            let withoutFragment = String(
-                reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            let resolved = base.appendingPathComponent(withoutFragment).standardizedFileURL.path
-            return String(resolved.dropFirst(root.standardizedFileURL.path.count + 1))
-        }
+        return urls
     }
 
     /// Crawls from index.html; returns every HTML page reached and every reference that does not resolve.

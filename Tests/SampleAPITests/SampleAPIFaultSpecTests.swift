@@ -34,6 +34,10 @@ struct SampleAPIFaultSpecTests {
         ("feed:reset:1", SampleAPIFault(.resetMidBody, on: .feed, times: 1)),
         ("thumbnails:delay=20", SampleAPIFault(.delay(milliseconds: 20), on: .thumbnails)),
         ("THUMBNAILS:malformed-json:*", SampleAPIFault(.malformedJSON, on: .thumbnails)),
+        (
+            "commons,q=hafen:503:1",
+            SampleAPIFault(.status(503, body: unavailable), on: .commons, queryContains: "hafen", times: 1)
+        ),
     ])
     func parsesGoodSpecs(spec: String, expected: SampleAPIFault) throws {
         let fault = try SampleAPIFault.parse(spec)
@@ -58,7 +62,7 @@ struct SampleAPIFaultSpecTests {
         (":500", "must look like TARGET:KIND or TARGET:KIND:COUNT"),
         (
             "web:500",
-            #"Unknown fault target "web" in "web:500"; expected api, flickr, feed, thumbnails, picsum, unsplash, albums, images or all."#
+            #"Unknown fault target "web" in "web:500"; expected api, flickr, feed, thumbnails, picsum, unsplash, openverse, commons, albums, images or all."#
         ),
         ("rest:500", #"Unknown fault target "rest""#),
         ("api,x=1:500", #"Unknown fault option "x=1""#),
