@@ -188,6 +188,12 @@ import VitrineTemplates
             for (path, bytes) in whole { #expect(merged[path] == bytes, "\(path) differs") }
             let feed = String(decoding: try #require(whole["feed.xml"]), as: UTF8.self)
             #expect(feed.contains("Wikimedia Commons") && feed.contains("Openverse"))
+            // Link previews: a grid's card names a picture of the site that may be copied, by an absolute URL.
+            for folder in ["commons", "openverse"] {
+                let grid = String(decoding: try #require(whole["\(folder)/index.html"]), as: UTF8.self)
+                #expect(grid.contains("<meta property=\"og:image\" content=\"https://example.org/open/images/"))
+                #expect(grid.contains("\"acquireLicensePage\":\"http") && grid.contains("\"creditText\":"))
+            }
 
             #expect(try await build("history.toml", ["--new-history"], cache: "cache", out: "history") == 0)
             let history = String(
