@@ -122,15 +122,10 @@ extension CommonsSource {
         guard !(200..<300).contains(status) else { return }
         let message = response.bodyText.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = message.isEmpty ? "no message" : String(message.prefix(300))
-        switch status {
-        case 429: throw SourceError.rateLimited(source: "Wikimedia Commons", message: shown)
-        case 500...599: throw SourceError.unavailable(source: "Wikimedia Commons", status: status, message: shown)
-        case 403:
-            throw SourceError.rejected(
-                source: "Wikimedia Commons", status: status, message: shown,
-                hint: "Wikimedia refuses clients whose User-Agent names no contact; check the contact given")
-        default: throw SourceError.rejected(source: "Wikimedia Commons", status: status, message: shown, hint: nil)
-        }
+        throw SourceError.httpFailure(
+            status: status, source: "Wikimedia Commons", message: shown,
+            hint: status == 403
+                ? "Wikimedia refuses clients whose User-Agent names no contact; check the contact given" : nil)
     }
 
     /// What a page of the answer is to the gallery.

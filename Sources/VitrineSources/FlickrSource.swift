@@ -251,12 +251,7 @@ public struct FlickrSource: ImageSource {
     /// Throws the error of an HTTP failure.
     static func requireSuccess(_ response: APIResponse) throws {
         guard (200..<300).contains(response.status) else {
-            throw response.status == 429
-                ? SourceError.rateLimited(source: "Flickr", message: response.bodyText)
-                : (500...599).contains(response.status)
-                    ? SourceError.unavailable(source: "Flickr", status: response.status, message: response.bodyText)
-                    : SourceError.rejected(
-                        source: "Flickr", status: response.status, message: response.bodyText, hint: nil)
+            throw SourceError.httpFailure(status: response.status, source: "Flickr", message: response.bodyText)
         }
     }
 

@@ -69,11 +69,12 @@ public struct License: Sendable, Hashable {
     }
 
     /// The URL of the Creative Commons license or public-domain tool that `words` (a label or id, lowercased and
-    /// split at spaces, dashes and underscores) names; nil when they name none.
-    private static func creativeCommonsURL(_ words: [String]) -> String? {
+    /// split at spaces, dashes and underscores, as `by sa 4.0` or Openverse's code and version) names; nil when they
+    /// name none.
+    static func creativeCommonsURL(_ words: [String]) -> String? {
         var words = words
         if words.first == "cc" { words.removeFirst() }
-        let versions = ["1.0", "2.0", "2.5", "3.0", "4.0"]
+        let versions = ["1.0", "2.0", "2.1", "2.5", "3.0", "4.0"]
         switch words {
         case ["cc0"], ["cc0", "1.0"], ["zero"], ["zero", "1.0"]:
             return "https://creativecommons.org/publicdomain/zero/1.0/"

@@ -250,22 +250,13 @@ public struct OpenverseSource: ImageSource {
         let status = response.status
         guard !(200..<300).contains(status) else { return }
         let detail = Self.detail(of: response)
-        switch status {
-        case 401 where token(isNamedIn: detail):
-            throw SourceError.rejected(
-                source: "Openverse", status: status, message: detail,
-                hint: "check the access token in OPENVERSE_TOKEN, or leave it unset for anonymous use")
-        case 401 where detail.lowercased().contains("page size"):
-            throw SourceError.rejected(
-                source: "Openverse", status: status, message: detail,
-                hint: "without a token, ask for at most \(anonymousPageSize) results a page")
-        case 429:
-            throw SourceError.rateLimited(source: "Openverse", message: detail)
-        case 500...599:
-            throw SourceError.unavailable(source: "Openverse", status: status, message: detail)
-        default:
-            throw SourceError.rejected(source: "Openverse", status: status, message: detail, hint: nil)
+        var hint: String?
+        if status == 401 && token(isNamedIn: detail) {
+            hint = "check the access token in OPENVERSE_TOKEN, or leave it unset for anonymous use"
+        } else if status == 401 && detail.lowercased().contains("page size") {
+            hint = "without a token, ask for at most \(anonymousPageSize) results a page"
         }
+        throw SourceError.httpFailure(status: status, source: "Openverse", message: detail, hint: hint)
     }
 
     /// Whether an error's detail is about the token rather than the request.
@@ -323,19 +314,8 @@ public struct OpenverseSource: ImageSource {
     static func license(code: String?, version: String?, url: String?) -> License {
         let code = code?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         let version = version?.trimmingCharacters(in: .whitespaces) ?? ""
-        let versioned =
-            version.isEmpty
-            ? nil
-            : (version.utf8.count <= 8 && version.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
-                ? version : nil)
-        let canonical: String? =
-            switch code {
-            case "cc0": "https://creativecommons.org/publicdomain/zero/\(versioned ?? "1.0")/"
-            case "pdm": "https://creativecommons.org/publicdomain/mark/\(versioned ?? "1.0")/"
-            case _ where OpenverseLicenseFilter.creativeCommonsCodes.contains(code):
-                versioned.map { "https://creativecommons.org/licenses/\(code)/\($0)/" }
-            default: nil
-            }
+        let words = code.split(separator: "-").map(String.init) + (version.isEmpty ? [] : [version])
+        let canonical = code.isEmpty ? nil : License.creativeCommonsURL(words)
         guard let canonical, let label = License.label(ofLicenseAt: canonical) else {
             var unknown = License.unknown
             let shown = code.isEmpty ? nil : String(code.prefix(40))
@@ -406,7 +386,10 @@ struct OpenverseLicenseFilter: Equatable {
             guard unknown.isEmpty else {
                 throw .unknownNames(
                     unknown, choice: choice, source: "Openverse",
-                    known: Self.codes.map { OpenverseSource.license(code: $0, version: "4.0", url: nil) })
+                    known: Self.codes.map {
+                        OpenverseSource.license(
+                            code: $0, version: ["cc0", "pdm"].contains($0) ? "1.0" : "4.0", url: nil)
+                    })
             }
         }
     }

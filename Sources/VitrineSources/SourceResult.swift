@@ -263,6 +263,16 @@ public enum SourceError: UserFacingError {
         }
     }
 
+    /// The error of an HTTP failure of `source`: a 429 is its rate limit, a 5xx an outage, anything else a refusal
+    /// (with `hint`, what to do about it, when the status tells); `message` is what the API said.
+    static func httpFailure(status: Int, source: String, message: String, hint: String? = nil) -> SourceError {
+        switch status {
+        case 429: .rateLimited(source: source, message: message)
+        case 500...599: .unavailable(source: source, status: status, message: message)
+        default: .rejected(source: source, status: status, message: message, hint: hint)
+        }
+    }
+
     /// `.keyProblem` for a key, `.unavailable` for a refusal or an outage, `.badData` for an unreadable answer,
     /// `.invalidArgument` for a setting the API cannot take.
     public var kind: FailureKind {

@@ -258,7 +258,9 @@ import VitrineTestSupport
         let request = OpenverseSource(term: "x", itemCount: 20, endpoint: "http://h/").request(
             page: 1, pageSize: 20, filter: filter)
         #expect(request.url == "http://h/v1/images/?q=x&page=1&page_size=20" + (query.isEmpty ? "" : "&" + query))
-        let all = OpenverseLicenseFilter.codes.map { OpenverseSource.license(code: $0, version: "4.0", url: nil) }
+        let all = OpenverseLicenseFilter.codes.map {
+            OpenverseSource.license(code: $0, version: ["cc0", "pdm"].contains($0) ? "1.0" : "4.0", url: nil)
+        }
         #expect(all.filter(filter.keeps).compactMap(\.id) == kept)
         #expect(!filter.keeps(OpenverseSource.license(code: "mystery", version: nil, url: nil)))
     }
