@@ -40,8 +40,14 @@
   <xsl:variable name="tile-sizes-natural" select="'(min-width: 4329px) calc(7.143vw - 28px), (min-width: 4025px) calc(7.692vw - 28px), (min-width: 3721px) calc(8.333vw - 28px), (min-width: 3417px) calc(9.091vw - 29px), (min-width: 3113px) calc(10vw - 29px), (min-width: 2809px) calc(11.11vw - 30px), (min-width: 2505px) calc(12.5vw - 31px), (min-width: 2201px) calc(14.29vw - 32px), (min-width: 1897px) calc(16.67vw - 33px), (min-width: 812px) calc(20vw - 18px), (min-width: 646px) calc(25vw - 17px), (min-width: 487px) calc(33.33vw - 16px), (min-width: 331px) calc(50vw - 17px), calc(100vw - 24px)'"/>
   <xsl:variable name="tile-sizes-square" select="'(min-width: 4285px) calc(5.556vw - 27px), (min-width: 4051px) calc(5.882vw - 27px), (min-width: 3817px) calc(6.25vw - 27px), (min-width: 3583px) calc(6.667vw - 27px), (min-width: 3349px) calc(7.143vw - 28px), (min-width: 3115px) calc(7.692vw - 28px), (min-width: 2881px) calc(8.333vw - 28px), (min-width: 2647px) calc(9.091vw - 29px), (min-width: 2413px) calc(10vw - 29px), (min-width: 2179px) calc(11.11vw - 30px), (min-width: 1945px) calc(12.5vw - 31px), (min-width: 879px) calc(14.29vw - 18px), (min-width: 744px) calc(16.67vw - 16px), (min-width: 620px) calc(20vw - 15px), (min-width: 497px) calc(25vw - 14px), (min-width: 376px) calc(33.33vw - 14px), calc(50vw - 17px)'"/>
   <xsl:variable name="tile-sizes-album" select="'(min-width: 4297px) calc(6.25vw - 27px), (min-width: 4033px) calc(6.667vw - 27px), (min-width: 3769px) calc(7.143vw - 27px), (min-width: 3505px) calc(7.692vw - 28px), (min-width: 3241px) calc(8.333vw - 28px), (min-width: 2977px) calc(9.091vw - 29px), (min-width: 2713px) calc(10vw - 29px), (min-width: 2449px) calc(11.11vw - 30px), (min-width: 2185px) calc(12.5vw - 31px), (min-width: 1921px) calc(14.29vw - 31px), (min-width: 903px) calc(16.67vw - 19px), (min-width: 744px) calc(20vw - 17px), (min-width: 595px) calc(25vw - 16px), (min-width: 448px) calc(33.33vw - 15px), (min-width: 305px) calc(50vw - 16px), calc(100vw - 24px)'"/>
-  <!-- The preview page's picture: the width of main (100vw less twice the pad variable). -->
-  <xsl:variable name="full-sizes" select="'(min-width: 1334px) calc(100vw - 80px), (min-width: 400px) 94vw, calc(100vw - 24px)'"/>
+  <!-- The preview's picture, as vitrine.css lays it out: the width of main (100vw less twice the pad variable), or
+       less where the picture's height, the screen's less the chrome variable, stops it. The height counts where a
+       screen at least as wide, for its height, as the picture ({w}/{h}) shows that it does, and the picture's own
+       12rem minimum is not reached; between that and the width of main, sizes says the width, a little larger than
+       what is shown, never smaller. The chrome variable is larger from 40em down (641px is the first width above).
+       No min(): the validator reads no comma inside a length. "photo-sizes" puts in the picture's width and height;
+       the grid carries this for vitrine.js, which does the same for the tile it opens. -->
+  <xsl:variable name="full-sizes" select="'(min-width: 1334px) and (min-aspect-ratio: {w}/{h}) and (min-height: 23rem) calc((100vh - 11rem) * {w} / {h}), (min-width: 1334px) calc(100vw - 80px), (min-width: 641px) and (min-aspect-ratio: {w}/{h}) and (min-height: 23rem) calc((100vh - 11rem) * {w} / {h}), (min-width: 641px) 94vw, (min-width: 400px) and (min-aspect-ratio: {w}/{h}) and (min-height: 26.5rem) calc((100vh - 14.5rem) * {w} / {h}), (min-width: 400px) 94vw, (min-aspect-ratio: {w}/{h}) and (min-height: 26.5rem) calc((100vh - 14.5rem) * {w} / {h}), calc(100vw - 24px)'"/>
   <xsl:variable name="current" select="key('by-id', $page)"/>
   <xsl:variable name="source-label" select="/gallery/source/@label"/>
   <!-- A gallery's first page; a "What's new" page that shows none of its items has it as history/@home. -->
@@ -490,6 +496,73 @@
     <xsl:choose>
       <xsl:when test="$img/@url"><xsl:value-of select="$img/@url"/></xsl:when>
       <xsl:when test="$img/@src"><xsl:value-of select="concat($root, $img/@src)"/></xsl:when>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- The preview picture's sizes attribute: $full-sizes with the width and height of the rendition the entry's
+       tile shows, which the tile's <img> carries, so that vitrine.js, opening the preview from the grid, picks the
+       same file. Without them, or for a picture narrower than 0.46 of its height (where a screen as wide, for its
+       height, as the picture could still show it narrower than main: 80px against 11rem), the entries with the
+       height are left out. Context: an entry. -->
+  <xsl:template name="photo-sizes">
+    <xsl:variable name="img" select="(image[@role = 'tile'] | image[not(../image[@role = 'tile'])])[1]"/>
+    <xsl:variable name="w" select="floor(number($img/@width))"/>
+    <xsl:variable name="h" select="floor(number($img/@height))"/>
+    <xsl:call-template name="sized-entries">
+      <xsl:with-param name="rest" select="concat($full-sizes, ', ')"/>
+      <xsl:with-param name="w" select="$w"/>
+      <xsl:with-param name="h" select="$h"/>
+      <xsl:with-param name="by-height" select="$w &gt; 0 and $h &gt; 0 and 100 * $w &gt;= 46 * $h"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template name="sized-entries">
+    <xsl:param name="rest"/>
+    <xsl:param name="w"/>
+    <xsl:param name="h"/>
+    <xsl:param name="by-height"/>
+    <xsl:param name="first" select="true()"/>
+    <xsl:if test="$rest != ''">
+      <xsl:variable name="entry" select="substring-before($rest, ', ')"/>
+      <xsl:variable name="kept" select="$by-height or not(contains($entry, '{w}'))"/>
+      <xsl:if test="$kept">
+        <xsl:if test="not($first)">, </xsl:if>
+        <xsl:call-template name="sized-entry">
+          <xsl:with-param name="text" select="$entry"/>
+          <xsl:with-param name="w" select="$w"/>
+          <xsl:with-param name="h" select="$h"/>
+        </xsl:call-template>
+      </xsl:if>
+      <xsl:call-template name="sized-entries">
+        <xsl:with-param name="rest" select="substring-after($rest, ', ')"/>
+        <xsl:with-param name="w" select="$w"/>
+        <xsl:with-param name="h" select="$h"/>
+        <xsl:with-param name="by-height" select="$by-height"/>
+        <xsl:with-param name="first" select="$first and not($kept)"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- One entry of $full-sizes with {w} and {h} put in. -->
+  <xsl:template name="sized-entry">
+    <xsl:param name="text"/>
+    <xsl:param name="w"/>
+    <xsl:param name="h"/>
+    <xsl:choose>
+      <xsl:when test="contains($text, '{')">
+        <xsl:variable name="key" select="substring(substring-after($text, '{'), 1, 1)"/>
+        <xsl:value-of select="substring-before($text, '{')"/>
+        <xsl:choose>
+          <xsl:when test="$key = 'w'"><xsl:value-of select="$w"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="$h"/></xsl:otherwise>
+        </xsl:choose>
+        <xsl:call-template name="sized-entry">
+          <xsl:with-param name="text" select="substring-after($text, '}')"/>
+          <xsl:with-param name="w" select="$w"/>
+          <xsl:with-param name="h" select="$h"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 

@@ -140,7 +140,7 @@
           <xsl:with-param name="role" select="'full'"/>
           <xsl:with-param name="eager" select="true()"/>
           <xsl:with-param name="first" select="true()"/>
-          <xsl:with-param name="sizes" select="$full-sizes"/>
+          <xsl:with-param name="sizes"><xsl:call-template name="photo-sizes"/></xsl:with-param>
         </xsl:call-template>
       </div>
       <figcaption>

@@ -135,10 +135,18 @@
       return parts.join(' ');
     }).join(', ');
   }
+  // The preview's sizes for a tile's picture: the grid's, with the tile's own width and height put in, or without
+  // the entries that need them (as layout.xsl's "photo-sizes" makes them for the preview page).
+  function photoSizes(img) {
+    var w = +img.getAttribute('width') || 0, h = +img.getAttribute('height') || 0;
+    return grid.getAttribute('data-preview-sizes').split(', ').filter(function (entry) {
+      return (w > 0 && h > 0 && 100 * w >= 46 * h) || entry.indexOf('{w}') < 0;
+    }).join(', ').split('{w}').join(String(w)).split('{h}').join(String(h));
+  }
   // The tile's image as its preview page shows it: a <picture> with the tile's sources, so that the browser picks
   // the format that page will, and the preview's sizes, so that it picks the same width.
   function photoFor(img) {
-    var sizes = grid.getAttribute('data-preview-sizes');
+    var sizes = photoSizes(img);
     var picture = d.createElement('picture');
     var sources = img.parentNode.nodeName === 'PICTURE' ? img.parentNode.querySelectorAll('source') : [];
     for (var i = 0; i < sources.length; i += 1) {
@@ -309,11 +317,23 @@
         var parts = adopt(doc, href);
         if (!parts) throw new Error('not a preview page');
         fill(parts);
-        var next = dialog.querySelector('a[rel~="next"]');
-        if (next && items[next.href] && items[next.href].href === next.href) warm(items[next.href]);
+        afterPhoto(function () {
+          var next = shown === href && dialog.querySelector('a[rel~="next"]');
+          if (next && items[next.href] && items[next.href].href === next.href) warm(items[next.href]);
+        });
       }).catch(function () {
         if (shown === href) window.location.reload();  // the address is the preview page's: load it
       });
+    };
+    // Runs `then` once the photo the dialog shows has loaded (at once if it has, never if it fails), so that
+    // nothing started for later shares a slow link with the photo the visitor asked for; on a link that says it is
+    // 2G, never.
+    var afterPhoto = function (then) {
+      var slow = navigator.connection && /2g/.test(navigator.connection.effectiveType || '');
+      var photo = dialog.querySelector('.stage img');
+      if (slow || !photo) return;
+      if (photo.complete && photo.naturalWidth > 0) then();
+      else photo.addEventListener('load', then, { once: true });
     };
     var open = function (href) {
       if (!dialog) build();

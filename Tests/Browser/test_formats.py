@@ -7,7 +7,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from browserlib import ORIGINS
-from test_images import first_tile_preloads, sizes_width, srcset_candidates
+from test_images import first_tile_preloads, preview_sizes, sizes_width, srcset_candidates
 
 PICTURES = """
 return [...document.querySelectorAll('main picture')].map(p => {
@@ -98,8 +98,7 @@ def test_a_pressed_tile_starts_the_avif_its_preview_takes(new_browser, pages):
         browser.js("arguments[0].dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}))", tile)
         browser.wait(lambda d: len(d.execute_script(STARTED, since)) == 1, 10, "the pressed tile's photo")
         started = browser.js(STARTED, since)[0]
-        preview_sizes = browser.js("return document.querySelector('[data-preview-sizes]').dataset.previewSizes")
-        slot = sizes_width(browser, preview_sizes)
+        slot = sizes_width(browser, preview_sizes(browser, tile.find_element(By.TAG_NAME, "img")))
         avif = tile.find_element(By.CSS_SELECTOR, "source[type='image/avif']:not([media])").get_attribute("srcset")
         candidates = srcset_candidates(avif)
         sharp = [url for w, url in sorted(candidates) if w >= slot] or [max(candidates)[1]]

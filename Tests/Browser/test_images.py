@@ -63,13 +63,21 @@ probe.onerror = () => done(-1);
 probe.sizes = arguments[0];
 probe.srcset = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw== 1w';
 """
-# The same width to the fraction of a pixel, for the theme's sizes ("(min-width: Npx) LENGTH, ..., LENGTH"): the
-# first entry whose media condition holds, its length laid out as a box's width. `sizes` reads vw as a hundredth of
+# The same width to the fraction of a pixel, for the theme's sizes ("(min-width: Npx) and (…) LENGTH, ..., LENGTH"):
+# the first entry whose media condition holds, its length laid out as a box's width. `sizes` reads vw as a hundredth of
 # the viewport with its scrollbar, which the page's own vw is not (its root keeps a scrollbar's room), so vw is given
 # in pixels.
 SIZES_EXACT = """
-for (const part of arguments[0].split(',')) {
-  const m = part.trim().match(/^(\\([^)]*\\))\\s+(.+)$/);
+const parts = [];
+let depth = 0, start = 0;
+for (let i = 0; i < arguments[0].length; i += 1) {
+  const c = arguments[0][i];
+  depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+  if (c === ',' && depth === 0) { parts.push(arguments[0].slice(start, i)); start = i + 1; }
+}
+parts.push(arguments[0].slice(start));
+for (const part of parts) {
+  const m = part.trim().match(/^(.*\\))\\s+(calc\\(.*\\)|[^\\s()]+)$/);
   if (m && !matchMedia(m[1]).matches) continue;
   const length = (m ? m[2] : part.trim()).replace(/([\\d.]+)vw/g, (_, n) => '(' + n + ' * ' + innerWidth + 'px / 100)');
   const box = document.createElement('div');
@@ -93,6 +101,20 @@ def sizes_entry(browser, sizes: str) -> tuple[float, str]:
 
 def sizes_width(browser, sizes: str) -> float:
     return sizes_entry(browser, sizes)[0]
+
+
+# The sizes a tile's preview gives its photo, as vitrine.js makes them from the grid's: the width and height of the
+# tile's <img> (arguments[0]) put in, or the entries that need them left out.
+PREVIEW_SIZES = """
+const img = arguments[0], w = +img.getAttribute('width') || 0, h = +img.getAttribute('height') || 0;
+return document.querySelector('[data-preview-sizes]').dataset.previewSizes.split(', ')
+  .filter(e => (w > 0 && h > 0 && 100 * w >= 46 * h) || !e.includes('{w}')).join(', ')
+  .replaceAll('{w}', String(w)).replaceAll('{h}', String(h));
+"""
+
+
+def preview_sizes(browser, img) -> str:
+    return browser.js(PREVIEW_SIZES, img)
 
 
 FIRST_TILE = """
@@ -272,3 +294,30 @@ def check_the_choice(browser, url, width, dpr):
         assert image["current"].endswith("/" + want), (
             f"at {width} px × {dpr}: {image['current']}, expected {want} (sizes {said} px)"
         )
+
+
+@pytest.mark.parametrize("kind", ["pixabay-preview", "flickr-preview"])
+def test_the_preview_photos_sizes_are_the_space_it_is_shown_in(kind, browser, pages):
+    """A preview's `sizes` is the width its photo is shown at where the screen is at least as wide, for its height, as
+    the photo (a landscape photo on a wide screen, as tall as the space under the bar and narrower than the page):
+    within 10 % above it, never below (but for the tile's ratio, whole pixels over whole pixels, which the grid's
+    dialog uses too: 0.5 %). Elsewhere it is the width of main, which the photo never exceeds. So the browser takes
+    the candidate that fits the space (issue 52)."""
+    site, href = pages.resolve(kind)
+    wrong = []
+    for width, height in ((320, 568), (375, 812), (414, 896), (600, 960), (768, 1024), (1024, 768), (1280, 720),
+                          (1440, 900), (1920, 1080), (2560, 1440), (3840, 2160)):
+        browser.viewport(width, height)
+        browser.open(pages.url("http", site, href))
+        # The picture's own width inside its box (object-fit: contain): the box's, or less where its height stops it.
+        photo = browser.js("""const img = document.querySelector('main .stage img');
+            const box = img && img.getBoundingClientRect(), w = img && +img.getAttribute('width'), h = img && +img.getAttribute('height');
+            return img && {sizes: img.getAttribute('sizes') || '', box: box.width, ratio: w && h ? w / h : 0,
+                           shown: w && h ? Math.min(box.width, box.height * w / h) : box.width};""")
+        assert photo and photo["sizes"], f"{kind}: no photo with a sizes attribute"
+        said = sizes_width(browser, photo["sizes"])
+        wide = photo["ratio"] > 0 and width / height >= photo["ratio"]
+        most = photo["shown"] * 1.1 + 1 if wide else photo["box"] * 1.1 + 1
+        if not photo["shown"] * 0.995 - 1 <= said <= most:
+            wrong.append(f"{width}x{height}: shown at {photo['shown']:.1f} px in {photo['box']:.1f}, sizes {said:.1f} px")
+    assert not wrong, "; ".join(wrong)

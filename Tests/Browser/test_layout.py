@@ -113,3 +113,28 @@ def test_columns_on_a_4k_screen(kind, browser, pages):
         assert m["columns"] >= 12, f"{m['columns']} columns at 3840 px ({m['template']})"
     else:
         assert m["columns"] == 12, f"{m['columns']} columns at 3840 px ({m['template']}), expected 12"
+
+
+SEARCH_FORM = """
+const form = document.querySelector('form.site-search');
+if (!form) return null;
+const before = form.getBoundingClientRect(), button = form.querySelector('button');
+const inside = button.getBoundingClientRect().right <= before.right + 0.5;
+button.remove();  // as in a frame painted before the parser reached it
+const after = form.getBoundingClientRect();
+form.append(button);
+return {before: before.width, after: after.width, x: [before.left, after.left], inside: inside};
+"""
+
+
+@pytest.mark.parametrize("width", [1440, 375])
+def test_the_search_forms_width_does_not_wait_for_its_button(width, browser, pages):
+    """The header's search form has a width of its own: a frame painted before its button was read shows it at the
+    width and place it keeps (a shift of 47 px otherwise, issue 52), and the button fits inside it."""
+    site, href = pages.resolve("pixabay-grid")
+    browser.viewport(width)
+    browser.open(pages.url("http", site, href))
+    form = browser.js(SEARCH_FORM)
+    assert form, "no search form in the header"
+    assert form["inside"], form
+    assert form["before"] == form["after"] and form["x"][0] == form["x"][1], form

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from browserlib import ORIGINS
-from test_images import sizes_width, srcset_candidates
+from test_images import preview_sizes, sizes_width, srcset_candidates
 
 SITES = ("pixabay", "flickr", "thumbnails", "site")
 
@@ -217,11 +217,11 @@ def test_pressing_or_resting_on_a_tile_starts_its_photo(width, new_browser, page
         # Each is the file the tile's preview page takes in a browser that holds none of them: the narrowest of
         # the tile's candidates (the preview's) as wide as the preview's sizes (test_srcset_picks_the_smallest_sharp_
         # rendition holds the preview pages to that rule); a browser holding a larger one may take that instead.
-        preview_sizes = browser.js("return document.querySelector('[data-preview-sizes]').dataset.previewSizes")
-        slot = sizes_width(browser, preview_sizes)
         wanted = []
         for tile in tiles[2:8]:
-            candidates = srcset_candidates(tile.find_element(By.TAG_NAME, "img").get_attribute("srcset"))
+            img = tile.find_element(By.TAG_NAME, "img")
+            slot = sizes_width(browser, preview_sizes(browser, img))
+            candidates = srcset_candidates(img.get_attribute("srcset"))
             sharp = [url for w, url in sorted(candidates) if w >= slot] or [max(candidates)[1]]
             wanted.append(browser.js("return new URL(arguments[0], document.baseURI).href", sharp[0]))
         assert started == wanted, "the photos started are the ones the preview pages take"

@@ -6,9 +6,11 @@ model (gallery.xml)."""
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_axe import format_violations, run_axe
+from test_images import srcset_candidates
 from test_navigation import click, press
 
 OPEN = "const d = document.querySelector('dialog.photo-view'); return !!(d && d.open);"
@@ -193,3 +195,50 @@ def test_a_caption_with_markup_is_shown_as_text_until_the_preview_comes(browser,
     browser.wait(lambda d: d.execute_script(LOADED), 10, "the preview page's bar in the dialog")
     assert not browser.js("return window.pwned")
     assert not browser.console_problems()
+
+
+# The resource entries of the images that began after `arguments[0]` (performance.now() then): URL, start, end.
+IMAGES_SINCE = """
+return performance.getEntriesByType('resource')
+  .filter(e => e.startTime >= arguments[0] && e.initiatorType !== 'fetch' && e.initiatorType !== 'link')
+  .map(e => ({url: e.name, start: e.startTime, end: e.responseEnd}));
+"""
+
+
+def test_the_next_photo_starts_only_once_the_shown_one_has_loaded(new_browser, pages):
+    """On a slow link the dialog's photo has the link to itself: the next item's photo (and its preview page) are
+    asked for after it has come, never beside it."""
+    browser = new_browser
+    browser.viewport(1440)
+    site = open_grid(browser, pages)
+    first, second = site.items_on(1)[:2]
+    browser.wait(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"), 20, "tiles")
+    next_img = browser.driver.find_element(By.CSS_SELECTOR, f"#{second.id} a.frame img")
+    next_files = {u for _, u in srcset_candidates(next_img.get_attribute("srcset"))}
+    next_files = {browser.js("return new URL(arguments[0], document.baseURI).href", u) for u in next_files}
+    # About 1.6 Mbit/s: a photo takes a good part of a second.
+    browser.driver.execute_cdp_cmd("Network.enable", {})
+    browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 40, "downloadThroughput": 200_000, "uploadThroughput": 90_000})
+    try:
+        since = browser.js("return performance.now()")
+        click(browser, f"#{first.id} a.frame")
+        browser.wait(lambda d: d.execute_script(PHOTO), 20, "the photo in the dialog")
+        shown = browser.js(PHOTO)
+        browser.wait(lambda d: any(i["url"] in next_files for i in d.execute_script(IMAGES_SINCE, since)), 20,
+                     "the next item's photo")
+        images = browser.js(IMAGES_SINCE, since)
+        photo = next(i for i in images if i["url"] == shown)
+        following = [i for i in images if i["url"] in next_files]
+        assert len(following) == 1, following
+        assert following[0]["start"] >= photo["end"], f"the next photo began before the shown one came: {images}"
+        # Its preview page too: nothing but the shown photo and its own page share the link until the photo came.
+        pages_fetched = browser.js(
+            "return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0] && "
+            "e.initiatorType === 'fetch').map(e => ({url: e.name, start: e.startTime}))", since)
+        next_page = pages.url("http", site, second.main.href)
+        assert [p for p in pages_fetched if p["url"] == next_page and p["start"] < photo["end"]] == []
+        assert not browser.console_problems()
+    finally:
+        browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
