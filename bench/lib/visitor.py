@@ -23,10 +23,11 @@ from pathlib import Path
 
 import grid_variants  # bench/lib, beside this file
 from visitor_conditions import (
-    CPU_SLOWDOWN, DOWNLOAD_BYTES_PER_S, LATENCY_MS, PRERENDER_WIDTH, REPO, TOOLS, UPLOAD_BYTES_PER_S, VIEWPORTS, WORK,
+    CLICKS, COMPRESSIONS, CPU_SLOWDOWN, DOWNLOAD_BYTES_PER_S, LATENCY_MS, PRERENDER_WIDTH, REPO, REST_MS, TAP_MS, TOOLS,
+    UPLOAD_BYTES_PER_S, VIEWPORTS, WORK, Case,
 )
 from visitor_machine import BUSY_CORES, OTHER_WORK, git_build, machine
-from visitor_sites import GzipNginx, build_binary, build_sigal, build_vitrine, demo_pictures, prerender_site
+from visitor_sites import TwoNginx, build_binary, build_sigal, build_vitrine, demo_pictures, prerender_site
 from visitor_relay import SlowLink
 from visitor_measure import measure
 from visitor_report import fmt, progress, report, summarize
@@ -44,7 +45,8 @@ class UsageParser(argparse.ArgumentParser):
 def main() -> int:
     parser = UsageParser(prog="bench/visitor", description="What a visitor gets from the Vitrine demo and from "
                          "sigal's photoswipe gallery of the same pictures, in Chromium under slow 4G (issue 26).")
-    parser.add_argument("--runs", type=int, default=3, help="cold loads per tool and viewport (median; default 3)")
+    parser.add_argument("--runs", type=int, default=10,
+                        help="cold loads per tool, viewport, click and compression (median; default 10)")
     parser.add_argument("--binary", type=Path, default=REPO / ".build" / "release" / "vitrine",
                         help="the vitrine to measure (default .build/release/vitrine)")
     parser.add_argument("--no-build", action="store_true",
@@ -63,9 +65,16 @@ def main() -> int:
                         f"({', '.join(grid_variants.VARIANTS)}; bench/lib/grid_variants.py): a change of the page's "
                         "structure measured without a theme of its own (bench/visitor-ab measures variants in turns)")
     parser.add_argument("--viewports", default="1440 375", help='widths among "1440 375" (default both)')
-    parser.add_argument("--hover", type=int, default=0, metavar="MS",
-                        help="rest the pointer on the first tile this long before pressing (default 0: the click "
-                        "comes at once, as a tap does; the time counts from the press)")
+    parser.add_argument("--click", default="person,instant", metavar="LIST",
+                        help="how the first tile is clicked, comma-separated, each in loads of its own (default "
+                        f"person,instant): person, a mouse that rests {REST_MS} ms on the tile before it presses and "
+                        f"releases at 1440, a finger's tap at 375 (touchStart, touchEnd {TAP_MS} ms later); instant, a "
+                        "mouse that presses and releases at once; the time counts from the press")
+    parser.add_argument("--hover", type=int, metavar="MS",
+                        help=f"with --click person at 1440: the pointer's rest on the tile (default {REST_MS})")
+    parser.add_argument("--compression", choices=("on", "off", "both"), default="both",
+                        help="on: nginx gzips HTML, CSS, JS, JSON and SVG; off: every file as it is (a second server "
+                        "of the same nginx); both (default): loads of each")
     parser.add_argument("--throttle", choices=("relay", "devtools"), default="relay",
                         help="the slow network: relay (default) a TCP relay of ours that every request goes through; "
                         "devtools: Network.emulateNetworkConditions on every page (prerendered ones too)")
@@ -74,16 +83,21 @@ def main() -> int:
                         "thread's work up to LCP in results.json (`lcp_work`); tracing slows the page, so the "
                         "figures of such a run are for finding where the time goes, not for the table")
     parser.add_argument("--self-check", action="store_true",
-                        help="one load of each tool at 1440 and two controls (no throttling; a prerendered "
-                        "preview page), then check that every figure is there and plausible; exit 1 if not")
+                        help="one load of each tool at 1440 (an instant click, compression on) and two controls "
+                        "(no throttling; a prerendered preview page), then check that every figure is there and "
+                        "plausible; exit 1 if not")
     args = parser.parse_args()
     try:
         widths = [int(w) for w in args.viewports.split()]
     except ValueError:
         widths = []
-    if not widths or any(w not in VIEWPORTS for w in widths) or args.runs < 1 or args.hover < 0:
+    clicks = args.click.split(",")
+    if (not widths or any(w not in VIEWPORTS for w in widths) or args.runs < 1 or (args.hover or 0) < 0
+            or any(c not in CLICKS for c in clicks) or len(set(clicks)) != len(clicks)):
         parser.error(f"--viewports takes widths among {' '.join(map(str, VIEWPORTS))}, --runs a number from 1, "
-                     "--hover one from 0")
+                     f"--hover one from 0, --click each of {','.join(CLICKS)} at most once")
+    compressions = list(COMPRESSIONS) if args.compression == "both" else [args.compression]
+    rest_ms = REST_MS if args.hover is None else args.hover
     try:
         variants = grid_variants.parse(args.grid_variant)
     except ValueError as error:
@@ -91,7 +105,7 @@ def main() -> int:
     if args.self_check and args.only:
         parser.error("--self-check measures both tools: leave out --only")
     if args.self_check:
-        args.runs, widths = 1, [1440]
+        args.runs, widths, clicks, compressions = 1, [1440], ["instant"], ["on"]
     tools = [TOOLS[args.only]] if args.only else list(TOOLS.values())
 
     socket.setdefaulttimeout(60)  # selenium's calls to chromedriver: none hangs for ever
@@ -116,62 +130,71 @@ def main() -> int:
     logs = WORK / "logs"
     shutil.rmtree(logs, ignore_errors=True)
     logs.mkdir(parents=True)
-    server = GzipNginx(WORK, WORK / "nginx")
+    server = TwoNginx(WORK, WORK / "nginx")
     load_before = " ".join(f"{v:.2f}" for v in os.getloadavg())
     OTHER_WORK.start()
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    runs_by_tool: dict[str, dict[int, list[dict]]] = {t.key: {w: [] for w in widths} for t in tools}
-    relay = SlowLink(0)
+    # Each load clicks one way: the click opens the photo. In turns, so that a change in the machine's load hits all.
+    cases = [Case(t.key, w, c, z) for w in widths for c in clicks for z in compressions for t in tools]
+    runs: dict[Case, list[dict]] = {case: [] for case in cases}
+    relays = {z: SlowLink(0) for z in compressions}  # one in front of each of nginx's servers
     try:
         server.start(probe=tools[0].grid)
-        relay.upstream = server.port
-        relay.start()
-        base = relay.url if args.throttle == "relay" else server.url
-        for number in range(args.runs):  # alternating the tools and viewports: a load change hits all alike
-            for width in widths:
-                for tool in tools:
-                    trace = None
-                    if args.trace:
-                        (WORK / "traces").mkdir(exist_ok=True)
-                        trace = WORK / "traces" / f"{tool.key}-{width}-{number + 1}.json"
-                    r = measure(tool, width, base, logs, WORK, args.hover, args.throttle, trace)
-                    runs_by_tool[tool.key][width].append(r)
-                    print(f"   {tool.label} at {width}, run {number + 1}: {progress(r)}", flush=True)
+        for compression, relay in relays.items():
+            relay.upstream = server.port_for(compression)
+            relay.start()
+        bases = {z: relays[z].url if args.throttle == "relay" else server.url_for(z) for z in compressions}
+        for number in range(args.runs):
+            for case in cases:
+                tool = TOOLS[case.tool]
+                trace = None
+                if args.trace:
+                    (WORK / "traces").mkdir(exist_ok=True)
+                    trace = WORK / "traces" / f"{'-'.join(map(str, case))}-{number + 1}.json"
+                r = measure(tool, case.width, bases[case.compression], logs, WORK, case.click, rest_ms, args.throttle,
+                            trace)
+                runs[case].append({**case._asdict(), **r})
+                print(f"   {tool.label} at {case.width}, {case.click} click, compression {case.compression}, "
+                      f"run {number + 1}: {progress(r)}", flush=True)
         if args.self_check:
-            control = measure(tools[-1], widths[0], server.url, logs, WORK, args.hover, "none")
+            control = measure(tools[-1], widths[0], server.url, logs, WORK, "instant", rest_ms, "none")
             print(f"   {tools[-1].label} at {widths[0]}, without throttling: LCP {fmt(control['lcp_ms'])} ms, "
                   f"click {fmt(control['click_ms'])} ms", flush=True)
             prerender = dataclasses.replace(TOOLS["vitrine"], grid=prerender_site(site))
-            prerendered = measure(prerender, PRERENDER_WIDTH, base, logs, WORK, args.hover, args.throttle)
+            prerendered = measure(prerender, PRERENDER_WIDTH, bases["on"], logs, WORK, "instant", rest_ms,
+                                  args.throttle)
             print(f"   Vitrine prerendering the first preview page: click {fmt(prerendered['click_ms'])} ms, its photo "
                   f"fetched in {fmt((prerendered['photo_fetch'] or {}).get('ms'))} ms", flush=True)
     finally:
         OTHER_WORK.take()  # nginx's
-        relay.stop()
+        for relay in relays.values():
+            relay.stop()
         server.stop()
     load_after = " ".join(f"{v:.2f}" for v in os.getloadavg())
     other_cores = OTHER_WORK.cores()
 
-    results = {key: {w: summarize(runs) for w, runs in per_width.items()} for key, per_width in runs_by_tool.items()}
+    results = {case: summarize(group) for case, group in runs.items()}
     label = args.label or (git_build() if not args.no_build else f"{binary.name} (--no-build; worktree {git_build()})")
     meta = {"date": date, "build": label,
             "binary": str(binary), "machine": machine(), "load_before": load_before, "load_after": load_after,
             "other_cores": other_cores,
-            "runs": args.runs, "viewports": widths, "hover_ms": args.hover, "throttle": args.throttle,
+            "runs": args.runs, "viewports": widths, "clicks": clicks, "rest_ms": rest_ms, "tap_ms": TAP_MS,
+            "compressions": compressions, "throttle": args.throttle,
             "formats": args.formats, "templates": args.templates, "grid_variant": variants,
             "profile": {"latency_ms": LATENCY_MS, "download_bytes_per_s": DOWNLOAD_BYTES_PER_S,
                         "upload_bytes_per_s": UPLOAD_BYTES_PER_S, "cpu_slowdown": CPU_SLOWDOWN}}
-    text = report(results, runs_by_tool, meta, widths)
+    text = report(results, runs, meta)
     (WORK / "report.md").write_text(text + "\n", encoding="utf-8")
-    (WORK / "results.json").write_text(
-        json.dumps({"meta": meta, "summary": results, "runs": runs_by_tool}, indent=1), encoding="utf-8")
+    (WORK / "results.json").write_text(json.dumps({  # a list of the cases' medians, and every load (its case named)
+        "meta": meta, "summary": [{**case._asdict(), **summary} for case, summary in results.items()],
+        "runs": [r for group in runs.values() for r in group]}, indent=1), encoding="utf-8")
     print()
     print(text)
     if other_cores > BUSY_CORES:
         print(f"bench/visitor: other processes took {other_cores:.2f} cores on average during the run; run it again "
               "when the machine is quiet before comparing.", file=sys.stderr)
     if args.self_check:
-        problems = self_check(runs_by_tool)
+        problems = self_check(runs)
         problems += throttle_check(control)
         problems += prerender_check(prerendered, PRERENDER_WIDTH, control)
         for problem in problems:

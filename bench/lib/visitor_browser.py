@@ -143,8 +143,9 @@ class Load:
         return self.driver.execute_cdp_cmd(method, params or {})
 
     def emulate(self, width: int, throttle: str) -> None:
-        """The viewport; the slow CPU unless throttle is "none" (the self-check's control), and with "devtools" the
-        slow-4G network of DevTools (else the URL goes through SlowLink)."""
+        """The viewport, with touch on a phone's (a tap then gives pointer events and a click); the slow CPU unless
+        throttle is "none" (the self-check's control), and with "devtools" the slow-4G network of DevTools (else the
+        URL goes through SlowLink)."""
         height, dpr, mobile = VIEWPORTS[width]
         commands = [("Network.enable", {})]
         if throttle == "devtools":
@@ -155,6 +156,8 @@ class Load:
             commands.append(("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN}))
         commands.append(("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": dpr, "mobile": mobile}))
+        if mobile:
+            commands.append(("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}))
         for method, params in commands:  # chromedriver's page
             self.cdp(method, params)
         self.every_page = EveryPage(self.driver, commands)  # every other page, prerendered ones first of all

@@ -1,49 +1,55 @@
 """bench/visitor --self-check's checks: what a broken harness would get wrong (no LCP, no bytes, no throttling, a
-prerendered page that escapes the emulation), each found problem one line."""
+page served compressed or not against the case's word, a prerendered page that escapes the emulation), each found
+problem one line."""
 
 from __future__ import annotations
 
-from visitor_conditions import DOWNLOAD_BYTES_PER_S, LATENCY_MS, VIEWPORTS
+from visitor_conditions import DOWNLOAD_BYTES_PER_S, LATENCY_MS, VIEWPORTS, Case
 from visitor_relay import Link
 from visitor_report import fmt
 
 
-def self_check(runs_by_tool: dict) -> list[str]:
-    """What a broken harness would get wrong: no LCP, no bytes, a click that never reached the photo, no throttling."""
+def self_check(runs: dict[Case, list[dict]]) -> list[str]:
+    """What a broken harness would get wrong: no LCP, no bytes, a click that never reached the photo, no throttling,
+    the grid page gzipped or not against its case's compression."""
     problems = []
-    for key, per_width in runs_by_tool.items():
-        for width, runs in per_width.items():
-            for r in runs:
-                where = f"{key} at {width}"
-                if not (r["lcp_ms"] and r["lcp_ms"] > 0):
-                    problems.append(f"{where}: no LCP")
-                if not (r["image_bytes"] > 0 and r["tiles_loaded"] > 0):
-                    problems.append(f"{where}: no grid image loaded")
-                if not (r["click_ms"] > 0):
-                    problems.append(f"{where}: the click did not reach the photo")
-                nav = r["navigation"] or {}
-                if nav.get("responseEnd", 0) < LATENCY_MS:
-                    problems.append(f"{where}: the grid page's HTML came sooner than the {LATENCY_MS} ms latency")
-                if r["lcp_ms"] and r["lcp_ms"] < 2 * LATENCY_MS:
-                    problems.append(f"{where}: LCP {r['lcp_ms']:.0f} ms is below two round trips: not throttled")
-                for problem in (bandwidth_problem(r), photo_bandwidth_problem(r)):
-                    if problem:
-                        problems.append(f"{where}: {problem}")
-                if r["viewport"][0] != width:
-                    problems.append(f"{where}: the page saw a viewport {r['viewport'][0]} px wide")
-                view = r["photo_page"] or {}
-                if (view.get("width"), view.get("dpr")) != (width, VIEWPORTS[width][1]):
-                    problems.append(f"{where}: the photo's page saw {view.get('width')} px at DPR {view.get('dpr')}")
-                if not r["sharpness"]:
-                    problems.append(f"{where}: no sharpness for the first tile")
-                if r["image_bytes"] != r["image_bytes_on_disk"]:
-                    problems.append(f"{where}: {r['image_bytes']} image bytes counted, {r['image_bytes_on_disk']} "
-                                    "in the files served")
-                if r["click_by"] == "poll":
-                    problems.append(f"{where}: the photo's paint time is unknown (no Element Timing or LCP entry)")
-                if r["click_ms"] > r["click_poll_ms"] + 1000 or r["click_poll_ms"] > r["click_ms"] + 1000:
-                    problems.append(f"{where}: the paint ({r['click_ms']:.0f} ms) and the poll "
-                                    f"({r['click_poll_ms']:.0f} ms) disagree by more than a second")
+    for case, group in runs.items():
+        width = case.width
+        for r in group:
+            where = f"{case.tool} at {width}, {case.click} click, compression {case.compression}"
+            if not (r["lcp_ms"] and r["lcp_ms"] > 0):
+                problems.append(f"{where}: no LCP")
+            if not (r["image_bytes"] > 0 and r["tiles_loaded"] > 0):
+                problems.append(f"{where}: no grid image loaded")
+            if not (r["click_ms"] > 0):
+                problems.append(f"{where}: the click did not reach the photo")
+            nav = r["navigation"] or {}
+            if nav.get("responseEnd", 0) < LATENCY_MS:
+                problems.append(f"{where}: the grid page's HTML came sooner than the {LATENCY_MS} ms latency")
+            encoded, decoded = nav.get("encodedBodySize"), nav.get("decodedBodySize")
+            if not encoded or (encoded < decoded) != (case.compression == "on"):
+                problems.append(f"{where}: the grid page's HTML came as {fmt(encoded)} bytes for {fmt(decoded)}: "
+                                + ("not gzipped" if case.compression == "on" else "compressed"))
+            if r["lcp_ms"] and r["lcp_ms"] < 2 * LATENCY_MS:
+                problems.append(f"{where}: LCP {r['lcp_ms']:.0f} ms is below two round trips: not throttled")
+            for problem in (bandwidth_problem(r), photo_bandwidth_problem(r)):
+                if problem:
+                    problems.append(f"{where}: {problem}")
+            if r["viewport"][0] != width:
+                problems.append(f"{where}: the page saw a viewport {r['viewport'][0]} px wide")
+            view = r["photo_page"] or {}
+            if (view.get("width"), view.get("dpr")) != (width, VIEWPORTS[width][1]):
+                problems.append(f"{where}: the photo's page saw {view.get('width')} px at DPR {view.get('dpr')}")
+            if not r["sharpness"]:
+                problems.append(f"{where}: no sharpness for the first tile")
+            if r["image_bytes"] != r["image_bytes_on_disk"]:
+                problems.append(f"{where}: {r['image_bytes']} image bytes counted, {r['image_bytes_on_disk']} "
+                                "in the files served")
+            if r["click_by"] == "poll":
+                problems.append(f"{where}: the photo's paint time is unknown (no Element Timing or LCP entry)")
+            if r["click_ms"] > r["click_poll_ms"] + 1000 or r["click_poll_ms"] > r["click_ms"] + 1000:
+                problems.append(f"{where}: the paint ({r['click_ms']:.0f} ms) and the poll "
+                                f"({r['click_poll_ms']:.0f} ms) disagree by more than a second")
     return problems
 
 

@@ -1,10 +1,11 @@
-"""bench/visitor's conditions: the slow-4G profile and the slow CPU it measures under, the viewports, how long it waits,
-and the two galleries under test (where each one's grid, tiles and large photo are)."""
+"""bench/visitor's conditions: the slow-4G profile and the slow CPU it measures under, the viewports, the clicks and
+compressions, how long it waits, and the two galleries under test (where each one's grid, tiles and large photo are)."""
 
 from __future__ import annotations
 
 import dataclasses
 import sys
+import typing
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -18,8 +19,24 @@ LATENCY_MS = 150
 DOWNLOAD_BYTES_PER_S = 1_600_000 / 8
 UPLOAD_BYTES_PER_S = 750_000 / 8
 CPU_SLOWDOWN = 4
-# width -> (height, device pixel ratio, mobile)
+# width -> (height, device pixel ratio, mobile: a phone, with touch emulated, where a person's click is a tap)
 VIEWPORTS = {1440: (900, 1, False), 375: (812, 3, True)}
+
+# --click: how the first tile is clicked; the time counts from the press (mousePressed or touchStart) either way.
+REST_MS = 150  # person, with a mouse: the pointer rests on the tile this long before the press (--hover MS)
+TAP_MS = 100  # person, on a phone: the finger's touchEnd this long after its touchStart
+CLICKS = {
+    "person": "as a person makes it: with a mouse (1440) the pointer moves onto the tile and rests {rest} ms, then "
+              f"presses and releases at once; on a phone (375) a finger taps, touchStart then touchEnd {TAP_MS} ms "
+              "later (Input.dispatchTouchEvent, touch emulated)",
+    "instant": "the pointer moves onto the tile, presses and releases at once (CDP mouse events, no rest)",
+}
+
+# --compression: which of nginx's two servers of the same files a load goes to.
+COMPRESSIONS = {
+    "on": "gzip for HTML, CSS, JS, JSON and SVG",
+    "off": "every file as it is",
+}
 
 THROTTLES = {
     "relay": "a TCP relay that every connection goes through, half the latency each way, the rates shared in turn",
@@ -33,6 +50,16 @@ SETTLE_QUIET_S = 1.0  # the grid page has settled when no request has been in fl
 POLL_S = 0.005  # the click-to-photo poll: at most every 10 ms (a Runtime.evaluate takes a few ms itself)
 PAGE_TIMEOUT_S = 60
 CLICK_TIMEOUT_S = 30
+
+
+class Case(typing.NamedTuple):
+    """What a cold load measures: a tool's gallery at a viewport width, its first tile clicked one way, served
+    compressed or not. The report has a row for each."""
+
+    tool: str  # a key of TOOLS
+    width: int  # a key of VIEWPORTS
+    click: str  # a key of CLICKS
+    compression: str  # a key of COMPRESSIONS
 
 
 @dataclasses.dataclass(frozen=True)

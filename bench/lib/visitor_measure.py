@@ -1,5 +1,6 @@
 """bench/visitor's figures of one load: the grid's LCP, layout shifts, image bytes and sharpness, the time from a
-click on the first tile to the large photo's paint, and with --trace the main thread's work up to LCP."""
+click on the first tile (a mouse's or a finger's, CLICKS) to the large photo's paint, and with --trace the main
+thread's work up to LCP."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from visitor_conditions import CLICK_TIMEOUT_S, POLL_S, Tool
+from visitor_conditions import CLICK_TIMEOUT_S, POLL_S, TAP_MS, VIEWPORTS, Tool
 from visitor_browser import Load
 
 
@@ -115,7 +116,8 @@ Promise.all([entries('largest-contentful-paint'), entries('layout-shift')]).then
     clsSum: sum, clsWindow: windowMax, shifts: shifts.length,
     tiles, resources, dpr: devicePixelRatio, innerWidth, innerHeight,
     navigation: nav ? {requestStart: nav.requestStart, responseStart: nav.responseStart,
-                       responseEnd: nav.responseEnd, transferSize: nav.transferSize} : null,
+                       responseEnd: nav.responseEnd, transferSize: nav.transferSize,
+                       encodedBodySize: nav.encodedBodySize, decodedBodySize: nav.decodedBodySize} : null,
   });
 });
 """
@@ -137,10 +139,11 @@ def served_file(root: Path, url: str) -> Path:
     return root / urllib.parse.unquote(urllib.parse.urlsplit(url).path).lstrip("/")
 
 
-def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_ms: int, throttle: str,
+def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, click: str, rest_ms: int, throttle: str,
             trace: Path | None = None) -> dict:
-    """One cold load of the tool's grid at the viewport, then a click on its first tile; with `trace`, the grid
-    load's Chromium trace is written there and its main thread's work up to LCP summed up in the result."""
+    """One cold load of the tool's grid at the viewport, then a click on its first tile the `click` way (CLICKS; a
+    person's pointer rests `rest_ms` first); with `trace`, the grid load's Chromium trace is written there and its
+    main thread's work up to LCP summed up in the result."""
     load = Load(log_dir, trace=trace is not None)
     try:
         load.emulate(width, throttle)
@@ -159,7 +162,7 @@ def measure(tool: Tool, width: int, base: str, log_dir: Path, root: Path, hover_
         image_bytes = sum(r["encodedBodySize"] for r in grid_images)
         first = grid["tiles"][0] if grid["tiles"] else None
 
-        click = click_to_photo(load, tool, hover_ms)
+        click = click_to_photo(load, tool, click, rest_ms, touch=VIEWPORTS[width][2])
         sharpness = None
         if first and first["currentSrc"]:
             from PIL import Image
@@ -243,9 +246,28 @@ def main_thread_before_lcp(events: list[dict]) -> dict | None:
     return result
 
 
-def click_to_photo(load: Load, tool: Tool, hover_ms: int) -> dict:
-    """Clicks the first tile's centre (CDP mouse events) and polls (Runtime.evaluate) until the large photo shows;
-    then takes the photo's paint time from the browser, which the poll's own delays do not touch."""
+def press_tile(load: Load, x: float, y: float, click: str, rest_ms: int, touch: bool) -> tuple[float, float]:
+    """Clicks at (x, y) the `click` way (CLICKS): a person's finger where there is touch, taps (touchStart, touchEnd
+    TAP_MS later); else the mouse moves there, rests `rest_ms` if a person's, presses and releases at once. Returns
+    the press's moment, in the epoch's clock and in perf_counter's."""
+    if click == "person" and touch:
+        epoch, started = time.time(), time.perf_counter()
+        load.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        time.sleep(max(0.0, started + TAP_MS / 1000 - time.perf_counter()))
+        load.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        return epoch, started
+    load.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+    if click == "person":
+        time.sleep(rest_ms / 1000)
+    epoch, started = time.time(), time.perf_counter()
+    for kind in ("mousePressed", "mouseReleased"):
+        load.cdp("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+    return epoch, started
+
+
+def click_to_photo(load: Load, tool: Tool, click: str, rest_ms: int, touch: bool) -> dict:
+    """Clicks the first tile's centre (press_tile) and polls (Runtime.evaluate) until the large photo shows; then
+    takes the photo's paint time from the browser, which the poll's own delays do not touch."""
     from selenium.common.exceptions import WebDriverException
 
     tile = load.driver.execute_script(FIRST_TILE, tool.tiles)
@@ -255,14 +277,8 @@ def click_to_photo(load: Load, tool: Tool, hover_ms: int) -> dict:
     known = set(load.requests)
     target = json.dumps(tile["target"])
     shown_expression = PHOTO_SHOWN.format(photo=tool.photo, target=target)
-    x, y = tile["x"], tile["y"]
-    load.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-    time.sleep(hover_ms / 1000)
-    clicked_epoch = time.time()
-    started = time.perf_counter()
-    load.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left", "clickCount": 1})
-    load.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y, "button": "left", "clickCount": 1})
-    polls, gaps, errors, previous = 0, [], 0, started
+    clicked_epoch, started = press_tile(load, tile["x"], tile["y"], click, rest_ms, touch)
+    polls, gaps, errors, previous = 0, [], 0, time.perf_counter()  # the polls' gaps from the release (a tap's end)
     shown = None
     while time.perf_counter() - started < CLICK_TIMEOUT_S:
         time.sleep(max(0.0, previous + POLL_S - time.perf_counter()))
@@ -290,6 +306,7 @@ def click_to_photo(load: Load, tool: Tool, hover_ms: int) -> dict:
     return {
         "click_ms": (painted["at"] / 1000 - clicked_epoch) * 1000 if painted else poll_ms,
         "click_by": painted["by"] if painted else "poll",
+        "click_input": "touch" if click == "person" and touch else "mouse",
         "click_poll_ms": poll_ms, "click_target": tile["target"], "photo_fetch": photo.get("fetch"),
         "photo_page": photo.get("view"),
         "click_polls": polls, "click_poll_gap_max_ms": max(gaps) * 1000,

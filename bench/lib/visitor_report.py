@@ -1,5 +1,5 @@
-"""bench/visitor's report: the medians of the runs, the issue's table beside sigal's with the targets met, each
-load's line as the run goes, and report.md's text."""
+"""bench/visitor's report: the medians of each case's loads, the issue's table (a row per tool, viewport, click and
+compression) with the targets met beside sigal's, each load's line as the run goes, and report.md's text."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import urllib.parse
 
 import grid_variants  # bench/lib, beside this file
 from visitor_conditions import (
-    CPU_SLOWDOWN, DOWNLOAD_BYTES_PER_S, LATENCY_MS, SETTLE_QUIET_S, THROTTLES, TOOLS, UPLOAD_BYTES_PER_S,
+    CLICKS, COMPRESSIONS, CPU_SLOWDOWN, DOWNLOAD_BYTES_PER_S, LATENCY_MS, SETTLE_QUIET_S, THROTTLES, TOOLS,
+    UPLOAD_BYTES_PER_S, Case,
 )
 from visitor_machine import BUSY_CORES, OTHER_WORK_NOTE
 
@@ -31,44 +32,40 @@ def fmt(value: float | None, unit: str = "", digits: int = 0) -> str:
 
 
 def verdict(checks: list[bool | None]) -> str:
-    return " / ".join("–" if c is None else ("✔" if c else "✘") for c in checks)
+    return " ".join("–" if c is None else ("✔" if c else "✘") for c in checks)
 
 
-def table(results: dict, widths: list[int]) -> str:
-    """The issue's table: Vitrine and sigal side by side, the targets, ✔/✘ per viewport."""
+# The table's medians: the key in a case's summary, the column, unit, digits, scale; the issue's target for Vitrine,
+# whether its figure meets it given sigal's in the same case, and whether that takes sigal's figure.
+FIGURES = (
+    ("lcp_ms", "grid LCP", " ms", 0, 1, "≤ sigal's", lambda a, b: a <= b, True),
+    ("bytes_per_picture", "image bytes per grid picture", " KB", 1, 1000, "≤ 1.25× sigal's",
+     lambda a, b: a <= 1.25 * b, True),
+    ("click_ms", "click on the first picture until the large photo shows", " ms", 0, 1, "≤ sigal's",
+     lambda a, b: a <= b, True),
+    ("cls", "grid CLS", "", 3, 1, "0", lambda a, _: a == 0, False),
+    ("sharpness", "first tile: image px per device px", "", 2, 1, "≥ 1", lambda a, _: a >= 1, False),
+)
 
-    def cell(tool: str, key: str, unit: str, digits: int = 0, scale: float = 1) -> str:
-        if tool not in results:
-            return "–"
-        values = [results[tool][w][key] for w in widths]
-        return " / ".join(fmt(None if v is None else v / scale, "", digits) for v in values) + unit
 
-    def met(key: str, ok, beside_sigal: bool) -> str:
-        """✔/✘ per viewport: ok(Vitrine's figure, sigal's figure or None); – where a figure is missing."""
-        checks = []
-        for w in widths:
-            ours = results.get("vitrine", {}).get(w, {}).get(key)
-            theirs = results.get("sigal", {}).get(w, {}).get(key)
-            checks.append(None if ours is None or (beside_sigal and theirs is None) else ok(ours, theirs))
-        return verdict(checks)
-
-    vs = " / ".join(map(str, widths))
-    rows = [
-        ("grid LCP", cell("vitrine", "lcp_ms", " ms"), cell("sigal", "lcp_ms", " ms"),
-         "≤ sigal's", met("lcp_ms", lambda a, b: a <= b, True)),
-        ("image bytes per grid picture", cell("vitrine", "bytes_per_picture", " KB", 1, 1000),
-         cell("sigal", "bytes_per_picture", " KB", 1, 1000), "≤ 1.25× sigal's",
-         met("bytes_per_picture", lambda a, b: a <= 1.25 * b, True)),
-        ("click on the first picture until the large photo shows", cell("vitrine", "click_ms", " ms"),
-         cell("sigal", "click_ms", " ms"), "≤ sigal's", met("click_ms", lambda a, b: a <= b, True)),
-        ("grid CLS", cell("vitrine", "cls", "", 3), cell("sigal", "cls", "", 3), "0",
-         met("cls", lambda a, _: a == 0, False)),
-        ("first tile: image px per device px", cell("vitrine", "sharpness", "", 2), cell("sigal", "sharpness", "", 2),
-         "≥ 1", met("sharpness", lambda a, _: a >= 1, False)),
-    ]
-    lines = [f"| median of the cold loads | Vitrine | sigal photoswipe | target | met, {vs} |",
-             "| --- | --- | --- | --- | --- |"]
-    lines += [f"| {name}, {vs} | {a} | {b} | {target} | {ok} |" for name, a, b, target, ok in rows]
+def table(results: dict[Case, dict]) -> str:
+    """The issue's table: a row of medians per tool, viewport, click and compression, Vitrine's above sigal's of the
+    same conditions, and on Vitrine's rows ✔/✘ per target."""
+    lines = ["| tool | viewport | click | compression | " + " | ".join(f[1] for f in FIGURES) + " | targets met |",
+             "| --- " * (len(FIGURES) + 5) + "|"]
+    for case, summary in results.items():
+        cells = [fmt(None if summary[key] is None else summary[key] / scale, unit, digits)
+                 for key, _, unit, digits, scale, *_ in FIGURES]
+        met = ""
+        if case.tool == "vitrine":
+            theirs = results.get(case._replace(tool="sigal"), {})
+            met = verdict([None if summary[key] is None or (beside and theirs.get(key) is None)
+                           else ok(summary[key], theirs.get(key)) for key, *_, ok, beside in FIGURES])
+        lines.append(f"| {TOOLS[case.tool].label} | {case.width} | {case.click} | {case.compression} | "
+                     f"{' | '.join(cells)} | {met} |")
+    lines += ["", "Targets met: ✔/✘ on Vitrine's rows in the columns' order, against sigal's row below it (the same "
+              "viewport, click and compression); – where a figure is missing. The targets: "
+              + "; ".join(f"{heading} {target}" for _, heading, _, _, _, target, *_ in FIGURES) + "."]
     return "\n".join(lines)
 
 
@@ -91,7 +88,7 @@ def lcp_work_line(work: dict) -> str:
             + "; other threads: " + ", ".join(f"{k} {v}" for k, v in work["after_image_other_threads"].items()))
 
 
-def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> str:
+def report(results: dict[Case, dict], runs: dict[Case, list[dict]], meta: dict) -> str:
     lines = [
         f"Visitor speed (bench/visitor), {meta['date']}, build {meta['build']} ({meta['binary']}).",
         f"{meta['machine']['nproc']} cores ({meta['machine']['cpu']}); load average (1, 5, 15 min) before: "
@@ -101,29 +98,33 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
         f"sigal {meta['machine']['sigal']}, selenium {meta['machine']['selenium']}.",
         f"Slow 4G ({LATENCY_MS} ms, {DOWNLOAD_BYTES_PER_S * 8 / 1e6:g} Mbit/s down, "
         f"{UPLOAD_BYTES_PER_S * 8 / 1e3:g} kbit/s up; {THROTTLES[meta['throttle']]}), CPU {CPU_SLOWDOWN}x slower "
-        f"(Emulation.setCPUThrottlingRate); median of {meta['runs']} cold "
-        f"loads (a fresh Chromium profile each); nginx on loopback (HTTP/1.1, gzip for HTML, CSS and JS); the pointer "
-        f"rests {meta['hover_ms']} ms on the tile before the press. Vitrine's demo built with "
+        f"(Emulation.setCPUThrottlingRate); each row the median of {meta['runs']} cold loads (a fresh Chromium "
+        "profile each, one click each), the rows' loads in turns. nginx on loopback (HTTP/1.1), one process with a "
+        "server block on a port of its own for each compression: "
+        + "; ".join(f"{z}, {COMPRESSIONS[z]}" for z in meta["compressions"]) + ". Clicks: "
+        + "; ".join(f"{c}, {CLICKS[c].format(rest=meta['rest_ms'])}" for c in meta["clicks"])
+        + ". Vitrine's demo built with "
         + (f"`--formats {meta['formats']}`" if meta.get('formats') else "its default formats (the APIs' JPEGs)")
         + (f" and the theme folder `{meta['templates']}`" if meta.get('templates') else "")
         + (f"; its grid page rewritten: {'; '.join(grid_variants.VARIANTS[v][0] for v in meta['grid_variant'])}."
            if meta.get('grid_variant') else "."),
         "",
-        table(results, widths),
+        table(results),
         "",
         "How: LCP = the last 'largest-contentful-paint' entry once the grid has settled (loaded, no request for "
         f"{SETTLE_QUIET_S:g} s). Image bytes = the encoded body bytes (Resource Timing) of every image response of "
-        "the grid page, divided by the grid pictures whose image loaded (KB = 1,000 bytes). Click = from the CDP "
-        "mouse press at the first tile's centre to the large photo's paint (its Element Timing renderTime, in the "
-        "browser's clock; Vitrine: " + TOOLS["vitrine"].photo_method + "; sigal: " + TOOLS["sigal"].photo_method +
-        "); Runtime.evaluate polls every 5 ms (or as soon as the page's busy main thread answers) until the photo is "
-        "loaded and in the viewport ('poll saw it'). "
+        "the grid page, divided by the grid pictures whose image loaded (KB = 1,000 bytes). Click = from the press "
+        "at the first tile's centre (CDP mousePressed, or a tap's touchStart) to the large photo's paint (its "
+        "Element Timing renderTime, in the browser's clock; Vitrine: " + TOOLS["vitrine"].photo_method + "; sigal: "
+        + TOOLS["sigal"].photo_method + "); from the release (a tap's touchEnd) Runtime.evaluate polls every 5 ms (or "
+        "as soon as the page's busy main thread answers) until the photo is loaded and in the viewport ('poll saw "
+        "it', from the press). "
         "CLS = the largest session window of layout shifts without recent input (1 s gap, 5 s cap). Sharpness = "
         "the first tile's image file width ÷ (its CSS content width × DPR).",
         "",
-        "| tool | viewport | grid pictures loaded | grid image requests | LCP element | click: images fetched "
-        "| click: poll saw it | poll gap median / max | LCP min–max | click min–max |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| tool | viewport | click | compression | grid pictures loaded | grid image requests | LCP element "
+        "| click: images fetched | click: poll saw it | poll gap median / max | LCP min–max | click min–max |",
+        "| --- " * 12 + "|",
     ]
 
     def name(url: str | None) -> str:
@@ -133,17 +134,16 @@ def report(results: dict, runs_by_tool: dict, meta: dict, widths: list[int]) -> 
         low, high = summary["range"].get(key, [None, None])
         return f"{fmt(low)}–{fmt(high)} ms"
 
-    for key, per_width in results.items():
-        for w in widths:
-            last = runs_by_tool[key][w][-1]
-            element = (last["lcp_element"] or "–").split(" ")
-            fetched = [f"{name(i['url'])} {(i['wire_bytes'] or 0) / 1000:.0f} KB" for i in last["click_images"]]
-            lines.append(
-                f"| {TOOLS[key].label} | {w} | {last['tiles_loaded']} of {last['tiles']} | {last['image_requests']} "
-                f"| {element[0]} {name(element[1]) if len(element) > 1 else ''} | {', '.join(fetched) or 'none'} "
-                f"| {fmt(last['click_poll_ms'])} ms | {last['click_poll_gap_median_ms']:.1f} / "
-                f"{last['click_poll_gap_max_ms']:.1f} ms | {spread(per_width[w], 'lcp_ms')} "
-                f"| {spread(per_width[w], 'click_ms')} |")
+    for case, summary in results.items():
+        last = runs[case][-1]
+        element = (last["lcp_element"] or "–").split(" ")
+        fetched = [f"{name(i['url'])} {(i['wire_bytes'] or 0) / 1000:.0f} KB" for i in last["click_images"]]
+        lines.append(
+            f"| {TOOLS[case.tool].label} | {case.width} | {case.click} | {case.compression} "
+            f"| {last['tiles_loaded']} of {last['tiles']} | {last['image_requests']} "
+            f"| {element[0]} {name(element[1]) if len(element) > 1 else ''} | {', '.join(fetched) or 'none'} "
+            f"| {fmt(last['click_poll_ms'])} ms | {last['click_poll_gap_median_ms']:.1f} / "
+            f"{last['click_poll_gap_max_ms']:.1f} ms | {spread(summary, 'lcp_ms')} | {spread(summary, 'click_ms')} |")
     lines.append("")
     lines.append("(the last run's details; every run's figures are in .build/visitor/results.json)")
     return "\n".join(lines)

@@ -1,5 +1,5 @@
 """bench/visitor's sites: vitrine built (the release binary, a cold demo), sigal's photoswipe gallery of the demo's
-pictures, the self-check's prerendering copy of the demo, and the nginx that serves them gzipped."""
+pictures, the self-check's prerendering copy of the demo, and the nginx that serves them gzipped and as they are."""
 
 from __future__ import annotations
 
@@ -89,12 +89,27 @@ def prerender_site(site: Path) -> str:
     return "prerender/index.html"
 
 
-class GzipNginx(Nginx):
-    """The browser suite's nginx, with gzip for HTML, CSS and JavaScript as a static host serves them."""
+class TwoNginx(Nginx):
+    """The browser suite's nginx with two servers of the same files (--compression): on `port` gzip for HTML, CSS,
+    JavaScript, JSON and SVG as a static host serves them ("on"), on `plain_port` every file as it is ("off"). One
+    process: nginx binds both ports before it serves the probe, or exits, and start() tries other ports."""
+
+    plain_port = 0
 
     def _conf(self) -> str:
-        return super()._conf().replace(
-            "default_type application/octet-stream;",
-            "default_type application/octet-stream;\n    gzip on;\n"
-            "    gzip_types text/css application/javascript text/javascript application/json image/svg+xml;",
-        )
+        self.plain_port = next(p for p in iter(free_port, None) if p != self.port)  # picked again on each try
+        conf = super()._conf()
+        if "\n    server {" not in conf or not conf.rstrip().endswith("}"):
+            raise RuntimeError("the browser suite's nginx.conf has no longer one http block with a server in it")
+        gzipped = conf.replace("\n    server {", "\n    gzip on;\n    gzip_types text/css application/javascript "
+                               "text/javascript application/json image/svg+xml;\n    server {", 1)
+        plain = (f"    server {{\n        listen 127.0.0.1:{self.plain_port};\n        root {self.root};\n"
+                 "        gzip off;\n    }\n")
+        return gzipped.rstrip().removesuffix("}") + plain + "}\n"
+
+    def url_for(self, compression: str) -> str:
+        """The address of the server for --compression's "on" or "off"."""
+        return f"http://127.0.0.1:{self.port_for(compression)}/"
+
+    def port_for(self, compression: str) -> int:
+        return {"on": self.port, "off": self.plain_port}[compression]
