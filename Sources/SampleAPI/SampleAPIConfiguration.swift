@@ -48,8 +48,8 @@ package struct SampleAPIConfiguration: Sendable {
     package var commonsResultCount: Int = CommonsCatalog.defaultCount
     /// Commons file counts by search term (normalised like Pixabay's queries); values clamped to `0...100_000`.
     package var commonsCounts: [String: Int] = [:]
-    /// Whether a Commons search whose `User-Agent` names no contact is refused with 403, as Wikimedia's policy has
-    /// it.
+    /// Whether a Commons search or upload whose `User-Agent` names no contact is refused with 403, as Wikimedia's
+    /// policy has it.
     package var commonsRequiresContact = true
     /// Commons searches allowed a minute (0: no limit); high by default, so that only a test that sets it meets it.
     package var commonsRateLimit: Int = 10_000

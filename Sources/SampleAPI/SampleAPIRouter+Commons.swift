@@ -3,9 +3,9 @@ import Foundation
 /// The Wikimedia Commons routes: the file search of the MediaWiki Action API, `/w/api.php?action=query&
 /// generator=search&prop=imageinfo…`, as `commons.wikimedia.org` answers it, and the uploads its answers point at.
 ///
-/// Before the API looks at a request, Wikimedia's edge does: a request whose `User-Agent` names no contact
-/// (``userAgentNamesContact(_:)``) is refused with 403 and Wikimedia's sentence, unless
-/// ``SampleAPIConfiguration/commonsRequiresContact`` is off; then the throttle
+/// Before the API or the upload host looks at a request, Wikimedia's edge does: a request whose `User-Agent` names
+/// no contact (``userAgentNamesContact(_:)``) is refused with 403 and Wikimedia's sentence, unless
+/// ``SampleAPIConfiguration/commonsRequiresContact`` is off; then, for the API, the throttle
 /// (``SampleAPIConfiguration/commonsRateLimit`` a minute) answers 429 with `Retry-After`. The API itself reports
 /// its errors with HTTP 200, `{"error": {"code", "info", "docref"}}` (`"*"` for `docref` with `formatversion=1`)
 /// and the header `MediaWiki-API-Error`.
@@ -57,6 +57,14 @@ extension SampleAPIRouter {
             }
         }
         return commonsAnswer(request.query, baseURL: baseURL)
+    }
+
+    /// An upload (`/upload/…`), as `upload.wikimedia.org` answers it: the same User-Agent policy as the API's.
+    func commonsUpload(_ request: SampleAPIRequest, _ answer: () -> SampleAPIResponse) -> SampleAPIResponse {
+        if configuration.commonsRequiresContact && !Self.userAgentNamesContact(request.headers["user-agent"]) {
+            return .text(403, Self.commonsUserAgentMessage)
+        }
+        return answer()
     }
 
     private func commonsAnswer(_ query: [String: String], baseURL: String) -> SampleAPIResponse {

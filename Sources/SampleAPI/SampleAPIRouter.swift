@@ -142,10 +142,14 @@ struct SampleAPIRouter: Sendable {
         case ("w", 2) where components[1] == "api.php":
             return commonsSearch(request, baseURL: baseURL, now: now)
         case ("upload", 4):
-            return commonsOriginal(folder: components[1], subfolder: components[2], name: components[3])
+            return commonsUpload(request) {
+                commonsOriginal(folder: components[1], subfolder: components[2], name: components[3])
+            }
         case ("upload", 6) where components[1] == "thumb":
-            return commonsThumbnail(
-                folder: components[2], subfolder: components[3], name: components[4], thumbnail: components[5])
+            return commonsUpload(request) {
+                commonsThumbnail(
+                    folder: components[2], subfolder: components[3], name: components[4], thumbnail: components[5])
+            }
         case ("photos", 2):
             return .html(
                 title: "Sample photo page",

@@ -12,9 +12,13 @@ import Foundation
 struct ArchiveImageHosts: Sendable {
     private let origins: Set<String>
     private let inwardAllowed: Bool
+    /// Header fields each download from these hosts sends, as the source's own downloads do.
+    let headers: [String: String]
 
-    /// The hosts of a source with these `endpoints`, whose current answers list `imageURLs`.
-    init(endpoints: [String], imageURLs: some Sequence<String>) {
+    /// The hosts of a source with these `endpoints`, whose current answers list `imageURLs`, and whose downloads
+    /// send `headers`.
+    init(endpoints: [String], imageURLs: some Sequence<String>, headers: [String: String] = [:]) {
+        self.headers = headers
         let endpointHosts = endpoints.compactMap { URLComponents(string: $0) }
         inwardAllowed = endpointHosts.contains { Self.isInward(host: $0.host ?? "") }
         origins = Set(endpoints.compactMap(Self.origin(of:)) + imageURLs.compactMap(Self.origin(of:)))

@@ -105,7 +105,9 @@ struct ArchivedImages {
         }
         guard !offline else { return .missing }
         guard hosts.allows(image.url) else { return .refused }
-        if let bytes = await download(image.url), let found = keep(bytes, of: image, format: format) {
+        if let bytes = await download(image.url, headers: hosts.headers),
+            let found = keep(bytes, of: image, format: format)
+        {
             return .stored(found.0, found.1)
         }
         return .missing
@@ -137,8 +139,10 @@ struct ArchivedImages {
         return (stored.record, stored.stamp)
     }
 
-    private func download(_ url: String) async -> [UInt8]? {
-        guard let response = try? await fetcher.fetch(FetchRequest(url: url, maximumBodyBytes: maximumBytes)),
+    private func download(_ url: String, headers: [String: String] = [:]) async -> [UInt8]? {
+        guard
+            let response = try? await fetcher.fetch(
+                FetchRequest(url: url, headers: headers, maximumBodyBytes: maximumBytes)),
             response.status == 200
         else { return nil }
         return response.body

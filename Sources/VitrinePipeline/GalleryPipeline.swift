@@ -231,7 +231,8 @@ public struct GalleryPipeline: Sendable {
             try await Self.rendering(early) { checkpoint in
                 try await ImageDownloader(
                     fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-                    snapshot: await snapshot(), recover: { recovery?.recover($0) }, progress: progress,
+                    headers: plan.source.imageRequestHeaders, snapshot: await snapshot(),
+                    recover: { recovery?.recover($0) }, progress: progress,
                     checkpoint: checkpoint, staged: stagedImages
                 ).download(urls)
             }
@@ -280,7 +281,10 @@ public struct GalleryPipeline: Sendable {
             archiveLayout: keepsArchive
                 ? ArchiveAssembler(itemsPerPage: plan.itemsPerPage, folder: plan.folder, tileShape: plan.tileShape)
                 : nil,
-            archiveHosts: keepsArchive ? ArchiveImageHosts(endpoints: plan.source.endpoints, imageURLs: urls) : nil)
+            archiveHosts: keepsArchive
+                ? ArchiveImageHosts(
+                    endpoints: plan.source.endpoints, imageURLs: urls, headers: plan.source.imageRequestHeaders)
+                : nil)
     }
 
     /// Runs `download` while `early` renders pages from the snapshots of its outcomes that it hands to the

@@ -28,6 +28,8 @@ struct ImageDownloader: Sendable {
     var cache: CacheStore
     var offline: Bool
     var maximumBytes: Int
+    /// Header fields every download sends (`ImageSource.imageRequestHeaders`).
+    var headers: [String: String] = [:]
     /// What the previous build of the same output found in the cache, to skip opening index entries unchanged since.
     var snapshot: ImageIndexSnapshot?
     /// Takes an image that the cache lacks and that could not be downloaded from the output folder's copy, if it has
@@ -110,7 +112,8 @@ struct ImageDownloader: Sendable {
     private func fetchOne(_ url: String) async throws -> (String, ImageOutcome, FileStamp?) {
         let response: FetchResponse
         do {
-            response = try await fetcher.fetch(FetchRequest(url: url, maximumBodyBytes: maximumBytes))
+            response = try await fetcher.fetch(
+                FetchRequest(url: url, headers: headers, maximumBodyBytes: maximumBytes))
         } catch .cancelled {
             throw CancellationError()
         } catch .httpUnavailable(let reason) {

@@ -69,6 +69,9 @@ public struct CommonsSource: ImageSource {
         }
     }
 
+    /// The User-Agent every request sends, to the API and to the upload host: Vitrine, its version and the contact.
+    public var imageRequestHeaders: [String: String] { ["User-Agent": userAgent] }
+
     /// The User-Agent every request sends: Vitrine, its version and the contact.
     var userAgent: String {
         "Vitrine/\(VitrineVersion.current) (\(contact ?? "no contact given")) libcurl"

@@ -208,10 +208,17 @@ public protocol ImageSource: Sendable {
 
     /// The base URLs of the API it asks, in the form it was given them: whose hosts are the source's own.
     var endpoints: [String] { get }
+
+    /// Header fields each download of an image its answers list sends, as its API asks of every client (Wikimedia's
+    /// User-Agent policy covers its upload host too).
+    var imageRequestHeaders: [String: String] { get }
 }
 
 extension ImageSource {
     package var endpoints: [String] { [] }
+
+    /// None: most APIs ask nothing of the downloads of their images.
+    public var imageRequestHeaders: [String: String] { [:] }
 
     static func keyDigest(_ key: String) -> String { SourceSettings.keyDigest(key) }
 

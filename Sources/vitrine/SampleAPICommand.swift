@@ -28,8 +28,8 @@ struct SampleAPICommand: AsyncParsableCommand {
 
             Wikimedia Commons (/w/api.php): --commons-results sets how many files a term has (N for every term,
             TERM=N for one), --commons-rate-limit how many searches a minute it answers before 429 (0: no limit),
-            and --commons-contact-optional answers searches whose User-Agent names no contact, which Wikimedia
-            refuses with 403.
+            and --commons-contact-optional answers searches and uploads whose User-Agent names no contact, which
+            Wikimedia refuses with 403.
             """
     )
 
@@ -113,7 +113,9 @@ struct SampleAPICommand: AsyncParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Answer Wikimedia Commons searches whose User-Agent names no contact (Wikimedia refuses them with 403).")
+        help: ArgumentHelp(
+            "Answer Wikimedia Commons searches and uploads whose User-Agent names no contact (Wikimedia refuses "
+                + "them with 403)."))
     var commonsContactOptional = false
 
     func validate() throws {

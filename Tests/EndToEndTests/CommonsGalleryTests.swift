@@ -55,7 +55,12 @@ import VitrineTemplates
             #expect(!searched.isEmpty)
             #expect(searched.allSatisfy { $0.headers["user-agent"]?.contains("(\(Self.contact))") == true })
             #expect(searched.allSatisfy { $0.query["gsrsearch"] == "Hafen" && $0.query["iiurlwidth"] == "1280" })
-            let images = server.requests().filter { $0.path.hasPrefix("/upload/") }.map(\.path)
+            let uploads = server.requests().filter { $0.path.hasPrefix("/upload/") }
+            #expect(!uploads.isEmpty)
+            #expect(
+                uploads.allSatisfy { $0.headers["user-agent"]?.contains("(\(Self.contact))") == true },
+                "the upload host's policy is the API's")
+            let images = uploads.map(\.path)
             #expect(!images.contains { $0.hasSuffix(".svg") }, "an SVG is never downloaded as itself")
             #expect(images.contains { $0.hasSuffix(".svg.png") })
             for page in try site.crawl().files where page.hasSuffix(".html") {

@@ -289,13 +289,17 @@ struct CommonsRoutesTests {
             #expect(try await search(server, parameters("hafen")).status == 200)
             let images = try pages(try await search(server, parameters("hafen")))
             let url = try #require(try imageInfo(images[0])["url"] as? String)
-            #expect(try await SocketHTTPClient.fetch(url).status == 200, "uploads ask for no contact")
+            #expect(try await SocketHTTPClient.fetch(url).status == 403, "the upload host's policy is the API's")
+            #expect(try await SocketHTTPClient.fetch(url, headers: contact).status == 200)
         }
         var lenient = SampleAPIConfiguration()
         lenient.commonsRequiresContact = false
         try await withServer(lenient) { server in
             let answer = try await search(server, parameters("hafen"), headers: [:])
             #expect(answer.status == 200)
+            let images = try pages(answer)
+            let url = try #require(try imageInfo(images[0])["url"] as? String)
+            #expect(try await SocketHTTPClient.fetch(url).status == 200)
         }
     }
 
@@ -358,7 +362,9 @@ struct CommonsRoutesTests {
     }
 
     @Test func imagesAreServedAsJPEGsAndUnknownNamesAre404() async throws {
-        try await withServer { server in
+        var configuration = SampleAPIConfiguration()
+        configuration.commonsRequiresContact = false  // the uploads' User-Agent: aUserAgentWithoutAContactIsRefused
+        try await withServer(configuration) { server in
             let list = try pages(try await search(server, parameters("hafen", ["gsrlimit": "20"])))
             let images = SampleImages.bundled
             var checks: [(url: String, width: Int, height: Int)] = []
@@ -420,7 +426,9 @@ struct CommonsRoutesTests {
 
     @Test func faultRulesTargetTheSearchAndItsUploads() async throws {
         let faults = [try SampleAPIFault.parse("commons,q=kran:503:1"), try SampleAPIFault.parse("images:502:1")]
-        try await withServer(SampleAPIConfiguration(faults: faults)) { server in
+        var configuration = SampleAPIConfiguration(faults: faults)
+        configuration.commonsRequiresContact = false  // the uploads' User-Agent: aUserAgentWithoutAContactIsRefused
+        try await withServer(configuration) { server in
             #expect(try await search(server, parameters("hafen kran")).status == 503)
             #expect(try await search(server, parameters("hafen kran")).status == 200)
             let url = CommonsCatalog.originalURL(
