@@ -82,7 +82,7 @@ extension CommonsSource {
         }
         if let error = answer.error {
             let code = error.value?.code?.value ?? "unknown"
-            let info = String((error.value?.info?.value ?? "no message").prefix(300))
+            let info = SourceError.shown(error.value?.info?.value ?? "")
             throw code == "ratelimited" || code == "maxlag"
                 ? SourceError.rateLimited(source: "Wikimedia Commons", message: "\(code): \(info)")
                 : SourceError.rejected(
@@ -120,10 +120,8 @@ extension CommonsSource {
     static func requireSuccess(_ response: APIResponse) throws {
         let status = response.status
         guard !(200..<300).contains(status) else { return }
-        let message = response.bodyText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let shown = message.isEmpty ? "no message" : String(message.prefix(300))
         throw SourceError.httpFailure(
-            status: status, source: "Wikimedia Commons", message: shown,
+            status: status, source: "Wikimedia Commons", message: response.bodyText,
             hint: status == 403
                 ? "Wikimedia refuses clients whose User-Agent names no contact; check the contact given" : nil)
     }

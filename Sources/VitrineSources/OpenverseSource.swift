@@ -265,12 +265,11 @@ public struct OpenverseSource: ImageSource {
         return folded.contains("token") || folded.contains("credentials")
     }
 
-    /// The `detail` of an error answer (`{"detail": "..."}`), else its text, cut to 300 characters.
+    /// The `detail` of an error answer (`{"detail": "..."}`), else its text.
     static func detail(of response: APIResponse) -> String {
         struct ErrorAnswer: Decodable { var detail: LooseString? }
         let detail = (try? APIAnswer.decode(ErrorAnswer.self, from: response.body))?.detail?.value
-        let text = (detail ?? response.bodyText).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "no message" : String(text.prefix(300))
+        return detail ?? response.bodyText
     }
 
     /// A result Vitrine can show, from its fields: its id, and an http(s) image.

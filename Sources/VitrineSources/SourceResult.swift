@@ -271,13 +271,21 @@ public enum SourceError: UserFacingError {
     }
 
     /// The error of an HTTP failure of `source`: a 429 is its rate limit, a 5xx an outage, anything else a refusal
-    /// (with `hint`, what to do about it, when the status tells); `message` is what the API said.
+    /// (with `hint`, what to do about it, when the status tells); `message` is what the API said, as ``shown(_:)``
+    /// puts it.
     static func httpFailure(status: Int, source: String, message: String, hint: String? = nil) -> SourceError {
-        switch status {
+        let message = shown(message)
+        return switch status {
         case 429: .rateLimited(source: source, message: message)
         case 500...599: .unavailable(source: source, status: status, message: message)
         default: .rejected(source: source, status: status, message: message, hint: hint)
         }
+    }
+
+    /// What an API said, for a sentence: trimmed, cut to 300 characters, and "no message" when it said nothing.
+    static func shown(_ message: String) -> String {
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "no message" : String(text.prefix(300))
     }
 
     /// `.keyProblem` for a key, `.unavailable` for a refusal or an outage, `.badData` for an unreadable answer,

@@ -40,8 +40,7 @@ struct CommonsGallery: GalleryOptions {
         guard !term.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("The search term is empty: give the words to search Wikimedia Commons for.")
         }
-        let given = contact ?? ProcessInfo.processInfo.environment["VITRINE_CONTACT"]
-        if let given, !given.isEmpty, !CommonsSource.isValidContact(given) {
+        if let given = contact(in: ProcessInfo.processInfo.environment), !CommonsSource.isValidContact(given) {
             throw ValidationError(
                 "--contact must be one line of printable ASCII of at most 200 characters, such as an email address "
                     + "or a URL.")
@@ -51,12 +50,16 @@ struct CommonsGallery: GalleryOptions {
     /// Refuses, naming the option, to ask one of Wikimedia's wikis without a contact. A site config's gallery, whose
     /// keys are read one at a time, is refused by the source itself once all are read.
     func requireContact(environment: [String: String]) throws {
-        let given = contact ?? environment["VITRINE_CONTACT"]
-        if given?.isEmpty != false && CommonsSource.isWikimedia(endpoint) {
+        if contact(in: environment) == nil && CommonsSource.isWikimedia(endpoint) {
             throw ValidationError(
                 "Wikimedia asks every program that uses its API to say how to reach whoever runs it: pass --contact "
                     + "with an email address or a URL, or set VITRINE_CONTACT.")
         }
+    }
+
+    /// The contact given, by `--contact` or else `VITRINE_CONTACT`; nil when none or an empty one.
+    func contact(in environment: [String: String]) -> String? {
+        (contact ?? environment["VITRINE_CONTACT"]).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     var folderName: String { term }
@@ -64,7 +67,7 @@ struct CommonsGallery: GalleryOptions {
     func setup(folder: String, environment: [String: String]) -> GallerySetup {
         let source = CommonsSource(
             term: term, itemCount: perPage * pages, endpoint: endpoint,
-            contact: contact ?? environment["VITRINE_CONTACT"],
+            contact: contact(in: environment),
             licenses: license)
         return GallerySetup(
             plan: .gallery(
