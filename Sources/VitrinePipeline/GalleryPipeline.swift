@@ -214,7 +214,12 @@ public struct GalleryPipeline: Sendable {
 
         let urls = Self.imageURLs(of: result)
         // A frozen rebuild proves that the cache alone can rebuild the output, so it takes nothing back from it.
-        let recovery = options.frozen ? nil : OutputImageRecovery(survey: await survey(), cache: cache)
+        let outputFolder = options.frozen ? nil : await survey()
+        let recovery = outputFolder.map { OutputImageRecovery(survey: $0, cache: cache) }
+        // An image the output folder holds intact where the build puts it is not read from the cache, so its cached
+        // file is not checked; a frozen build proves that the cache alone rebuilds the output, and copies in other
+        // formats are made from the cached originals.
+        let inOutput = options.formats.isEmpty ? outputFolder.map(Self.holdsIntact(in:)) : nil
         let layout = GalleryLayout(
             assembler: GalleryAssembler(
                 itemsPerPage: plan.itemsPerPage, tileShape: plan.tileShape, folder: plan.folder, site: site,
@@ -231,7 +236,7 @@ public struct GalleryPipeline: Sendable {
             try await Self.rendering(early) { checkpoint in
                 try await ImageDownloader(
                     fetcher: fetcher, cache: cache, offline: policy.offline, maximumBytes: options.maximumImageBytes,
-                    headers: plan.source.imageRequestHeaders, snapshot: await snapshot(),
+                    headers: plan.source.imageRequestHeaders, snapshot: await snapshot(), inOutput: inOutput,
                     recover: { recovery?.recover($0) }, progress: progress,
                     checkpoint: checkpoint, staged: stagedImages
                 ).download(urls)
@@ -285,6 +290,13 @@ public struct GalleryPipeline: Sendable {
                 ? ArchiveImageHosts(
                     endpoints: plan.source.endpoints, imageURLs: urls, headers: plan.source.imageRequestHeaders)
                 : nil)
+    }
+
+    /// Whether the output folder `survey` describes holds an image intact where a build puts it.
+    static func holdsIntact(in survey: OutputFolderSurvey) -> @Sendable (CacheStore.ImageRecord) -> Bool {
+        { record in
+            survey.holdsIntact(GalleryAssembler.localPath(of: record), sha256: record.sha256, size: record.byteCount)
+        }
     }
 
     /// Runs `download` while `early` renders pages from the snapshots of its outcomes that it hands to the

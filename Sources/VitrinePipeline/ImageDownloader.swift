@@ -32,6 +32,9 @@ struct ImageDownloader: Sendable {
     var headers: [String: String] = [:]
     /// What the previous build of the same output found in the cache, to skip opening index entries unchanged since.
     var snapshot: ImageIndexSnapshot?
+    /// Whether the output folder already holds an image's bytes intact where the build puts them, so that its
+    /// cached file is not read and need not be checked (`CacheStore.imageRecords(for:snapshot:readElsewhere:)`).
+    var inOutput: (@Sendable (CacheStore.ImageRecord) -> Bool)? = nil
     /// Takes an image that the cache lacks and that could not be downloaded from the output folder's copy, if it has
     /// a whole one, back into the cache.
     var recover: @Sendable (String) -> (record: CacheStore.ImageRecord, stamp: FileStamp)? = { _ in nil }
@@ -58,7 +61,7 @@ struct ImageDownloader: Sendable {
     func download(_ urls: [String]) async throws -> Result {
         var result = Result()
         var pending: [String] = []
-        let cached = await cache.imageRecords(for: urls, snapshot: snapshot)
+        let cached = await cache.imageRecords(for: urls, snapshot: snapshot, readElsewhere: inOutput)
         result.fromSnapshot = cached.fromSnapshot
         result.stamps = cached.stamps
         for url in urls {

@@ -72,6 +72,16 @@ package struct OutputFolderSurvey: Sendable {
         verified = records.flatMap { VerifiedFiles.read(atPath: $0.verified) } ?? VerifiedFiles()
         TemporaryFileSweeper.sweep(self.root)
     }
+
+    /// Whether the file at `relativePath` is one the previous run wrote and holds `size` bytes with the SHA-256
+    /// `sha256`, as its stamp tells without reading it: a build that puts those bytes there keeps the file
+    /// (`OutputWriter.placeImages`) and reads nothing to put them there.
+    package func holdsIntact(_ relativePath: String, sha256: String, size: Int) -> Bool {
+        guard previousFiles[relativePath] != nil, case .file(let stamp) = entries[relativePath],
+            stamp.size == Int64(size), let known = verified[relativePath]
+        else { return false }
+        return known.sha256 == sha256 && known.stamp == stamp
+    }
 }
 
 /// One image for ``OutputWriter/placeImages(_:meanwhile:)``: the cached file to copy, the SHA-256 its bytes must

@@ -9,7 +9,15 @@ extension CacheStore {
     /// are each looked up from their open shard folder (and their bytes verified when their stamp changed).
     /// Thousands of URLs are split over the processor's cores, both to take the snapshot's entries (a `stat` of
     /// each image) and to look up the others; each part keeps its own lookup, and the parts are merged after.
-    package func imageRecords(for urls: [String], snapshot: ImageIndexSnapshot? = nil) async -> ImageLookup {
+    ///
+    /// `readElsewhere` says of an image whether the caller has its bytes intact elsewhere (an output folder's copy,
+    /// where the build puts it) and so will not read the cached file: its entry is taken without the `stat` of that
+    /// file when both folders are unchanged, and the file is checked when a later lookup is made without it. Its
+    /// stamp in the lookup is then the one the snapshot holds.
+    package func imageRecords(
+        for urls: [String], snapshot: ImageIndexSnapshot? = nil,
+        readElsewhere: (@Sendable (ImageRecord) -> Bool)? = nil
+    ) async -> ImageLookup {
         let threshold = 1024
         var shards = ShardFolders(snapshot: snapshot)
         // A list long enough to be split over the cores meets nearly every folder: each is stat'ed once, up front,
@@ -18,7 +26,8 @@ extension CacheStore {
         let known = shards
         let taken = await CoreSplit.mapParts(of: urls.count, threshold: threshold) {
             takeFromSnapshot(
-                urls[$0], snapshot: snapshot, shards: known, capacity: $0.lowerBound == 0 ? urls.count : $0.count)
+                urls[$0], snapshot: snapshot, shards: known, capacity: $0.lowerBound == 0 ? urls.count : $0.count,
+                readElsewhere: readElsewhere)
         }
         // The first part's lookup, made with room for every URL, takes in the others'.
         var lookup = taken[0].lookup
@@ -38,10 +47,11 @@ extension CacheStore {
     }
 
     /// The entries of `snapshot` for `urls` that can be taken as they are: both folders unchanged and the image's
-    /// bytes with the stamp they were verified with (one `stat` per image); the other URLs, with their digests, are
-    /// to be looked up.
+    /// bytes with the stamp they were verified with (one `stat` per image, none for an image `readElsewhere` says
+    /// the caller will not read from the cache); the other URLs, with their digests, are to be looked up.
     private func takeFromSnapshot(
-        _ urls: ArraySlice<String>, snapshot: ImageIndexSnapshot?, shards: ShardFolders, capacity: Int
+        _ urls: ArraySlice<String>, snapshot: ImageIndexSnapshot?, shards: ShardFolders, capacity: Int,
+        readElsewhere: (@Sendable (ImageRecord) -> Bool)?
     ) -> (lookup: ImageLookup, missing: [(url: String, digest: String)]) {
         var shards = shards
         let files = RootedFiles(root: rootPath)
@@ -56,7 +66,8 @@ extension CacheStore {
             if let record = snapshot?.records[digest], let stamp = snapshot?.imageStamps[record.sha256],
                 shards.isUnchanged(ShardFolders.urlSlot(digest), under: rootPath),
                 shards.isUnchanged(ShardFolders.imageSlot(record.sha256), under: rootPath),
-                lookup.stamps[record.sha256] == stamp || files.stamp(Self.imagePath(of: record)) == stamp
+                lookup.stamps[record.sha256] == stamp || readElsewhere?(record) == true
+                    || files.stamp(Self.imagePath(of: record)) == stamp
             {
                 lookup.records[url] = record
                 lookup.stamps[record.sha256] = stamp

@@ -47,6 +47,14 @@ import VitrineTestSupport
         await cache.imageRecords(for: Array(records.keys)).stamps
     }
 
+    /// Changes a byte of the file at `url` in place: the same size, its folder's time as it was.
+    func changeInPlace(_ url: URL) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seek(toOffset: 3)
+        try handle.write(contentsOf: Data([0xEE]))
+        try handle.close()
+    }
+
     func indexFile(of url: String, in folder: TemporaryFolder) -> String {
         let digest = SHA256Hasher.hex(of: url)
         return folder.url.appendingPathComponent("urls/\(digest.prefix(2))/\(digest).json").path
@@ -146,13 +154,45 @@ import VitrineTestSupport
         let url = "https://images.example/3.jpg"
         let image = cache.imageFile(for: try #require(records[url]))
         // The same size, other bytes, and the folder's time left as it was: only the file's own stamp tells.
-        let handle = try FileHandle(forWritingTo: image)
-        try handle.seek(toOffset: 3)
-        try handle.write(contentsOf: Data([0xEE]))
-        try handle.close()
+        try changeInPlace(image)
         let lookup = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot)
         #expect(lookup.records[url] == nil && lookup.records.count == 9 && lookup.fromSnapshot == 9)
         #expect(!FileManager.default.fileExists(atPath: image.path), "the damaged bytes are removed")
+    }
+
+    /// An image the caller reads elsewhere is taken without a `stat` of its cached file, with the stamp the snapshot
+    /// holds, while its folders are unchanged; a lookup that would read it checks the file.
+    @Test func anImageReadElsewhereIsTakenWithoutCheckingItsCachedFile() async throws {
+        let (folder, cache, records) = try cache(with: 10)
+        defer { withExtendedLifetime(folder) {} }
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
+        let url = "https://images.example/3.jpg"
+        let record = try #require(records[url])
+        let image = cache.imageFile(for: record)
+        try changeInPlace(image)
+
+        let elsewhere = await cache.imageRecords(
+            for: Array(records.keys), snapshot: snapshot, readElsewhere: { $0.sha256 == record.sha256 })
+        #expect(elsewhere.records == records && elsewhere.fromSnapshot == 10)
+        #expect(elsewhere.stamps[record.sha256] == snapshot.imageStamps[record.sha256])
+        #expect(FileManager.default.fileExists(atPath: image.path), "not read, so not found damaged")
+
+        let read = await cache.imageRecords(for: Array(records.keys), snapshot: snapshot, readElsewhere: { _ in false })
+        #expect(read.records[url] == nil && read.records.count == 9 && read.fromSnapshot == 9)
+        #expect(!FileManager.default.fileExists(atPath: image.path), "the damaged bytes are removed")
+    }
+
+    /// Read elsewhere or not, an image whose folder changed is looked up again: a removed file is missing.
+    @Test func anImageReadElsewhereInAChangedFolderIsLookedUpAgain() async throws {
+        let (folder, cache, records) = try cache(with: 10)
+        defer { withExtendedLifetime(folder) {} }
+        let snapshot = cache.snapshot(of: records, stamps: await stamps(cache, records), now: Date())
+        let url = "https://images.example/5.jpg"
+        try FileManager.default.removeItem(at: cache.imageFile(for: try #require(records[url])))
+        let lookup = await cache.imageRecords(
+            for: Array(records.keys), snapshot: snapshot, readElsewhere: { _ in true })
+        #expect(lookup.records[url] == nil && lookup.records.count == 9)
+        #expect(lookup.fromSnapshot <= 9)
     }
 
     @Test func aCopyMadeWithItsTimesIsVerifiedAgain() async throws {
@@ -186,10 +226,7 @@ import VitrineTestSupport
         // folder's time as it was.
         let touched = try #require(records[urls[5]])
         let image = cache.imageFile(for: touched)
-        let handle = try FileHandle(forWritingTo: image)
-        try handle.seek(toOffset: 3)
-        try handle.write(contentsOf: Data([0xEE]))
-        try handle.close()
+        try changeInPlace(image)
         // URL 1400 downloaded again with other bytes: its index folder and its new image's folder change.
         let refetched = urls[1400]
         let replaced = try cache.storeImage([0xFF, 0xD8, 0xFF, 0xEE, 0xEE], format: .jpeg, from: refetched)
