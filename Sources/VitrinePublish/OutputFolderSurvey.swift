@@ -77,10 +77,8 @@ package struct OutputFolderSurvey: Sendable {
     /// `sha256`, as its stamp tells without reading it: a build that puts those bytes there keeps the file
     /// (`OutputWriter.placeImages`) and reads nothing to put them there.
     package func holdsIntact(_ relativePath: String, sha256: String, size: Int) -> Bool {
-        guard previousFiles[relativePath] != nil, case .file(let stamp) = entries[relativePath],
-            stamp.size == Int64(size), let known = verified[relativePath]
-        else { return false }
-        return known.sha256 == sha256 && known.stamp == stamp
+        guard previousFiles[relativePath] != nil, case .file(let stamp) = entries[relativePath] else { return false }
+        return stamp.size == Int64(size) && verified.vouch(for: relativePath, stamp: stamp, sha256: sha256)
     }
 }
 

@@ -161,7 +161,7 @@ package final class OutputWriter {
     /// ``isIntact(_:sha256:size:)`` for the file at `relativePath` that has `stamp` as this run found it.
     func isIntact(_ relativePath: String, stamp: FileStamp, sha256: String, size: Int?) -> Bool {
         if let size, stamp.size != Int64(size) { return false }
-        if let known = verified[relativePath], known.sha256 == sha256, known.stamp == stamp { return true }
+        if verified.vouch(for: relativePath, stamp: stamp, sha256: sha256) { return true }
         guard let read = files.stampedContents(relativePath, limit: Self.largestVerifiedFile),
             SHA256Hasher.hex(of: read.bytes) == sha256
         else { return false }

@@ -26,6 +26,13 @@ struct VerifiedFiles: Equatable, Sendable {
         set { entries[path] = newValue }
     }
 
+    /// Whether the file at `path`, which has `stamp` now, was verified to hold bytes with the SHA-256 `sha256` and
+    /// has not changed since: what it holds is then known without reading it.
+    func vouch(for path: String, stamp: FileStamp, sha256: String) -> Bool {
+        guard let known = entries[path] else { return false }
+        return known.sha256 == sha256 && known.stamp == stamp
+    }
+
     /// The record as its file holds it, in path order; entries whose path would break a line are left out.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
