@@ -70,6 +70,9 @@ public struct BuildOptions: Sendable {
     /// The most the cache should hold, in bytes: after a build that took it over, the least recently used entries
     /// it did not use are removed until the cache holds 90 % of it. Nil: the build removes nothing from the cache.
     public var cacheMaximumBytes: Int64?
+    /// Whether the build leaves what it made to the process's exit instead of freeing it when it returns
+    /// (``LeftToExit``): for a process that ends after this one build, never for one that runs more.
+    public var leavesMemoryToExit = false
 
     /// The defaults are `vitrine`'s own.
     public init(

@@ -106,6 +106,9 @@ struct GalleryBuild {
         try await step("saving the image index") { try await saveImageIndex(madeImageIndex, found: found) }
         let summary = await recordBuild(
             rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output)
+        if options.leavesMemoryToExit {
+            LeftToExit.keep((found, prepared, recorded, opened, output, rendered, renderer))
+        }
         return Outcome(
             summary: keepCacheWithinSize(summary, lock: cacheLock, upToDate: false, recordBytes: recordBytes),
             parts: rendered.galleries)

@@ -38,7 +38,10 @@ enum GalleryRun {
                 progress: terminal.report, now: now)
             let interruption = Interruption()
             do {
-                let options = try flags.options(frozen: frozen)
+                var buildOptions = try flags.options(frozen: frozen)
+                // The process ends after this one build.
+                buildOptions.leavesMemoryToExit = true
+                let options = buildOptions
                 let summary = try await interruption.run(deadline: flags.run.deadline) {
                     try await build(pipeline, options)
                 }
