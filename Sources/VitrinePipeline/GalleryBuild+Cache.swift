@@ -16,7 +16,22 @@ extension GalleryBuild {
     func keepCacheWithinSize(
         _ summary: BuildSummary, lock: CacheLock?, upToDate: Bool, recordBytes: Int64
     ) -> BuildSummary {
-        var summary = summary
+        keepCacheWithinSize(
+            summary, use: recordCacheUse(of: summary, upToDate: upToDate), lock: lock, recordBytes: recordBytes)
+    }
+
+    /// What a build used of the cache, as ``recordCacheUse(of:upToDate:)`` recorded it.
+    struct CacheUse: Sendable {
+        var used: Set<String>
+        /// The record written (nil: none could be encoded).
+        var encoded: [UInt8]?
+        /// The previous build's record, when this build is up to date and kept its paths.
+        var previousRecord: [UInt8]?
+    }
+
+    /// Replaces the record of what the build used of the cache (``CacheUseRecord``) with this build's, from the
+    /// counts of `summary`. It touches no record of the output folder, so it may be written while those are.
+    func recordCacheUse(of summary: BuildSummary, upToDate: Bool) -> CacheUse {
         let recordPath = cache.useRecordPath(for: options.output)
         var used = cache.usage.used
         let output = options.output.standardizedFileURL.path
@@ -46,6 +61,17 @@ extension GalleryBuild {
                 encoded, to: URL(fileURLWithPath: recordPath, isDirectory: false),
                 temporaryFolder: cache.temporaryFolder)
         }
+        return CacheUse(used: used, encoded: encoded, previousRecord: previousRecord)
+    }
+
+    /// ``keepCacheWithinSize(_:lock:upToDate:recordBytes:)`` once the cache's use is recorded (`use`) and the
+    /// output folder's records are written.
+    func keepCacheWithinSize(_ summary: BuildSummary, use: CacheUse, lock: CacheLock?, recordBytes: Int64)
+        -> BuildSummary
+    {
+        var summary = summary
+        var used = use.used
+        let encoded = use.encoded
         guard let maximumBytes = options.cacheMaximumBytes else { return summary }
         var upkeep = BuildSummary.CacheUpkeep(maximumBytes: maximumBytes)
         // A build that stored nothing in the cache cannot have taken it past its size, and reading the whole cache
@@ -86,7 +112,9 @@ extension GalleryBuild {
             summary.cache = upkeep
             return summary
         }
-        if let previousRecord { used.formUnion(CacheUseRecord(bytes: previousRecord)?.used ?? []) }
+        if let previousRecord = use.previousRecord {
+            used.formUnion(CacheUseRecord(bytes: previousRecord)?.used ?? [])
+        }
         let outcome = CachePruner(root: cache.root).prune(
             maximumBytes: maximumBytes, targetBytes: CachePruner.buildTargetBytes(of: maximumBytes), used: used,
             usesDigest: usesDigest, now: scheduleNow, maximumAge: policy.maximumAge)

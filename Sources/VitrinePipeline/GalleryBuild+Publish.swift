@@ -13,36 +13,17 @@ extension GalleryBuild {
     func renderPagesAndPlaceImages(
         _ galleries: [GalleryPipeline.Prepared], renderer: PageRenderer, output: PlannedOutput
     ) async throws -> RenderedGalleries {
-        var urlsOfImage: [String: [String]] = [:]
-        urlsOfImage.reserveCapacity(output.images.count)
-        var verifiedStamps: [String: FileStamp] = [:]
-        var shardOfImage: [String: URL] = [:]
+        // The images' placements are worked out on a task of their own while the model files and search indexes
+        // to make are decided.
+        let images = output.images
+        async let placing = Self.placements(of: galleries, images: images, cache: cache)
+        var pagesInputs: [String: String] = [:]
         for gallery in galleries {
-            for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
-            if let shard = gallery.imageFolder {
-                // The first shard's copy, whose stamp `verifiedStamps` holds.
-                for record in gallery.stored where shardOfImage[record.sha256] == nil {
-                    shardOfImage[record.sha256] = shard
-                }
-            }
-            if verifiedStamps.isEmpty {
-                verifiedStamps = gallery.stamps
-            } else {
-                verifiedStamps.merge(gallery.stamps) { first, _ in first }
-            }
+            if case .gallery = gallery.content { pagesInputs[gallery.folder] = Self.pagesInputs(of: gallery) }
         }
-        let placements = output.images.map { record in
-            let path = GalleryAssembler.localPath(of: record)
-            // Nearly every image has one URL: only more are sorted, and told apart when two galleries share one.
-            let urls = urlsOfImage[record.sha256] ?? []
-            return ImagePlacement(
-                source: shardOfImage[record.sha256]?.appendingPathComponent(path).path
-                    ?? cache.imageFilePath(for: record),
-                sha256: record.sha256, byteCount: record.byteCount, cachedStamp: verifiedStamps[record.sha256],
-                urls: urls.count < 2 ? urls : Set(urls).sorted(), path: path)
-        }
-        let modelFiles = modelFiles(of: galleries, writer: output.writer)
-        let searchIndexes = searchIndexesToMake(of: galleries, writer: output.writer)
+        let modelFiles = modelFiles(of: galleries, pagesInputs: pagesInputs, writer: output.writer)
+        let searchIndexes = searchIndexesToMake(of: galleries, pagesInputs: pagesInputs, writer: output.writer)
+        let (placements, shardOfImage) = await placing
         var madeSearchIndexes: [MadeSearchIndex] = []
         var rendered = RenderedGalleries(galleries: galleries)
         do {
@@ -77,6 +58,42 @@ extension GalleryBuild {
         return rendered
     }
 
+    /// Where each planned image comes from (the cache, or the shard folder that holds it), and the shard folder
+    /// of each image a shard brought, by SHA-256.
+    private static func placements(
+        of galleries: [GalleryPipeline.Prepared], images: [CacheStore.ImageRecord], cache: CacheStore
+    ) -> (placements: [ImagePlacement], shardOfImage: [String: URL]) {
+        var urlsOfImage: [String: [String]] = [:]
+        urlsOfImage.reserveCapacity(images.count)
+        var verifiedStamps: [String: FileStamp] = [:]
+        var shardOfImage: [String: URL] = [:]
+        for gallery in galleries {
+            for (url, record) in gallery.images { urlsOfImage[record.sha256, default: []].append(url) }
+            if let shard = gallery.imageFolder {
+                // The first shard's copy, whose stamp `verifiedStamps` holds.
+                for record in gallery.stored where shardOfImage[record.sha256] == nil {
+                    shardOfImage[record.sha256] = shard
+                }
+            }
+            if verifiedStamps.isEmpty {
+                verifiedStamps = gallery.stamps
+            } else {
+                verifiedStamps.merge(gallery.stamps) { first, _ in first }
+            }
+        }
+        let placements = images.map { record in
+            let path = GalleryAssembler.localPath(of: record)
+            // Nearly every image has one URL: only more are sorted, and told apart when two galleries share one.
+            let urls = urlsOfImage[record.sha256] ?? []
+            return ImagePlacement(
+                source: shardOfImage[record.sha256]?.appendingPathComponent(path).path
+                    ?? cache.imageFilePath(for: record),
+                sha256: record.sha256, byteCount: record.byteCount, cachedStamp: verifiedStamps[record.sha256],
+                urls: urls.count < 2 ? urls : Set(urls).sorted(), path: path)
+        }
+        return (placements, shardOfImage)
+    }
+
     /// A gallery's search index that the build makes: the ones whose file in place was made of the same inputs are
     /// kept instead.
     private struct SearchIndexToMake: Sendable {
@@ -104,20 +121,22 @@ extension GalleryBuild {
 
     /// The search indexes of `galleries` not kept in place: an index is made of what the pages read, as the model
     /// file is, so it is kept, not made again, when they are.
-    private func searchIndexesToMake(of galleries: [GalleryPipeline.Prepared], writer: OutputWriter)
-        -> [SearchIndexToMake]
-    {
+    private func searchIndexesToMake(
+        of galleries: [GalleryPipeline.Prepared], pagesInputs: [String: String], writer: OutputWriter
+    ) -> [SearchIndexToMake] {
         galleries.compactMap { gallery in
-            guard case .gallery(let model) = gallery.content, let search = model.search else { return nil }
-            let inputs = Self.searchIndexInputs(of: gallery)
+            guard case .gallery(let model) = gallery.content, let search = model.search,
+                let pages = pagesInputs[gallery.folder]
+            else { return nil }
+            let inputs = Self.searchIndexInputs(pagesInputs: pages)
             if writer.keep(search.indexHref, inputs: inputs) { return nil }
             return SearchIndexToMake(folder: gallery.folder, path: search.indexHref, inputs: inputs, model: model)
         }
     }
 
-    /// What a gallery's search index is made of: what its pages read, and the index's format.
-    private static func searchIndexInputs(of gallery: GalleryPipeline.Prepared) -> String {
-        SHA256Hasher.hex(of: "search-index \(SearchIndex.version) " + pagesInputs(of: gallery))
+    /// What a gallery's search index is made of: what its pages read (`pagesInputs(of:)`), and the index's format.
+    private static func searchIndexInputs(pagesInputs: String) -> String {
+        SHA256Hasher.hex(of: "search-index \(SearchIndex.version) " + pagesInputs)
     }
 
     /// The site's search index, from the entries of every gallery that has a search: kept, not made again, when
@@ -135,7 +154,8 @@ extension GalleryBuild {
         for (card, gallery) in zip(site.galleries, galleries) {
             let inputs: String
             switch gallery.content {
-            case .gallery(let model) where model.search != nil: inputs = Self.searchIndexInputs(of: gallery)
+            case .gallery(let model) where model.search != nil:
+                inputs = Self.searchIndexInputs(pagesInputs: Self.pagesInputs(of: gallery))
             case .merged(let record, let copies) where record.search != nil:
                 inputs =
                     copies.first { $0.path == GalleryModel.Search(folder: record.folder).indexHref }?.inputs
@@ -169,11 +189,15 @@ extension GalleryBuild {
     /// gallery renders few pages (a rebuild after a change), its model file is made on a task of its own beside
     /// them, on the core the images' copies leave idle then; otherwise after them, so that its bytes (1.5 KB an
     /// item) are not held through thousands of pages.
-    private func modelFiles(of galleries: [GalleryPipeline.Prepared], writer: OutputWriter) -> [ModelFileJob] {
+    private func modelFiles(
+        of galleries: [GalleryPipeline.Prepared], pagesInputs: [String: String], writer: OutputWriter
+    ) -> [ModelFileJob] {
         galleries.compactMap { gallery in
-            guard case .gallery(let model) = gallery.content else { return nil }
+            guard case .gallery(let model) = gallery.content, let pages = pagesInputs[gallery.folder] else {
+                return nil
+            }
             let path = gallery.folder + "gallery.xml"
-            let inputs = SHA256Hasher.hex(of: Self.pagesInputs(of: gallery))
+            let inputs = SHA256Hasher.hex(of: pages)
             if writer.keep(path, inputs: inputs) { return nil }
             // The pages rendered while the images downloaded are taken, not rendered again.
             let rendered = gallery.views.count { view in
@@ -386,9 +410,9 @@ extension GalleryBuild {
     }
 
     /// Adds up the galleries' reports and leaves the build state that lets the next build with the same inputs
-    /// end at its second step.
+    /// end at its second step, while the record of what the build used of the cache is written beside it.
     func recordBuild(_ rendered: RenderedGalleries, finished: FinishedOutput, warnings: [String], output: PlannedOutput)
-        async -> BuildSummary
+        async -> (summary: BuildSummary, cacheUse: CacheUse)
     {
         let galleries = rendered.galleries
         let removed = finished.removed
@@ -410,11 +434,13 @@ extension GalleryBuild {
         let responses = galleries.reduce([BuildState.Response]?([])) { all, gallery in
             gallery.responses.flatMap { responses in all.map { $0 + responses } }
         }
+        let counted = totals
+        async let cacheUse = recordCacheUse(of: counted, upToDate: false)
         await output.writer.recordState(
             fingerprint: fingerprint, summary: totals.unchanged, expires: galleries.compactMap(\.nextUpdate).min(),
             responses: totals.imagesFailed == 0 && totals.imagesFromOutput == 0 && totals.staleSince == nil
                 && output.writer.keptChanged.isEmpty
                 ? responses.map(GalleryPipeline.distinct) : nil)
-        return totals
+        return (totals, await cacheUse)
     }
 }

@@ -104,13 +104,13 @@ struct GalleryBuild {
         let finished = try await step("finishing the output folder") { try finishOutput(rendered, output: output) }
         let madeImageIndex = await imageIndex
         try await step("saving the image index") { try await saveImageIndex(madeImageIndex, found: found) }
-        let summary = await recordBuild(
+        let (summary, cacheUse) = await recordBuild(
             rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output)
         if options.leavesMemoryToExit {
             LeftToExit.keep((found, prepared, recorded, opened, output, rendered, renderer))
         }
         return Outcome(
-            summary: keepCacheWithinSize(summary, lock: cacheLock, upToDate: false, recordBytes: recordBytes),
+            summary: keepCacheWithinSize(summary, use: cacheUse, lock: cacheLock, recordBytes: recordBytes),
             parts: rendered.galleries)
     }
 
