@@ -85,8 +85,9 @@ struct GalleryBuild {
                 summary: keepCacheWithinSize(current, lock: cacheLock, upToDate: true, recordBytes: recordBytes),
                 parts: [])
         }
-        let renderer = try await step("compiling the theme") { try compileTheme() }
+        // The output folder is surveyed on tasks of their own, which the theme's compiling leaves a core for.
         let found = try await step("looking at the output folder") { try surveyOutput() }
+        let renderer = try await step("compiling the theme") { try compileTheme() }
         let prepared = try await step("preparing the galleries") { try await prepareGalleries(found) }
         let recorded = try await step("recording the history") { try await recordHistory(of: prepared, found: found) }
         let opened = try await step("opening the output folder") { try await openOutput(recorded, found: found) }
@@ -107,7 +108,7 @@ struct GalleryBuild {
         let (summary, cacheUse) = await recordBuild(
             rendered, finished: finished, warnings: recorded.warnings + finished.warnings, output: output)
         if options.leavesMemoryToExit {
-            LeftToExit.keep((found, prepared, recorded, opened, output, rendered, renderer))
+            LeftToExit.keep((found, prepared, recorded, opened, output, rendered, renderer), label: options.output.path)
         }
         return Outcome(
             summary: keepCacheWithinSize(summary, use: cacheUse, lock: cacheLock, recordBytes: recordBytes),
@@ -308,7 +309,9 @@ struct GalleryBuild {
             }
             return model
         }
-        let images = Set(galleries.flatMap(\.stored)).sorted { $0.sha256 < $1.sha256 }
+        // The images in order, on a task of their own while the stylesheets of the pages to render are prepared.
+        let stored = galleries.map(\.stored)
+        async let sortedImages = Set(stored.joined()).sorted { $0.sha256 < $1.sha256 }
         let feeds = site.flatMap { site in
             site.baseURL.map {
                 SiteFeeds(
@@ -318,6 +321,7 @@ struct GalleryBuild {
         }
         try renderer.prepare(for: galleries.flatMap(\.jobs))
         try Task.checkCancellation()
+        let images = await sortedImages
         var planned = galleries.flatMap(\.files)
         var shardRecord: ShardRecord?
         if case .shard(let shard, let fingerprint) = mode {
@@ -334,11 +338,17 @@ struct GalleryBuild {
         if let paging = siteModel?.historyPages { planned += paging.allPages.map(\.href) }
         if recorded.history != nil { planned.append(SiteHistory.fileName) }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
-        var seen = Set<String>()
-        if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
+        // Two paths that differ only in case would be one file on some file systems: looked for while the writer
+        // checks the paths against the folder.
+        let paths = planned
+        async let twice: String? = {
+            var seen = Set<String>()
+            return paths.first { !seen.insert($0.lowercased()).inserted }
+        }()
+        try await opened.writer.begin(planned: planned)
+        if let twice = await twice {
             throw InternalInconsistencyError(detail: "two files of the build would be written to \(twice)")
         }
-        try await opened.writer.begin(planned: planned)
         return PlannedOutput(
             writer: opened.writer, siteModel: siteModel, feeds: feeds, shardRecord: shardRecord, images: images)
     }

@@ -6,13 +6,12 @@ import VitrineBasics
 
     @Test func aKeptValueOutlivesItsLastReference() {
         weak var weakTable: Table?
-        let before = LeftToExit.count
         do {
             let table = Table()
             weakTable = table
-            LeftToExit.keep([table])
+            LeftToExit.keep([table], label: "a table")
         }
         #expect(weakTable != nil)
-        #expect(LeftToExit.count == before + 1)
+        #expect(LeftToExit.count(labelled: "a table") == 1)
     }
 }

@@ -22,10 +22,10 @@ import VitrineTestSupport
             options.leavesMemoryToExit = leaving
             return try await pipeline.run(source, label: "Hamburg", options: options)
         }
-        let before = LeftToExit.count
+        let output = folder.url.appendingPathComponent("out").path
         #expect(try await build(revision: 0, leaving: false).pagesWritten > 0)
-        #expect(LeftToExit.count == before)
+        #expect(LeftToExit.count(labelled: output) == 0)
         #expect(try await build(revision: 1, leaving: true).pagesWritten > 0)
-        #expect(LeftToExit.count == before + 1)
+        #expect(LeftToExit.count(labelled: output) == 1)
     }
 }

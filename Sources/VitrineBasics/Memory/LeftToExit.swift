@@ -8,16 +8,20 @@ package enum LeftToExit {
     /// A kept value, never read again: no other thread can share it through here.
     private final class Kept: @unchecked Sendable {
         let value: Any
-        init(_ value: Any) { self.value = value }
+        let label: String
+        init(_ value: Any, label: String) {
+            self.value = value
+            self.label = label
+        }
     }
 
     private static let kept = Mutex<[Kept]>([])
 
-    /// Keeps `value` until the process exits.
-    package static func keep(_ value: Any) {
-        kept.withLock { $0.append(Kept(value)) }
+    /// Keeps `value` until the process exits; `label` says what it is of (a build's output folder).
+    package static func keep(_ value: Any, label: String) {
+        kept.withLock { $0.append(Kept(value, label: label)) }
     }
 
-    /// How many values are kept.
-    package static var count: Int { kept.withLock { $0.count } }
+    /// How many values labelled `label` are kept.
+    package static func count(labelled label: String) -> Int { kept.withLock { $0.count { $0.label == label } } }
 }
