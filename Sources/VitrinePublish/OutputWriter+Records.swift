@@ -14,10 +14,13 @@ extension OutputWriter {
         fingerprint: String, summary: BuildSummary, expires: Date? = nil, responses: [BuildState.Response]?
     ) async {
         guard let records else { return }
-        let verified = verifiedToRecord()
         let copy = manifestCopyToRecord()
+        let (written, verified, verifiedAtStart) = (written, verified, verifiedAtStart)
         await withTaskGroup(of: Void.self) { group in
-            if let verified { group.addTask { Self.record(verified.encoded(), at: records.verified, records) } }
+            group.addTask {
+                let kept = Self.verifiedToRecord(written: written, verified: verified, atStart: verifiedAtStart)
+                if let kept { Self.record(kept.encoded(), at: records.verified, records) }
+            }
             if let (copy, path) = copy { group.addTask { Self.record(copy.encoded(), at: path, records) } }
             recordBuildState(
                 fingerprint: fingerprint, summary: summary, expires: expires, responses: responses, records: records)
@@ -78,16 +81,21 @@ extension OutputWriter {
     /// After `finish`, leaves in the cache the stamps of the files whose bytes this run wrote or verified, so that
     /// the next build of the folder can trust them with a `stat`.
     package func recordVerified() {
-        guard let records, let verified = verifiedToRecord() else { return }
+        guard let records,
+            let verified = Self.verifiedToRecord(written: written, verified: verified, atStart: verifiedAtStart)
+        else { return }
         Self.record(verified.encoded(), at: records.verified, records)
     }
 
-    /// The stamps ``recordVerified()`` records; nil when they are the ones the cache holds already.
-    private func verifiedToRecord() -> VerifiedFiles? {
+    /// The stamps ``recordVerified()`` records, of the files `written` whose digest `verified` holds; nil when they
+    /// are the ones the cache held at the start (`atStart`).
+    private static func verifiedToRecord(
+        written: [String: OutputManifest.File], verified: VerifiedFiles, atStart: VerifiedFiles
+    ) -> VerifiedFiles? {
         var kept = VerifiedFiles()
         for (path, file) in written {
             if let known = verified[path], known.sha256 == file.sha256 { kept[path] = known }
         }
-        return kept == verifiedAtStart ? nil : kept
+        return kept == atStart ? nil : kept
     }
 }
