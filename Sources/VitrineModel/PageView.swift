@@ -159,6 +159,37 @@ extension GalleryModel {
     }
 
     /// The digest of each of `items` as `ModelXML.write(item)` writes it, made in `part`.
+    /// The digests of every collection's items, in the order `pages(salt:)` walks the collections (each before
+    /// the collections it holds).
+    package struct ItemDigests: Sendable {
+        fileprivate var byCollection: [[[UInt8]]]
+    }
+
+    /// The digests of every collection's items, made in parts on every core: at 1,000 items, writing and hashing
+    /// each item was half of laying out a gallery's pages.
+    package func itemDigestsOnEveryCore() async -> ItemDigests {
+        var items: [Item] = []
+        var counts: [Int] = []
+        func collect(_ collection: Collection) {
+            items += collection.items
+            counts.append(collection.items.count)
+            collection.collections.forEach(collect)
+        }
+        collections.forEach(collect)
+        let all = items
+        let parts = await CoreSplit.mapParts(of: all.count, threshold: 64) { range in
+            var part = ModelDigestBytes()
+            return Self.digests(of: Array(all[range]), part: &part)
+        }
+        let digests = Array(parts.joined())
+        var start = 0
+        return ItemDigests(
+            byCollection: counts.map { count in
+                defer { start += count }
+                return Array(digests[start..<start + count])
+            })
+    }
+
     static func digests(of items: [Item], part: inout ModelDigestBytes) -> [[UInt8]] {
         items.map { item in
             part.removeAll()
@@ -220,7 +251,13 @@ extension GalleryModel {
     /// goes into the collections below it); for a grid page, the outlines of its nested collections and the items on
     /// the page; for a preview page, its item and the items just before and after it.
     package func pages(salt: String) -> [PageView] {
-        var walk = PageWalk(head: head)
+        pages(salt: salt, itemDigests: nil)
+    }
+
+    /// ``pages(salt:)`` with the digests of the items taken from `itemDigests` (``itemDigestsOnEveryCore()``)
+    /// rather than made one item at a time.
+    package func pages(salt: String, itemDigests: ItemDigests?) -> [PageView] {
+        var walk = PageWalk(head: head, itemDigests: itemDigests)
         var hash = SHA256Hasher()
         hash.update(salt.utf8)
         hash.update(PageWalk.bytes(of: ModelXML.rootAttributes(of: walk.head)))
@@ -242,9 +279,12 @@ private struct PageWalk {
     var views: [GalleryModel.PageView] = []
     /// The digests of the first collection's items, which its tag pages take too.
     var firstItemDigests: [[UInt8]]?
+    /// The items' digests made before the walk, a collection's taken as the walk reaches it.
+    private var madeItemDigests: IndexingIterator<[[[UInt8]]]>?
 
-    init(head: GalleryModel.Head) {
+    init(head: GalleryModel.Head, itemDigests: GalleryModel.ItemDigests?) {
         self.head = head
+        madeItemDigests = itemDigests?.byCollection.makeIterator()
     }
 
     mutating func visit(
@@ -266,7 +306,8 @@ private struct PageWalk {
         below.update(part.bytes)
         let belowDigest = below.finalize()
 
-        let itemDigests = GalleryModel.digests(of: collection.items, part: &part)
+        let itemDigests =
+            madeItemDigests?.next() ?? GalleryModel.digests(of: collection.items, part: &part)
         if above.isEmpty && firstItemDigests == nil { firstItemDigests = itemDigests }
 
         // The collections above are read for their first pages (the breadcrumb, the back link), the page's own for

@@ -138,9 +138,25 @@ struct GalleryLayout: Sendable {
     func layOut(
         _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice]
     ) -> (model: GalleryModel, views: [GalleryModel.PageView]) {
+        let model = assemble(result, images: images, notices: notices)
+        return (model, model.pages(salt: salt))
+    }
+
+    /// ``layOut(_:images:notices:)`` with the items' digests made on every core: for a build's final layout, not
+    /// for pages rendered early, which leave the cores to the downloads.
+    func layOutOnEveryCore(
+        _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice]
+    ) async -> (model: GalleryModel, views: [GalleryModel.PageView]) {
+        let model = assemble(result, images: images, notices: notices)
+        return (model, model.pages(salt: salt, itemDigests: await model.itemDigestsOnEveryCore()))
+    }
+
+    private func assemble(
+        _ result: SourceResult, images: [String: ImageOutcome], notices: [GalleryModel.Notice]
+    ) -> GalleryModel {
         var model = assembler.assemble(result, images: images, notices: notices)
         if let changesHref { model.changesHref = changesHref }
         if hasSearch { model.search = GalleryModel.Search(folder: folder) }
-        return (model, model.pages(salt: salt))
+        return model
     }
 }

@@ -274,7 +274,7 @@ public struct GalleryPipeline: Sendable {
         let (model, views) = try await step("laying out the pages" + Self.of(plan.folder)) {
             var layout = layout
             layout.assembler.encodings = encoded.copies
-            return layout.layOut(result, images: images.outcomes, notices: notices)
+            return await layout.layOutOnEveryCore(result, images: images.outcomes, notices: notices)
         }
         let keepsArchive = plan.keepAll && options.history != nil && result.groups.isEmpty
         return Prepared(

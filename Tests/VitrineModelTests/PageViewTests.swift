@@ -184,4 +184,21 @@ import VitrineTestSupport
         #expect(site.inputs(salt: "theme") == digest)
         #expect(site.inputs(salt: "other") != digest)
     }
+
+    /// The items' digests made on every core before the walk give the pages the walk gives alone, for a flat
+    /// gallery and for nested collections (each collection's before those it holds), with as many items as cores
+    /// split them.
+    @Test(arguments: ["flat", "nested", "with an archive of 300"])
+    func itemDigestsMadeOnEveryCoreGiveTheSamePages(_ shape: String) async {
+        let gallery =
+            switch shape {
+            case "flat": sampleGallery()
+            case "nested": sampleHierarchy()
+            default: sampleGalleryWithArchive(of: 300)
+            }
+        let alone = gallery.pages(salt: "theme")
+        let split = gallery.pages(salt: "theme", itemDigests: await gallery.itemDigestsOnEveryCore())
+        #expect(split.map(\.job.id) == alone.map(\.job.id))
+        #expect(split.map(\.inputs) == alone.map(\.inputs))
+    }
 }
