@@ -49,7 +49,8 @@ package final class PageRenderer {
         return RenderedPage(href: job.href, bytes: bytes)
     }
 
-    /// The theme's stylesheet (`vitrine.css`) as the text a page's templates may put inline (`$styles`), so that
+    /// The theme's stylesheet (`vitrine.css`), compacted (``CSSCompaction``), as the text a page's templates may put
+    /// inline (`$styles`), so that
     /// the page lays out before any other request is answered; empty where the page must link it instead: when
     /// it is not UTF-8, holds a NUL or a byte order mark, is larger than ``maximumInlineStyleBytes``, or holds
     /// `</style` in any case, which would end a `style` element early.
@@ -58,7 +59,9 @@ package final class PageRenderer {
             !bytes.starts(with: [0xEF, 0xBB, 0xBF]), !containsStyleEndTag(bytes),
             let text = String(validating: bytes, as: UTF8.self)
         else { return "" }
-        return text
+        let compacted = CSSCompaction.compact(text)
+        // Taking a comment out could join `</` and `style`.
+        return containsStyleEndTag(Array(compacted.utf8)) ? "" : compacted
     }
 
     /// The largest stylesheet put inline: each page that does carries all of it (BENCHMARKS.md, "Figures behind
