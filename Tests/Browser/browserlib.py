@@ -955,8 +955,8 @@ def java() -> str:
 def run_vnu(jar: Path, files: list[Path], timeout: float = 300, css: bool = False) -> list[dict]:
     """The Nu HTML Checker's errors (and the files it could not read) for these HTML files (CSS files with `css`).
     In a page that carries the theme's stylesheet inline (`style[data-href]`), the messages about that element's
-    CSS are left out: it is the theme's vitrine.css as it is (test_styles.py), which test_css.py checks once as CSS,
-    with what the checker's CSS grammar does not know yet named there."""
+    CSS are left out: it is the theme's vitrine.css compacted, with the same rules (test_styles.py), which test_css.py
+    checks once as CSS, with what the checker's CSS grammar does not know yet named there."""
     proc = subprocess.run(
         [java(), "-Xss4m", "-jar", str(jar), "--errors-only", "--format", "json", "--exit-zero-always",
          *(["--css"] if css else []), *map(str, files)],

@@ -7,7 +7,8 @@ the page as built without anyone noticing."""
 import re
 from typing import Callable
 
-FONT_LIST = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", Arial, sans-serif'
+# The theme's font list as the page carries it: the inline stylesheet is compacted, no space after a comma.
+FONT_LIST = 'system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue","Noto Sans",Arial,sans-serif'
 SCRIPT = re.compile(r'<script src="assets/vitrine\.js"[^>]*></script>')
 
 
