@@ -158,7 +158,6 @@ extension GalleryModel {
         return views
     }
 
-    /// The digest of each of `items` as `ModelXML.write(item)` writes it, made in `part`.
     /// The digests of every collection's items, in the order `pages(salt:)` walks the collections (each before
     /// the collections it holds).
     package struct ItemDigests: Sendable {
@@ -190,6 +189,7 @@ extension GalleryModel {
             })
     }
 
+    /// The digest of each of `items` as `ModelXML.write(item)` writes it, made in `part`.
     static func digests(of items: [Item], part: inout ModelDigestBytes) -> [[UInt8]] {
         items.map { item in
             part.removeAll()

@@ -338,17 +338,11 @@ struct GalleryBuild {
         if let paging = siteModel?.historyPages { planned += paging.allPages.map(\.href) }
         if recorded.history != nil { planned.append(SiteHistory.fileName) }
         if feeds != nil { planned += [SiteFeeds.sitemapPath, SiteFeeds.feedPath] }
-        // Two paths that differ only in case would be one file on some file systems: looked for while the writer
-        // checks the paths against the folder.
-        let paths = planned
-        async let twice: String? = {
-            var seen = Set<String>()
-            return paths.first { !seen.insert($0.lowercased()).inserted }
-        }()
-        try await opened.writer.begin(planned: planned)
-        if let twice = await twice {
+        var seen = Set<String>()
+        if let twice = planned.first(where: { !seen.insert($0.lowercased()).inserted }) {
             throw InternalInconsistencyError(detail: "two files of the build would be written to \(twice)")
         }
+        try await opened.writer.begin(planned: planned)
         return PlannedOutput(
             writer: opened.writer, siteModel: siteModel, feeds: feeds, shardRecord: shardRecord, images: images)
     }
