@@ -280,11 +280,12 @@
       figure = figure.cloneNode(true);
       // In the fetched document, which loads nothing: an image of this one would load at once, from the wrong place.
       [bar, figure].forEach(function (root) {
-        var nodes = root.querySelectorAll('[href], [src], [srcset]');
+        var nodes = root.querySelectorAll('[href], [src], [srcset], [data-prefetch]');
         for (var i = 0; i < nodes.length; i += 1) {
           var node = nodes[i];
-          if (node.hasAttribute('href')) node.setAttribute('href', new URL(node.getAttribute('href'), href).href);
-          if (node.hasAttribute('src')) node.setAttribute('src', new URL(node.getAttribute('src'), href).href);
+          ['href', 'src', 'data-prefetch'].forEach(function (name) {
+            if (node.hasAttribute(name)) node.setAttribute(name, new URL(node.getAttribute(name), href).href);
+          });
           if (node.hasAttribute('srcset')) node.setAttribute('srcset', absoluteSet(node.getAttribute('srcset'), href));
         }
       });
@@ -401,12 +402,14 @@
     d.head.appendChild(link);
   }
   // Warm the cache with the next page and its image once this page is done, and with the stylesheet the other
-  // pages link when this one has it inline.
+  // pages link when this one has it inline. The page's own next link: not one in the photo dialog, which may be
+  // open by then and warms its next photo itself.
   function prefetch() {
     if (savingData()) return;
     var styles = d.querySelector('style[data-href]');
     if (styles) prefetchFile(styles.getAttribute('data-href'));
-    var a = d.querySelector('a[rel~="next"]');
+    var a = null, next = d.querySelectorAll('a[rel~="next"]');
+    for (var i = 0; !a && i < next.length; i += 1) if (!(dialog && dialog.contains(next[i]))) a = next[i];
     if (!a || !a.href) return;
     prefetchFile(a.href);
     var src = a.getAttribute('data-prefetch');

@@ -242,3 +242,27 @@ def test_the_next_photo_starts_only_once_the_shown_one_has_loaded(new_browser, p
     finally:
         browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def test_the_grids_own_warm_up_leaves_the_dialogs_links_alone(new_browser, pages):
+    """The grid warms its next page once it is idle, which may be after a tile's preview has opened in the dialog.
+    On the last grid page, which has no next page, it warms nothing: not the dialog's next photo, whose file name is
+    relative to the preview page and would be asked for from the wrong folder."""
+    browser = new_browser
+    site = pages.sites["pixabay"]
+    last = max(site.pages)
+    item = site.items_on(last)[0]
+    browser.open(pages.url("http", site, site.pages[last]))
+    assert browser.js("return document.querySelector('a[rel~=\"next\"]')") is None
+    since = browser.js("return performance.now()")
+    click(browser, f"#{item.id} a.frame")
+    browser.wait(lambda d: d.execute_script(LOADED), 10, "the preview page's bar in the dialog")
+    assert browser.js("return !!document.querySelector('dialog.photo-view[open] a[rel~=\"next\"][data-prefetch]')")
+    # The page's load handler again, as when the idle moment comes after the click: its warm-up runs now.
+    browser.js("window.dispatchEvent(new Event('load')); return true")
+    browser.wait(lambda d: d.execute_script(
+        "return new Promise(done => requestIdleCallback(() => setTimeout(() => done(true), 50)))"), 10, "idle")
+    wrong = [u for u in browser.js(
+        "return performance.getEntriesByType('resource').filter(e => e.startTime >= arguments[0]).map(e => e.name)",
+        since) if "/images/" in u and not u.startswith(pages.url("http", site, ""))]
+    assert wrong == [] and not browser.console_problems()
