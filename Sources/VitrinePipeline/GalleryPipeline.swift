@@ -260,7 +260,8 @@ public struct GalleryPipeline: Sendable {
         var found = images.outcomes.compactMapValues { if case .stored(let record) = $0 { record } else { nil } }
         var stamps = images.stamps
         var encoded = ImageReencoder.Result()
-        if !options.formats.isEmpty {
+        // A gallery that copies no picture (all shown from the API's servers) needs no libvips.
+        if !options.formats.isEmpty, !found.isEmpty {
             encoded = try await encode(
                 Array(found.values), formats: options.formats.map(\.imageFormat), snapshot: await snapshot(),
                 folder: plan.folder)

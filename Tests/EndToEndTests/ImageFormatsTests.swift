@@ -105,6 +105,37 @@ import VitrineTestSupport
         }
     }
 
+    /// libvips is loaded only when a picture is to be copied: without it (here a file of that name that is no
+    /// library, found first through `LD_LIBRARY_PATH`), a gallery that copies its pictures stops in one sentence,
+    /// exit 69, and one whose pictures are all shown from the API's servers (Flickr's public feed) builds.
+    @Test func withoutLibvipsOnlyAGalleryWithPicturesToCopyStops() async throws {
+        try await stopping(self) {
+            let fake = workspace.url.appendingPathComponent("no-libvips")
+            try FileManager.default.createDirectory(at: fake, withIntermediateDirectories: true)
+            try Data("not a library".utf8).write(to: fake.appendingPathComponent("libvips.so.42"))
+            let environment = ["LD_LIBRARY_PATH": fake.path]
+            let copying = try await VitrineProcess.run(
+                [
+                    "pixabay", "Hamburg", "--per-page", "4", "--pages", "1", "--endpoint", await server.pixabayEndpoint,
+                    "--key", "formats-key", "--cache", workspace.path("cache-e"), "--out", workspace.path("e"),
+                    "--formats", "avif,webp",
+                ], environment: environment)
+            #expect(copying.status == 69, "stderr: \(copying.stderr)")
+            #expect(copying.stderr.contains("libvips"))
+            #expect(copying.stderr.split(separator: "\n").count == 1, "stderr: \(copying.stderr)")
+            let written = FileManager.default.fileExists(atPath: workspace.path("e")) ? try files("e").keys : [:].keys
+            #expect(!written.contains { $0.hasSuffix(".html") }, "\(written)")
+            let hotlinked = try await VitrineProcess.run(
+                [
+                    "flickr", "Hamburg", "--endpoint", await server.flickrEndpoint, "--cache",
+                    workspace.path("cache-f"),
+                    "--out", workspace.path("f"), "--formats", "avif,webp", "--quiet",
+                ], environment: environment)
+            #expect(hotlinked.status == 0, "stderr: \(hotlinked.stderr)")
+            #expect(try !files("f").keys.contains { $0.hasPrefix("images/") })
+        }
+    }
+
     @Test(arguments: ["jpeg", "avif,avif", "", "avif,,webp", "png", "avif\u{202E}x"])
     func aListThatIsNotOneIsRefusedInOneSentence(_ list: String) async throws {
         try await stopping(self) {

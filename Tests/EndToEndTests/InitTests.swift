@@ -80,6 +80,22 @@ import Testing
             #expect(output.keys.contains("random/index.html"))
             let home = String(decoding: try #require(output["index.html"]), as: UTF8.self)
             #expect(home.contains("My pictures"))
+            // Flickr's pictures are shown from Flickr; a gallery whose pictures are copied, as the starter's
+            // Pixabay table once its lines are uncommented, publishes AVIF and WebP copies, which its pages offer.
+            let withPixabay = config.replacingOccurrences(
+                of: "# [[gallery]]\n# source = \"pixabay\"\n# term = \"Hamburg\"\n",
+                with: "[[gallery]]\nsource = \"pixabay\"\nterm = \"Hamburg\"\npath = \"pixabay\"\n")
+            #expect(withPixabay != config, "the starter's Pixabay table is not where the test looks for it")
+            try await Self.pointed(withPixabay, at: server).write(toFile: configPath, atomically: true, encoding: .utf8)
+            let copied = try await VitrineProcess.run(
+                ["build", "-q", "--cache", workspace.path("cache")], environment: ["PIXABAY_API_KEY": "sample-key"],
+                in: URL(fileURLWithPath: site))
+            #expect(copied.status == 0, "stderr: \(copied.stderr)")
+            let images = try workspace.tree("my site/Output").keys.filter { $0.hasPrefix("images/") }
+            #expect(images.contains { $0.hasSuffix(".avif") } && images.contains { $0.hasSuffix(".webp") })
+            let grid = String(
+                decoding: try #require(try workspace.tree("my site/Output")["pixabay/index.html"]), as: UTF8.self)
+            #expect(grid.contains("type=\"image/avif\"") && grid.contains("type=\"image/webp\""))
         }
     }
 

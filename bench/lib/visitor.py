@@ -54,9 +54,9 @@ def main() -> int:
     parser.add_argument("--label", help="what to call the build in the report (default: the worktree's commit, "
                         "or the binary's name with --no-build)")
     parser.add_argument("--only", choices=sorted(TOOLS), help="measure one tool only")
-    parser.add_argument("--formats", default="", metavar="LIST",
-                        help="build the demo with `--formats LIST` (avif, webp or both; default: the demo's own, "
-                        "the APIs' JPEGs alone)")
+    parser.add_argument("--formats", default="avif,webp", metavar="LIST",
+                        help="build the demo with `--formats LIST` (avif, webp or both; default avif,webp, as the "
+                        "starter config of `vitrine init` publishes; none: the demo's own, the APIs' JPEGs alone)")
     parser.add_argument("--templates", default="", metavar="DIR",
                         help="build the demo with vitrine's `--templates DIR` (a theme folder, as `vitrine theme "
                              "export` writes it): another version of the pages to compare with the built-in theme")
@@ -118,7 +118,7 @@ def main() -> int:
         raise SystemExit(f"bench/visitor: {binary} is missing; build it or give --binary.")
 
     print(f"== vitrine demo ({binary})", flush=True)
-    site = build_vitrine(binary, args.formats, args.templates)
+    site = build_vitrine(binary, "" if args.formats == "none" else args.formats, args.templates)
     if variants:
         grid = site / "index.html"
         grid.write_text(grid_variants.apply(grid.read_text(encoding="utf-8"), variants), encoding="utf-8")

@@ -104,7 +104,8 @@ def report(results: dict[Case, dict], runs: dict[Case, list[dict]], meta: dict) 
         + "; ".join(f"{z}, {COMPRESSIONS[z]}" for z in meta["compressions"]) + ". Clicks: "
         + "; ".join(f"{c}, {CLICKS[c].format(rest=meta['rest_ms'])}" for c in meta["clicks"])
         + ". Vitrine's demo built with "
-        + (f"`--formats {meta['formats']}`" if meta.get('formats') else "its default formats (the APIs' JPEGs)")
+        + (f"`--formats {meta['formats']}`" if meta.get('formats') not in (None, "", "none")
+           else "its default formats (the APIs' JPEGs)")
         + (f" and the theme folder `{meta['templates']}`" if meta.get('templates') else "")
         + (f"; its grid page rewritten: {'; '.join(grid_variants.VARIANTS[v][0] for v in meta['grid_variant'])}."
            if meta.get('grid_variant') else "."),
