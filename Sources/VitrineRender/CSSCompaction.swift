@@ -29,9 +29,7 @@ package enum CSSCompaction {
             let byte = input[index]
             switch byte {
             case 0x2F where index + 1 < input.count && input[index + 1] == 0x2A:  // "/*"
-                var end = index + 2
-                while end + 1 < input.count, !(input[end] == 0x2A && input[end + 1] == 0x2F) { end += 1 }
-                let after = min(end + 2, input.count)
+                let after = commentEnd(in: input, at: index)
                 // A comment between two parts of a name keeps them two tokens.
                 if !pendingSpace, let last = output.last, isNamePart(last), after < input.count,
                     isNamePart(input[after])
@@ -103,9 +101,28 @@ package enum CSSCompaction {
         cursor += 1
         while cursor < input.count, isWhitespace(input[cursor]) { cursor += 1 }
         let start = cursor
+        let end = runEnd(in: input, at: start, blockEnds: false)
+        let custom = colon >= index + 2 && input[index] == 0x2D && input[index + 1] == 0x2D
+        let value = input[start..<end]
+        guard custom || value.map({ $0 | 0x20 }).firstRange(of: Array("var(".utf8)) != nil else { return nil }
+        return (colon, start..<end)
+    }
+
+    /// Where the prelude of the at-rule that starts at `index` ends: before the `{` or `;` outside brackets,
+    /// strings and comments that ends it, and the whitespace before that.
+    private static func preludeEnd(in input: [UInt8], at index: Int) -> Int {
+        runEnd(in: input, at: index, blockEnds: true)
+    }
+
+    /// Where the run of tokens that starts at `index` ends, without the whitespace before its end: at the first `;`
+    /// or `}` outside brackets, strings and comments, or at a `{` there when `blockEnds` (an at-rule's prelude); a
+    /// declaration's value holds `{}` blocks instead.
+    private static func runEnd(in input: [UInt8], at index: Int, blockEnds: Bool) -> Int {
+        var cursor = index
         var depth = 0
         scan: while cursor < input.count {
             switch input[cursor] {
+            case 0x7B where blockEnds && depth == 0: break scan
             case 0x28, 0x5B, 0x7B: depth += 1
             case 0x29, 0x5D: depth = max(0, depth - 1)
             case 0x7D:
@@ -119,54 +136,22 @@ package enum CSSCompaction {
                     cursor += input[cursor] == 0x5C ? 2 : 1
                 }
             case 0x2F where cursor + 1 < input.count && input[cursor + 1] == 0x2A:
-                cursor += 2
-                while cursor + 1 < input.count, !(input[cursor] == 0x2A && input[cursor + 1] == 0x2F) { cursor += 1 }
-                cursor += 1
+                cursor = commentEnd(in: input, at: cursor) - 1
             case 0x5C: cursor += 1
             default: break
             }
             cursor += 1
         }
         var end = min(cursor, input.count)
-        while end > start, isWhitespace(input[end - 1]) { end -= 1 }
-        let custom = colon >= index + 2 && input[index] == 0x2D && input[index + 1] == 0x2D
-        let value = input[start..<end]
-        guard custom || value.map({ $0 | 0x20 }).firstRange(of: Array("var(".utf8)) != nil else { return nil }
-        return (colon, start..<end)
-    }
-
-    /// Where the prelude of the at-rule that starts at `index` ends: before the `{` or `;` outside brackets,
-    /// strings and comments that ends it, and the whitespace before that.
-    private static func preludeEnd(in input: [UInt8], at index: Int) -> Int {
-        var cursor = index
-        var depth = 0
-        var quote: UInt8?
-        while cursor < input.count {
-            let byte = input[cursor]
-            if let open = quote {
-                if byte == 0x5C {
-                    cursor += 1
-                } else if byte == open || byte == 0x0A {
-                    quote = nil
-                }
-            } else if byte == 0x22 || byte == 0x27 {
-                quote = byte
-            } else if byte == 0x2F, cursor + 1 < input.count, input[cursor + 1] == 0x2A {
-                cursor += 2
-                while cursor + 1 < input.count, !(input[cursor] == 0x2A && input[cursor + 1] == 0x2F) { cursor += 1 }
-                cursor += 1
-            } else if byte == 0x28 || byte == 0x5B {
-                depth += 1
-            } else if byte == 0x29 || byte == 0x5D {
-                depth = max(0, depth - 1)
-            } else if depth == 0, byte == 0x7B || byte == 0x3B || byte == 0x7D {
-                break
-            }
-            cursor += 1
-        }
-        var end = min(cursor, input.count)
         while end > index, isWhitespace(input[end - 1]) { end -= 1 }
         return end
+    }
+
+    /// Where the comment that starts at `index` (its `/*`) ends: after its `*/`, or at the end of `input`.
+    private static func commentEnd(in input: [UInt8], at index: Int) -> Int {
+        var end = index + 2
+        while end + 1 < input.count, !(input[end] == 0x2A && input[end + 1] == 0x2F) { end += 1 }
+        return min(end + 2, input.count)
     }
 
     /// Where an unquoted `url(...)` that starts at `index` ends (after its `)`), copied whole: its contents are

@@ -50,10 +50,9 @@ package final class PageRenderer {
     }
 
     /// The theme's stylesheet (`vitrine.css`), compacted (``CSSCompaction``), as the text a page's templates may put
-    /// inline (`$styles`), so that
-    /// the page lays out before any other request is answered; empty where the page must link it instead: when
-    /// it is not UTF-8, holds a NUL or a byte order mark, is larger than ``maximumInlineStyleBytes``, or holds
-    /// `</style` in any case, which would end a `style` element early.
+    /// inline (`$styles`), so that the page lays out before any other request is answered; empty where the page must
+    /// link it instead: when it is not UTF-8, holds a NUL or a byte order mark, is larger than
+    /// ``maximumInlineStyleBytes``, or holds `</style` in any case, which would end a `style` element early.
     package static func inlineStyles(of theme: Theme) -> String {
         guard let bytes = theme.files["vitrine.css"], bytes.count <= maximumInlineStyleBytes, !bytes.contains(0),
             !bytes.starts(with: [0xEF, 0xBB, 0xBF]), !containsStyleEndTag(bytes),
